@@ -1,0 +1,61 @@
+//! `dancer`: the command-line front end. Thin by design: it parses flags,
+//! reads files, and prints; everything else lives in the library crates.
+//!
+//! Exit codes: 0 when at least one solution was found, 1 when none, 2 on any
+//! error (bad input, bad flags).
+
+mod example;
+mod gen;
+mod input;
+mod solve;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "dancer", version, about = "Exact cover with dancing links", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve an exact cover problem (Knuth's DLX format, or JSON)
+    Solve(solve::SolveArgs),
+    /// Write a classic problem in DLX format
+    #[command(subcommand)]
+    Gen(gen::GenCommand),
+    /// Solve built-in examples: Knuth's toy problem and the 8 queens
+    Example,
+}
+
+/// What a command found, for the exit code.
+pub enum Found {
+    Some,
+    None,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Gen(cmd) => gen::run(cmd).map(|()| Found::Some),
+        Command::Example => example::run(),
+    };
+    match result {
+        Ok(Found::Some) => ExitCode::SUCCESS,
+        Ok(Found::None) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("dancer: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

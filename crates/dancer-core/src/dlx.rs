@@ -1,0 +1,647 @@
+//! The dancing-links engine: Knuth's Algorithm X, and Algorithm C for colours.
+//!
+//! # What it computes
+//!
+//! Given a [`Problem`], the engine visits every way of choosing options so
+//! that each primary item is covered exactly once and each secondary item at
+//! most once (or, for coloured entries, only by options that agree on its
+//! colour). It branches on the primary item with the fewest remaining options,
+//! the leftmost one on ties, which is the rule of Knuth's programs DLX1 and
+//! DLX2. It follows them step for step, so on the same input it reports the
+//! same solutions, in the same order, with the same `nodes` and `updates`:
+//! a node for every option tried plus one per solution, an update for every
+//! item covered and every option entry unlinked from an item's list. That
+//! equality is tested against the figures his programs print.
+//!
+//! # The data structure
+//!
+//! Everything lives in flat arrays of `u32` indices; there are no pointers,
+//! no per-node allocation and no recursion.
+//!
+//! * The option entries are read in place from the problem's slot array:
+//!   `[spacer 0, entries of option 0, spacer 1, entries of option 1, ...,
+//!   spacer m]`. A slot holds its item number, or for a spacer the flag
+//!   [`SPACER`] and the number of the option that follows. Node `i` of the
+//!   engine *is* slot `i`; nodes `S..S+n` (with `S` the number of slots) are
+//!   the list heads of the `n` items. Reading the items from the problem
+//!   instead of copying them saves four bytes per entry.
+//! * `links[i] = (up, down)` threads every node into the circular vertical
+//!   list of its item, in input order. For a spacer, `up` is the first node
+//!   of the option before it and `down` the last node of the option after it,
+//!   as in Knuth's layout: walking right from any node of an option and
+//!   following `up` at the spacer visits the whole option cyclically, and
+//!   walking left and following `down` does the same backwards. Up and down
+//!   sit together in 8 bytes, so one cache line holds eight of them.
+//! * `len[c]` is the number of options still in item `c`'s list.
+//! * `prev`/`next` thread the *primary* items that are still uncovered into
+//!   a circular list with a root, in item order; choosing the branching item
+//!   walks it. Secondary items never need choosing, so they have no such
+//!   list: covering one is only the unlinking of the options that use it
+//!   (Knuth also removes it from a list of secondary items, and counts that
+//!   as an update; we count the update and skip the useless write).
+//! * For coloured problems only, `color[i]` is a mutable copy of each
+//!   entry's colour: positive for a colour, 0 for none, and -1 once the
+//!   entry's item has been *purified* to that colour, which tells later
+//!   covers to leave the node alone.
+//!
+//! # Invariants
+//!
+//! At every level of the search, for every item `c` that is not covered,
+//! `c`'s vertical list holds exactly the options that are still compatible
+//! with the choices made so far, `len[c]` is its length, and every node of
+//! such an option is linked in (except nodes whose item has been purified,
+//! which stay where they were). Covering and uncovering are exact inverses
+//! when done in reverse order, which the explicit stack of choices
+//! guarantees; this is the "dancing" that lets unlinked nodes remember where
+//! they belong. The search stops with every list restored, so an engine can
+//! be reused.
+//!
+//! # Why this way
+//!
+//! The time goes into unlinking and relinking, about 340 million of each for
+//! the 6x10 pentomino problem. Those loops touch only `links`, the slot array
+//! and `len`, index with `u32`, and branch only on the spacer and (when the
+//! problem has colours at all) on the colour; the colour-free version is a
+//! separate instantiation with the colour tests compiled out. The branching
+//! rule is Knuth's so that his published counts check us exactly; faster
+//! engines that change the tree live beside this one.
+
+use crate::problem::{OptionId, Problem, SPACER};
+use crate::stats::Stats;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// How often (in nodes, a power of two minus one as a mask) the search looks
+/// at the cancellation flag.
+const CANCEL_MASK: u64 = 0x3FF;
+
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+struct Link {
+    up: u32,
+    down: u32,
+}
+
+/// Where the search will continue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Nothing explored yet: start at level 0.
+    Fresh,
+    /// A solution was just reported at `level`: continue with its next option.
+    AfterSolution,
+    /// Stopped by cancellation before entering `level`.
+    Cancelled,
+    /// The whole tree has been explored.
+    Done,
+}
+
+/// The dancing-links engine over a borrowed [`Problem`].
+pub struct Dlx<'p> {
+    problem: &'p Problem,
+    /// The problem's slots: the item of each option node, or a spacer.
+    slots: &'p [u32],
+    /// Number of slots, also the node number of item 0's list head.
+    base: u32,
+    n_primary: u32,
+    links: Vec<Link>,
+    len: Vec<u32>,
+    /// prev/next over primary items; the root is index `n_primary`.
+    prev: Vec<u32>,
+    next: Vec<u32>,
+    color: Vec<i32>,
+    colored: bool,
+    /// For each node, its distance from the first node of its option (0 for
+    /// spacers), saturated at 255 (then found by walking to the spacer).
+    off: Vec<u8>,
+    // search state
+    choice: Vec<u32>,
+    level: usize,
+    phase: Phase,
+    solution: Vec<OptionId>,
+    stats: Stats,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl<'p> Dlx<'p> {
+    /// Builds the lists for `problem`. Options without primary items are left
+    /// out, as Knuth's programs leave them out.
+    pub fn new(problem: &'p Problem) -> Self {
+        let slots = problem.slots();
+        let starts = problem.starts();
+        let n = problem.n_items();
+        let np = problem.n_primary();
+        let s = slots.len();
+        let base = s as u32;
+        let mut links = vec![Link::default(); s + n];
+        let mut len = vec![0u32; n];
+        for c in 0..n {
+            let h = base + c as u32;
+            links[h as usize] = Link { up: h, down: h };
+        }
+        for k in 0..problem.n_options() {
+            let sp = starts[k] as usize;
+            let end = starts[k + 1] as usize;
+            // Spacer k: up = first node of option k-1, down = last node of option k.
+            links[sp].down = (end - 1) as u32;
+            links[end].up = (sp + 1) as u32;
+            if !problem.is_active(k) {
+                continue;
+            }
+            for nn in sp + 1..end {
+                let c = slots[nn] as usize;
+                let h = s + c;
+                let last = links[h].up;
+                links[nn] = Link { up: last, down: h as u32 };
+                links[last as usize].down = nn as u32;
+                links[h].up = nn as u32;
+                len[c] += 1;
+            }
+        }
+        let mut off = vec![0u8; s];
+        for k in 0..problem.n_options() {
+            let sp = starts[k] as usize;
+            let end = starts[k + 1] as usize;
+            for nn in sp + 1..end {
+                off[nn] = (nn - sp - 1).min(255) as u8;
+            }
+        }
+        let mut prev = vec![0u32; np + 1];
+        let mut next = vec![0u32; np + 1];
+        for c in 0..=np {
+            prev[c] = if c == 0 { np as u32 } else { c as u32 - 1 };
+            next[c] = if c == np { 0 } else { c as u32 + 1 };
+        }
+        let colored = problem.has_colors();
+        let color = if colored {
+            problem.slot_colors().iter().map(|&c| c as i32).collect()
+        } else {
+            Vec::new()
+        };
+        Dlx {
+            problem,
+            slots,
+            base,
+            n_primary: np as u32,
+            links,
+            len,
+            prev,
+            next,
+            color,
+            colored,
+            off,
+            choice: vec![0; np + 1],
+            level: 0,
+            phase: Phase::Fresh,
+            solution: Vec::with_capacity(np),
+            stats: Stats::new(np + 2),
+            cancel: None,
+        }
+    }
+
+    /// The problem this engine solves.
+    pub fn problem(&self) -> &'p Problem {
+        self.problem
+    }
+
+    /// Installs a flag that another thread may set to stop the search; it is
+    /// looked at every 1024 nodes.
+    pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = Some(flag);
+    }
+
+    /// Counters of the search so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Whether the whole search tree has been explored.
+    pub fn is_complete(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// Whether the search was stopped by the cancellation flag.
+    pub fn is_cancelled(&self) -> bool {
+        self.phase == Phase::Cancelled
+    }
+
+    /// Searches on to the next solution and returns its options, in the order
+    /// they were chosen (level 0 first). Returns `None` once the tree is
+    /// exhausted or the search was cancelled.
+    pub fn next_solution(&mut self) -> Option<&[OptionId]> {
+        let found = if self.colored {
+            self.search::<true>()
+        } else {
+            self.search::<false>()
+        };
+        if found {
+            Some(&self.solution)
+        } else {
+            None
+        }
+    }
+
+    /// Restores every list and clears the statistics, so that the next call
+    /// to [`next_solution`](Self::next_solution) starts over.
+    pub fn reset(&mut self) {
+        if self.colored {
+            self.unwind::<true>()
+        } else {
+            self.unwind::<false>()
+        }
+        self.phase = Phase::Fresh;
+        self.level = 0;
+        self.stats = Stats::new(self.n_primary as usize + 2);
+    }
+
+    fn unwind<const C: bool>(&mut self) {
+        let top = match self.phase {
+            Phase::Fresh | Phase::Done => return,
+            Phase::AfterSolution => self.level + 1,
+            Phase::Cancelled => self.level,
+        };
+        for l in (0..top).rev() {
+            let cur = self.choice[l];
+            self.uncover_others::<C>(cur);
+            let best = self.slots[cur as usize];
+            self.uncover::<C>(best);
+        }
+    }
+
+    // ----- unchecked access, justified by the invariants of `new` -----
+    //
+    // Every link value is a node number below `links.len()`, every non-spacer
+    // slot is an item number below `len.len()`, and `prev`/`next` hold numbers
+    // up to `n_primary`. `new` establishes this and nothing writes other
+    // values: all writes copy values read from the same arrays.
+
+    #[inline(always)]
+    fn link(&self, i: u32) -> Link {
+        debug_assert!((i as usize) < self.links.len());
+        unsafe { *self.links.get_unchecked(i as usize) }
+    }
+    #[inline(always)]
+    fn set_down(&mut self, i: u32, v: u32) {
+        debug_assert!((i as usize) < self.links.len());
+        unsafe { self.links.get_unchecked_mut(i as usize).down = v }
+    }
+    #[inline(always)]
+    fn set_up(&mut self, i: u32, v: u32) {
+        debug_assert!((i as usize) < self.links.len());
+        unsafe { self.links.get_unchecked_mut(i as usize).up = v }
+    }
+    #[inline(always)]
+    fn slot(&self, i: u32) -> u32 {
+        debug_assert!((i as usize) < self.slots.len());
+        unsafe { *self.slots.get_unchecked(i as usize) }
+    }
+    #[inline(always)]
+    fn len_mut(&mut self, c: u32) -> &mut u32 {
+        debug_assert!((c as usize) < self.len.len());
+        unsafe { self.len.get_unchecked_mut(c as usize) }
+    }
+    #[inline(always)]
+    fn col(&self, i: u32) -> i32 {
+        debug_assert!((i as usize) < self.color.len());
+        unsafe { *self.color.get_unchecked(i as usize) }
+    }
+    #[inline(always)]
+    fn set_col(&mut self, i: u32, v: i32) {
+        debug_assert!((i as usize) < self.color.len());
+        unsafe { *self.color.get_unchecked_mut(i as usize) = v }
+    }
+
+    /// The first node of the option that holds node `rr`.
+    #[inline(always)]
+    fn option_start(&self, rr: u32) -> u32 {
+        let o = unsafe { *self.off.get_unchecked(rr as usize) };
+        if o < u8::MAX {
+            rr - o as u32
+        } else {
+            let mut s = rr - o as u32;
+            while self.slot(s - 1) & SPACER == 0 {
+                s -= 1;
+            }
+            s
+        }
+    }
+
+    /// Unlinks every node of option `rr` except `rr` itself (and, with
+    /// colours, except purified nodes) from its item's list.
+    #[inline(always)]
+    fn hide<const C: bool>(&mut self, rr: u32, updates: &mut u64) {
+        if !C {
+            // Branch-free form: visit the whole option, and make the writes
+            // for `rr` itself rewrite the values they find (`rr` is linked in
+            // the list being walked, so `up.down == rr` and `down.up == rr`).
+            let start = self.option_start(rr);
+            let end = self.link(start - 1).down + 1;
+            for nn in start..end {
+                let x = self.slot(nn);
+                let l = self.link(nn);
+                let me = nn == rr;
+                let d = if me { rr } else { l.down };
+                let u = if me { rr } else { l.up };
+                self.set_down(l.up, d);
+                self.set_up(l.down, u);
+                *self.len_mut(x) -= (!me) as u32;
+            }
+            *updates += (end - start - 1) as u64;
+            return;
+        }
+        let mut nn = rr + 1;
+        while nn != rr {
+            if C && self.col(nn) < 0 {
+                nn += 1;
+                continue;
+            }
+            let x = self.slot(nn);
+            let l = self.link(nn);
+            if x & SPACER != 0 {
+                nn = l.up;
+                continue;
+            }
+            self.set_down(l.up, l.down);
+            self.set_up(l.down, l.up);
+            *self.len_mut(x) -= 1;
+            *updates += 1;
+            nn += 1;
+        }
+    }
+
+    /// Inverse of [`hide`](Self::hide), walking the option the other way.
+    #[inline(always)]
+    fn unhide<const C: bool>(&mut self, rr: u32) {
+        if !C {
+            // Within one option every node is in a different list, so the
+            // order of relinking inside the option does not matter; relinking
+            // `rr` itself rewrites the values its neighbours already hold.
+            let start = self.option_start(rr);
+            let end = self.link(start - 1).down + 1;
+            for nn in start..end {
+                let x = self.slot(nn);
+                let l = self.link(nn);
+                self.set_down(l.up, nn);
+                self.set_up(l.down, nn);
+                *self.len_mut(x) += (nn != rr) as u32;
+            }
+            return;
+        }
+        let mut nn = rr - 1;
+        while nn != rr {
+            if C && self.col(nn) < 0 {
+                nn -= 1;
+                continue;
+            }
+            let x = self.slot(nn);
+            let l = self.link(nn);
+            if x & SPACER != 0 {
+                nn = l.down;
+                continue;
+            }
+            self.set_down(l.up, nn);
+            self.set_up(l.down, nn);
+            *self.len_mut(x) += 1;
+            nn -= 1;
+        }
+    }
+
+    /// Covers item `c`: takes it out of the list of items to cover (if
+    /// primary) and hides every option that uses it.
+    #[inline(always)]
+    fn cover<const C: bool>(&mut self, c: u32, updates: &mut u64) {
+        if c < self.n_primary {
+            let p = self.prev[c as usize];
+            let n = self.next[c as usize];
+            self.next[p as usize] = n;
+            self.prev[n as usize] = p;
+        }
+        *updates += 1;
+        let h = self.base + c;
+        let mut rr = self.link(h).down;
+        while rr != h {
+            self.hide::<C>(rr, updates);
+            rr = self.link(rr).down;
+        }
+    }
+
+    #[inline(always)]
+    fn uncover<const C: bool>(&mut self, c: u32) {
+        let h = self.base + c;
+        let mut rr = self.link(h).up;
+        while rr != h {
+            self.unhide::<C>(rr);
+            rr = self.link(rr).up;
+        }
+        if c < self.n_primary {
+            let p = self.prev[c as usize];
+            let n = self.next[c as usize];
+            self.next[p as usize] = c;
+            self.prev[n as usize] = c;
+        }
+    }
+
+    /// Restricts the secondary item of node `p` to `p`'s colour: hides the
+    /// options that give it another colour (or none), and marks the ones that
+    /// agree as purified.
+    #[inline(always)]
+    fn purify(&mut self, p: u32, updates: &mut u64) {
+        let c = self.slot(p);
+        let x = self.col(p);
+        let h = self.base + c;
+        let mut rr = self.link(h).down;
+        while rr != h {
+            if self.col(rr) != x {
+                self.hide::<true>(rr, updates);
+            } else if rr != p {
+                self.set_col(rr, -1);
+            }
+            rr = self.link(rr).down;
+        }
+    }
+
+    #[inline(always)]
+    fn unpurify(&mut self, p: u32) {
+        let c = self.slot(p);
+        let x = self.col(p);
+        let h = self.base + c;
+        let mut rr = self.link(h).up;
+        while rr != h {
+            if self.col(rr) < 0 {
+                self.set_col(rr, x);
+            } else if rr != p {
+                self.unhide::<true>(rr);
+            }
+            rr = self.link(rr).up;
+        }
+    }
+
+    /// Covers the items of option node `cur` other than the one it was
+    /// chosen for, left to right cyclically.
+    #[inline(always)]
+    fn cover_others<const C: bool>(&mut self, cur: u32, updates: &mut u64) {
+        let mut pp = cur + 1;
+        while pp != cur {
+            let x = self.slot(pp);
+            if x & SPACER != 0 {
+                pp = self.link(pp).up;
+                continue;
+            }
+            if !C {
+                self.cover::<C>(x, updates);
+            } else {
+                let k = self.col(pp);
+                if k == 0 {
+                    self.cover::<C>(x, updates);
+                } else if k > 0 {
+                    self.purify(pp, updates);
+                }
+            }
+            pp += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn uncover_others<const C: bool>(&mut self, cur: u32) {
+        let mut pp = cur - 1;
+        while pp != cur {
+            let x = self.slot(pp);
+            if x & SPACER != 0 {
+                pp = self.link(pp).down;
+                continue;
+            }
+            if !C {
+                self.uncover::<C>(x);
+            } else {
+                let k = self.col(pp);
+                if k == 0 {
+                    self.uncover::<C>(x);
+                } else if k > 0 {
+                    self.unpurify(pp);
+                }
+            }
+            pp -= 1;
+        }
+    }
+
+    /// The leftmost uncovered primary item with the fewest options.
+    #[inline(always)]
+    fn choose(&self) -> u32 {
+        let root = self.n_primary;
+        let mut best = root;
+        let mut t = u32::MAX;
+        let mut k = self.next[root as usize];
+        while k != root {
+            let l = unsafe { *self.len.get_unchecked(k as usize) };
+            if l < t {
+                best = k;
+                t = l;
+                if l == 0 {
+                    break;
+                }
+            }
+            k = unsafe { *self.next.get_unchecked(k as usize) };
+        }
+        best
+    }
+
+    /// The option that node `nn` belongs to.
+    fn option_of(&self, mut nn: u32) -> OptionId {
+        while self.slots[nn as usize] & SPACER == 0 {
+            nn += 1;
+        }
+        (self.slots[nn as usize] & !SPACER) as usize - 1
+    }
+
+    /// Runs the search until the next solution (returns true) or the end of
+    /// the tree or a cancellation (returns false).
+    ///
+    /// The loop is Knuth's, with his labels: *forward* enters a new level,
+    /// *advance* tries the current option of a level, *backup* leaves a level
+    /// whose options are exhausted, and *recover* undoes an option before
+    /// trying the next one.
+    fn search<const C: bool>(&mut self) -> bool {
+        let mut level = self.level;
+        let mut nodes = self.stats.nodes;
+        let mut updates = self.stats.updates;
+        let mut best: u32;
+        let mut cur: u32;
+        let root = self.n_primary;
+        let cancel = self.cancel.clone();
+        let mut forward = match self.phase {
+            Phase::Done | Phase::Cancelled => return false,
+            Phase::Fresh => true,
+            Phase::AfterSolution => false,
+        };
+        // On resumption after a solution, `cur` is the option chosen at `level`.
+        cur = self.choice[level];
+        best = 0;
+        if !forward {
+            best = self.slot(cur);
+        }
+        let found = 'outer: loop {
+            if forward {
+                // forward: enter level `level`.
+                nodes += 1;
+                self.stats.profile[level] += 1;
+                if nodes & CANCEL_MASK == 0 {
+                    if let Some(flag) = &cancel {
+                        if flag.load(Ordering::Relaxed) {
+                            nodes -= 1;
+                            self.stats.profile[level] -= 1;
+                            self.phase = Phase::Cancelled;
+                            break 'outer false;
+                        }
+                    }
+                }
+                best = self.choose();
+                self.cover::<C>(best, &mut updates);
+                cur = self.link(self.base + best).down;
+            } else {
+                // recover: undo option `cur` and move to the next one.
+                self.uncover_others::<C>(cur);
+                cur = self.link(cur).down;
+            }
+            // advance
+            loop {
+                if cur == self.base + best {
+                    // backup
+                    self.uncover::<C>(best);
+                    if level == 0 {
+                        self.phase = Phase::Done;
+                        break 'outer false;
+                    }
+                    level -= 1;
+                    cur = self.choice[level];
+                    best = self.slot(cur);
+                    self.uncover_others::<C>(cur);
+                    cur = self.link(cur).down;
+                    continue;
+                }
+                self.choice[level] = cur;
+                self.cover_others::<C>(cur, &mut updates);
+                if self.next[root as usize] == root {
+                    // A solution: Knuth counts it as a node one level down.
+                    nodes += 1;
+                    self.stats.profile[level + 1] += 1;
+                    self.phase = Phase::AfterSolution;
+                    break 'outer true;
+                }
+                level += 1;
+                forward = true;
+                continue 'outer;
+            }
+        };
+        self.level = level;
+        self.stats.nodes = nodes;
+        self.stats.updates = updates;
+        if found {
+            self.stats.solutions += 1;
+            self.solution.clear();
+            for l in 0..=level {
+                let o = self.option_of(self.choice[l]);
+                self.solution.push(o);
+            }
+        }
+        found
+    }
+}

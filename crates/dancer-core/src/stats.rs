@@ -1,0 +1,56 @@
+//! Statistics of a search: machine-independent counters and the time taken.
+
+use std::time::Duration;
+
+/// Counters of a search. `nodes` and `updates` follow Knuth's definitions
+/// (see [`crate::dlx`]), so they can be compared with his programs' reports
+/// and asserted in tests; `elapsed` is wall-clock time and is not.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Solutions found.
+    pub solutions: u64,
+    /// Nodes of the search tree: one per option tried, plus one per solution.
+    pub nodes: u64,
+    /// Items covered plus option entries unlinked.
+    pub updates: u64,
+    /// `profile[l]` is the number of nodes at depth `l` (the root is depth 0;
+    /// a solution is a node one level below its last choice).
+    pub profile: Vec<u64>,
+    /// Wall-clock time of the search, when measured by the driver.
+    pub elapsed: Duration,
+}
+
+impl Stats {
+    pub(crate) fn new(levels: usize) -> Self {
+        Stats {
+            profile: vec![0; levels],
+            ..Default::default()
+        }
+    }
+
+    /// The deepest level of the search tree reached (a solution with `k`
+    /// options reaches level `k`); 0 before the search starts.
+    pub fn max_level(&self) -> usize {
+        self.profile.iter().rposition(|&n| n > 0).unwrap_or(0)
+    }
+
+    /// The profile without its trailing zeros.
+    pub fn profile_trimmed(&self) -> &[u64] {
+        let end = self.profile.iter().rposition(|&n| n > 0).map_or(0, |p| p + 1);
+        &self.profile[..end]
+    }
+
+    /// Adds another search's counters to these (for split searches).
+    pub fn merge(&mut self, other: &Stats) {
+        self.solutions += other.solutions;
+        self.nodes += other.nodes;
+        self.updates += other.updates;
+        if self.profile.len() < other.profile.len() {
+            self.profile.resize(other.profile.len(), 0);
+        }
+        for (a, b) in self.profile.iter_mut().zip(&other.profile) {
+            *a += b;
+        }
+        self.elapsed += other.elapsed;
+    }
+}

@@ -1,0 +1,83 @@
+//! Every problem in `../shared/data/dlx/` must give exactly the solutions,
+//! nodes and updates that Knuth's DLX1/DLX2 report for it (figures from
+//! `shared/README.md`). Skipped, with a message, when `shared/` is absent.
+
+use dancer_core::{verify, Dlx};
+use std::path::PathBuf;
+
+fn shared_dir() -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/dlx");
+    if root.is_dir() {
+        Some(root)
+    } else {
+        eprintln!("SKIPPED: {} not found; the shared data sets are not on this machine", root.display());
+        None
+    }
+}
+
+fn check(file: &str, solutions: u64, nodes: u64, updates: u64) {
+    let Some(dir) = shared_dir() else { return };
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let parsed = dancer_formats::dlx::read_str(&text, file).unwrap();
+    let p = parsed.problem;
+    let mut e = Dlx::new(&p);
+    let mut n = 0;
+    while let Some(sol) = e.next_solution() {
+        verify(&p, sol).unwrap_or_else(|err| panic!("{file}: bad solution {sol:?}: {err}"));
+        n += 1;
+    }
+    assert!(e.is_complete());
+    let s = e.stats();
+    assert_eq!((n, s.solutions, s.nodes, s.updates), (solutions, solutions, nodes, updates), "{file}");
+    assert_eq!(s.profile.iter().sum::<u64>(), s.nodes, "{file}: profile adds up to nodes");
+}
+
+#[test]
+fn toy() {
+    check("toy.dlx", 1, 6, 30);
+}
+#[test]
+fn toycolor() {
+    check("toycolor.dlx", 1, 4, 14);
+}
+#[test]
+fn queens_8() {
+    check("queens-8.dlx", 92, 1_049, 16_680);
+}
+#[test]
+fn queens_10() {
+    check("queens-10.dlx", 724, 11_578, 198_264);
+}
+#[test]
+fn queens_12() {
+    check("queens-12.dlx", 14_200, 211_716, 3_594_752);
+}
+#[test]
+fn queens_13() {
+    check("queens-13.dlx", 73_712, 1_046_319, 17_463_157);
+}
+#[test]
+fn langford_11() {
+    check("langford-11.dlx", 35_584, 439_747, 5_974_979);
+}
+#[test]
+fn langford_11_sym() {
+    check("langford-11-sym.dlx", 17_792, 223_510, 3_035_452);
+}
+#[test]
+fn sudoku_inkala() {
+    check("sudoku-inkala.dlx", 1, 2_741, 49_765);
+}
+/// 1.2 billion updates: seconds in release, minutes in debug builds. Run with
+/// `cargo test --release -- --ignored`; the benchmarks cover it too.
+#[test]
+#[ignore]
+fn pent_6x10_sym() {
+    check("pent-6x10-sym.dlx", 2_339, 904_970, 309_134_131);
+}
+#[test]
+#[ignore]
+fn pent_6x10() {
+    check("pent-6x10.dlx", 9_356, 3_620_988, 1_235_724_537);
+}

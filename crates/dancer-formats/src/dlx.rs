@@ -1,0 +1,319 @@
+//! Knuth's DLX text format, as read by his programs DLX1 and DLX2.
+//!
+//! ```text
+//! | comment lines start with '|' (after optional blanks); blank lines are skipped
+//! A B C D E | F G        <- the item line: primary items, '|', secondary items
+//! C E F                  <- then one option per line
+//! A D G:red              <- name:colour gives a secondary item a colour (DLX2)
+//! ```
+//!
+//! Item and colour names are any characters but blanks, `:` and `|`. DLX3's
+//! multiplicities on the item line (`a:b|name`, `b|name`) are recognised and
+//! rejected as not supported yet, never read as something else.
+
+use crate::{Diagnostic, Error, Location, Parsed};
+use dancer_core::{BuildError, Problem, ProblemBuilder};
+use std::io::{BufRead, Write};
+
+/// Whitespace-separated tokens of a line with their 1-based character columns.
+fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut col = 0usize;
+    let mut rest = line;
+    std::iter::from_fn(move || {
+        // skip blanks
+        let skip = rest
+            .char_indices()
+            .find(|(_, c)| !c.is_whitespace())
+            .map(|(i, _)| i)?;
+        col += rest[..skip].chars().count();
+        rest = &rest[skip..];
+        let end = rest
+            .char_indices()
+            .find(|(_, c)| c.is_whitespace())
+            .map_or(rest.len(), |(i, _)| i);
+        let tok = &rest[..end];
+        let start_col = col + 1;
+        col += tok.chars().count();
+        rest = &rest[end..];
+        Some((start_col, tok))
+    })
+}
+
+fn is_comment_or_blank(line: &str) -> bool {
+    let t = line.trim_start();
+    t.is_empty() || t.starts_with('|')
+}
+
+/// Does `tok` look like DLX3's `a:b|name` or `b|name` multiplicity syntax?
+fn is_multiplicity(tok: &str) -> bool {
+    match tok.split_once('|') {
+        Some((bounds, _)) if !bounds.is_empty() => bounds
+            .split(':')
+            .all(|b| !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit())),
+        _ => false,
+    }
+}
+
+/// Reads a problem in DLX format. `file` names the input in messages.
+pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
+    let mut buf = Vec::new();
+    let mut lineno = 0usize;
+    let mut b = ProblemBuilder::new();
+    let mut warnings = Vec::new();
+    let mut have_items = false;
+    let io = |e| Error::Io {
+        file: file.to_string(),
+        source: e,
+    };
+    loop {
+        buf.clear();
+        let n = input.read_until(b'\n', &mut buf).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        lineno += 1;
+        let line = match std::str::from_utf8(&buf) {
+            Ok(s) => s,
+            Err(e) => {
+                let col = String::from_utf8_lossy(&buf[..e.valid_up_to()]).chars().count() + 1;
+                return Err(Error::at(file, lineno, col, "invalid UTF-8"));
+            }
+        };
+        if is_comment_or_blank(line) {
+            continue;
+        }
+        if !have_items {
+            read_items(&mut b, line, file, lineno)?;
+            have_items = true;
+        } else {
+            read_option(&mut b, line, file, lineno, &mut warnings)?;
+        }
+    }
+    if !have_items {
+        return Err(Error::at(file, lineno.max(1), 0, "no item line: the input has no items"));
+    }
+    let problem = b.build().map_err(|e| Error::at(file, 1, 0, e.to_string()))?;
+    Ok(Parsed { problem, warnings })
+}
+
+/// Reads a problem in DLX format from a string.
+pub fn read_str(text: &str, file: &str) -> Result<Parsed, Error> {
+    read(text.as_bytes(), file)
+}
+
+fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> Result<(), Error> {
+    let mut secondary = false;
+    for (col, tok) in tokens(line) {
+        let mut name = tok;
+        let mut col = col;
+        if is_multiplicity(tok) {
+            return Err(Error::at(
+                file,
+                lineno,
+                col,
+                format!(
+                    "{tok:?}: multiplicities (DLX3's `a:b|name` syntax) are not supported yet"
+                ),
+            ));
+        }
+        if let Some(rest) = name.strip_prefix('|') {
+            if secondary {
+                return Err(Error::at(file, lineno, col, "the item line contains '|' twice"));
+            }
+            secondary = true;
+            if rest.is_empty() {
+                continue;
+            }
+            name = rest;
+            col += 1;
+            if is_multiplicity(name) {
+                return Err(Error::at(
+                    file,
+                    lineno,
+                    col,
+                    format!("{name:?}: multiplicities (DLX3's `a:b|name` syntax) are not supported yet"),
+                ));
+            }
+        }
+        if name.contains('|') {
+            return Err(Error::at(
+                file,
+                lineno,
+                col,
+                format!("{name:?}: '|' inside an item name"),
+            ));
+        }
+        if name.contains(':') {
+            return Err(Error::at(
+                file,
+                lineno,
+                col,
+                format!("{name:?}: ':' inside an item name (colours belong on options)"),
+            ));
+        }
+        let r = if secondary {
+            b.secondary(name)
+        } else {
+            b.primary(name)
+        };
+        r.map_err(|e| match e {
+            BuildError::DuplicateItem(n) => {
+                Error::at(file, lineno, col, format!("duplicate item name {n:?}"))
+            }
+            e => Error::at(file, lineno, col, e.to_string()),
+        })?;
+    }
+    if b.n_primary() == 0 {
+        return Err(Error::at(file, lineno, 0, "the item line has no primary items"));
+    }
+    Ok(())
+}
+
+fn read_option(
+    b: &mut ProblemBuilder,
+    line: &str,
+    file: &str,
+    lineno: usize,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(), Error> {
+    b.begin_option();
+    for (col, tok) in tokens(line) {
+        let (name, color) = match tok.split_once(':') {
+            Some((n, c)) => (n, Some(c)),
+            None => (tok, None),
+        };
+        if let Some(c) = color {
+            if c.is_empty() {
+                b.abandon_option();
+                return Err(Error::at(file, lineno, col, format!("{tok:?}: empty colour")));
+            }
+        }
+        if let Err(e) = b.push_named(name, color) {
+            b.abandon_option();
+            let message = match e {
+                BuildError::UnknownItem { name, .. } => format!("unknown item {name:?}"),
+                BuildError::RepeatedItem { name, .. } => {
+                    format!("item {name:?} appears twice in this option")
+                }
+                BuildError::ColorOnPrimary { name, .. } => {
+                    format!("colour given for primary item {name:?}")
+                }
+                e => e.to_string(),
+            };
+            return Err(Error::at(file, lineno, col, message));
+        }
+    }
+    let k = b.end_option();
+    if !b.is_active(k) {
+        warnings.push(Diagnostic {
+            at: Location {
+                file: file.to_string(),
+                line: lineno,
+                col: 0,
+            },
+            message: "option has no primary items; it is ignored".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Writes `problem` in DLX format, with an optional comment line first.
+pub fn write<W: Write>(problem: &Problem, mut out: W, comment: Option<&str>) -> std::io::Result<()> {
+    if let Some(c) = comment {
+        for l in c.lines() {
+            writeln!(out, "| {l}")?;
+        }
+    }
+    let mut line = String::new();
+    for i in 0..problem.n_items() {
+        if i == problem.n_primary() {
+            line.push_str(" |");
+        }
+        if i > 0 {
+            line.push(' ');
+        }
+        line.push_str(problem.item_name(i));
+    }
+    writeln!(out, "{line}")?;
+    for k in 0..problem.n_options() {
+        writeln!(out, "{}", problem.option_text(k))?;
+    }
+    out.flush()
+}
+
+/// The problem in DLX format as a string.
+pub fn to_string(problem: &Problem, comment: Option<&str>) -> String {
+    let mut v = Vec::new();
+    write(problem, &mut v, comment).expect("writing to a Vec cannot fail");
+    String::from_utf8(v).expect("names are UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        read_str(text, "t.dlx").unwrap_err().to_string()
+    }
+
+    #[test]
+    fn reads_knuths_toy() {
+        let text = "| A simple example\nA B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+        let p = read_str(text, "toy").unwrap();
+        assert!(p.warnings.is_empty());
+        let p = p.problem;
+        assert_eq!((p.n_primary(), p.n_secondary(), p.n_options()), (5, 2, 6));
+        assert_eq!(p.option_text(5), "D E G");
+        // round trip
+        let again = read_str(&to_string(&p, None), "x").unwrap().problem;
+        assert_eq!(to_string(&again, None), to_string(&p, None));
+        assert_eq!(to_string(&p, None).lines().next(), Some("A B C D E | F G"));
+    }
+
+    #[test]
+    fn colours_and_warnings() {
+        let text = "A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\n   X:0 Y:1\nB X:1\nC Y:1\n";
+        let p = read_str(text, "c").unwrap();
+        assert_eq!(p.warnings.len(), 1);
+        assert_eq!(p.warnings[0].at.line, 4);
+        assert_eq!(p.warnings[0].to_string(), "c:4: warning: option has no primary items; it is ignored");
+        assert!(p.problem.has_colors());
+        assert_eq!(p.problem.option_text(1), "A C X:1 Y:1");
+    }
+
+    #[test]
+    fn separator_forms() {
+        let p = read_str("A B |X Y\nA X\nB Y\n", "s").unwrap().problem;
+        assert_eq!((p.n_primary(), p.n_secondary()), (2, 2));
+        let p = read_str("  | comment\n\n A B\t|\tX\r\nA X\r\n", "s").unwrap().problem;
+        assert_eq!((p.n_primary(), p.n_secondary(), p.n_options()), (2, 1, 1));
+    }
+
+    #[test]
+    fn errors_say_where() {
+        assert_eq!(err("A B\nA C\n"), "t.dlx:2:3: unknown item \"C\"");
+        assert_eq!(err("A B\nA B A\n"), "t.dlx:2:5: item \"A\" appears twice in this option");
+        assert_eq!(err("A B | X\n  B A:red\n"), "t.dlx:2:5: colour given for primary item \"A\"");
+        assert_eq!(err("A B A\n"), "t.dlx:1:5: duplicate item name \"A\"");
+        assert_eq!(err("A | B | C\n"), "t.dlx:1:7: the item line contains '|' twice");
+        assert_eq!(err("| X\n| B\n"), "t.dlx:2: no item line: the input has no items");
+        assert_eq!(err("| B\n"), "t.dlx:1: no item line: the input has no items");
+        assert_eq!(err("A B:x\n"), "t.dlx:1:3: \"B:x\": ':' inside an item name (colours belong on options)");
+        assert_eq!(err("A B | X\nA X:\n"), "t.dlx:2:3: \"X:\": empty colour");
+    }
+
+    #[test]
+    fn multiplicities_are_refused_clearly() {
+        for (text, col) in [("A 2:3|B C\n", 3), ("A 2|B\n", 3), ("A | 0:1|X\n", 5), ("A |1:2|X\n", 4)] {
+            let e = err(text);
+            assert!(e.contains("not supported yet"), "{text:?}: {e}");
+            assert!(e.starts_with(&format!("t.dlx:1:{col}:")), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_is_located() {
+        let e = read(&b"A B\nA \xff\n"[..], "u").unwrap_err().to_string();
+        assert_eq!(e, "u:2:3: invalid UTF-8");
+    }
+}
