@@ -5,7 +5,8 @@ use anyhow::{ensure, Result};
 use dancer_core::{verify, Dlx};
 
 /// Knuth's example from "Dancing Links" (and the start of dlx1.w).
-pub const TOY: &str = "| Knuth's toy problem\nA B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+pub const TOY: &str =
+    "| Knuth's toy problem\nA B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
 
 pub fn run() -> Result<Found> {
     let parsed = dancer_formats::dlx::read_str(TOY, "toy")?;
@@ -23,7 +24,10 @@ pub fn run() -> Result<Found> {
         }
     }
     let s = dlx.stats();
-    println!("{} solution, {} nodes, {} updates\n", s.solutions, s.nodes, s.updates);
+    println!(
+        "{} solution, {} nodes, {} updates\n",
+        s.solutions, s.nodes, s.updates
+    );
 
     let q = dancer_core::gen::queens(8);
     let mut dlx = Dlx::new(&q);
@@ -56,7 +60,13 @@ pub fn run() -> Result<Found> {
         board[r][c] = 'Q';
     }
     for row in board {
-        println!("  {}", row.iter().map(|c| format!("{c} ")).collect::<String>().trim_end());
+        println!(
+            "  {}",
+            row.iter()
+                .map(|c| format!("{c} "))
+                .collect::<String>()
+                .trim_end()
+        );
     }
     Ok(Found::Some)
 }

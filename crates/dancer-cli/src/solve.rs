@@ -38,7 +38,8 @@ pub struct SolveArgs {
 }
 
 fn parse_engine(s: &str) -> Result<EngineKind, String> {
-    s.parse().map_err(|e: dancer_core::UnknownEngine| e.to_string())
+    s.parse()
+        .map_err(|e: dancer_core::UnknownEngine| e.to_string())
 }
 
 pub fn run(args: SolveArgs) -> Result<Found> {
@@ -103,7 +104,11 @@ pub fn run(args: SolveArgs) -> Result<Found> {
     let s = &outcome.stats;
     match write_error {
         Some(e) if e.kind() == ErrorKind::BrokenPipe => {
-            return Ok(if s.solutions > 0 { Found::Some } else { Found::None });
+            return Ok(if s.solutions > 0 {
+                Found::Some
+            } else {
+                Found::None
+            });
         }
         Some(e) => bail!("cannot write the output: {e}"),
         None => {}
@@ -170,5 +175,9 @@ pub fn run(args: SolveArgs) -> Result<Found> {
             eprintln!("  {l:3} {n:12}");
         }
     }
-    Ok(if s.solutions > 0 { Found::Some } else { Found::None })
+    Ok(if s.solutions > 0 {
+        Found::Some
+    } else {
+        Found::None
+    })
 }

@@ -21,7 +21,7 @@
 //! * The option entries are read in place from the problem's slot array:
 //!   `[spacer 0, entries of option 0, spacer 1, entries of option 1, ...,
 //!   spacer m]`. A slot holds its item number, or for a spacer the flag
-//!   [`SPACER`] and the number of the option that follows. Node `i` of the
+//!   `SPACER` and the number of the option that follows. Node `i` of the
 //!   engine *is* slot `i`; nodes `S..S+n` (with `S` the number of slots) are
 //!   the list heads of the `n` items. Reading the items from the problem
 //!   instead of copying them saves four bytes per entry.
@@ -33,12 +33,17 @@
 //!   walking left and following `down` does the same backwards. Up and down
 //!   sit together in 8 bytes, so one cache line holds eight of them.
 //! * `len[c]` is the number of options still in item `c`'s list.
-//! * `prev`/`next` thread the *primary* items that are still uncovered into
-//!   a circular list with a root, in item order; choosing the branching item
-//!   walks it. Secondary items never need choosing, so they have no such
-//!   list: covering one is only the unlinking of the options that use it
-//!   (Knuth also removes it from a list of secondary items, and counts that
-//!   as an update; we count the update and skip the useless write).
+//! * `prev`/`next` thread the primary items that are still uncovered into
+//!   a circular list with root `n`, in item order; choosing the branching
+//!   item walks it, and the search has found a solution when it is empty.
+//!   Secondary items have a list of their own (root `n + 1`) that nobody
+//!   reads: it is there so that covering any item is the same code, without
+//!   a primary-or-secondary test.
+//! * `off[i]`, for uncoloured problems of up to four million slots, gives
+//!   node `i`'s position in its option and the option's length, so that
+//!   hiding an option is a counted loop over its nodes rather than a walk
+//!   that stops at a spacer (see *Why this way*). Larger problems go without
+//!   it (the *compact* layout) and walk the options as Knuth does.
 //! * For coloured problems only, `color[i]` is a mutable copy of each
 //!   entry's colour: positive for a colour, 0 for none, and -1 once the
 //!   entry's item has been *purified* to that colour, which tells later
@@ -58,18 +63,42 @@
 //!
 //! # Why this way
 //!
-//! The time goes into unlinking and relinking, about 340 million of each for
-//! the 6x10 pentomino problem. Those loops touch only `links`, the slot array
-//! and `len`, index with `u32`, and branch only on the spacer and (when the
-//! problem has colours at all) on the colour; the colour-free version is a
-//! separate instantiation with the colour tests compiled out. The branching
-//! rule is Knuth's so that his published counts check us exactly; faster
-//! engines that change the tree live beside this one.
+//! The time goes into unlinking and relinking: 1.2 billion updates for the
+//! 6x10 pentomino problem. Those loops touch only `links`, the slot array,
+//! `len` and `off`, and index with `u32`.
+//!
+//! * Knuth's walk through an option ("go right until the spacer, then jump
+//!   to the option's first node") ends at a different place every time,
+//!   since it starts at a different node every time, so the processor
+//!   mispredicts the loop's exit about once per option hidden. With `off`
+//!   the loop visits the whole option, a trip count that repeats, and makes
+//!   the node it starts from harmless instead of skipping it: that node is
+//!   linked into the list being walked, so "unlinking" it with its own
+//!   address as both neighbours rewrites the values already there. On the
+//!   pentomino problem this took the search from 6.2 s to 4.6 s. Relinking
+//!   can run in the same order as unlinking, because within one option every
+//!   node sits in a different list.
+//! * Up and down links sit together in 8 bytes, items in a separate array:
+//!   tried against 12- and 16-byte nodes holding the item too (as Knuth's
+//!   do), this was faster, and it lets the engine read the items straight
+//!   from the problem. 16-bit links for small problems were slower still.
+//! * Colours are compiled in only for problems that have them: `search` is
+//!   instantiated for (colours, `off`) and the unused tests vanish.
+//! * The branching rule is Knuth's so that his published counts check us
+//!   exactly; engines that change the tree to go faster live beside this one.
+//!
+//! Memory: 8 bytes of links per entry plus the problem's own 4 (and 2 for
+//! `off` below the limit), 12 more per option (spacer slot and links). A
+//! 10-million-entry problem peaks at about 15 bytes per entry in all.
 
 use crate::problem::{OptionId, Problem, SPACER};
 use crate::stats::Stats;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// Problems with more slots than this do without the `off` array (two bytes
+/// per slot) and walk options the way Knuth does: memory matters more there.
+const OFF_LIMIT: usize = 1 << 22;
 
 /// How often (in nodes, a power of two minus one as a mask) the search looks
 /// at the cancellation flag.
@@ -103,16 +132,20 @@ pub struct Dlx<'p> {
     /// Number of slots, also the node number of item 0's list head.
     base: u32,
     n_primary: u32,
+    /// Number of items, also the root of the list of uncovered primary items.
+    root: u32,
     links: Vec<Link>,
     len: Vec<u32>,
-    /// prev/next over primary items; the root is index `n_primary`.
+    /// prev/next of the item lists (see `new`).
     prev: Vec<u32>,
     next: Vec<u32>,
     color: Vec<i32>,
     colored: bool,
-    /// For each node, its distance from the first node of its option (0 for
-    /// spacers), saturated at 255 (then found by walking to the spacer).
-    off: Vec<u8>,
+    /// For each node: its distance from the first node of its option in the
+    /// low byte, the option's length in the high byte; `u16::MAX` for
+    /// options of 256 entries or more (then found from the spacers). Empty in
+    /// the compact layout and for coloured problems.
+    off: Vec<u16>,
     // search state
     choice: Vec<u32>,
     level: usize,
@@ -126,8 +159,18 @@ impl<'p> Dlx<'p> {
     /// Builds the lists for `problem`. Options without primary items are left
     /// out, as Knuth's programs leave them out.
     pub fn new(problem: &'p Problem) -> Self {
+        Self::build(problem, problem.slots().len() <= OFF_LIMIT)
+    }
+
+    /// Like [`new`](Self::new), but always without the two-bytes-per-entry
+    /// span table that speeds up uncoloured problems: the same search in
+    /// less memory. `new` chooses this by itself for very large problems.
+    pub fn new_compact(problem: &'p Problem) -> Self {
+        Self::build(problem, false)
+    }
+
+    fn build(problem: &'p Problem, fast: bool) -> Self {
         let slots = problem.slots();
-        let starts = problem.starts();
         let n = problem.n_items();
         let np = problem.n_primary();
         let s = slots.len();
@@ -138,39 +181,64 @@ impl<'p> Dlx<'p> {
             let h = base + c as u32;
             links[h as usize] = Link { up: h, down: h };
         }
+        // Walk the slots option by option: `sp` is spacer k, `end` spacer k+1.
+        let mut off = Vec::new();
+        let use_off = !problem.has_colors() && fast;
+        if use_off {
+            off = vec![0u16; s];
+        }
+        let mut sp = 0usize;
         for k in 0..problem.n_options() {
-            let sp = starts[k] as usize;
-            let end = starts[k + 1] as usize;
+            let mut end = sp + 1;
+            while slots[end] & SPACER == 0 {
+                end += 1;
+            }
             // Spacer k: up = first node of option k-1, down = last node of option k.
             links[sp].down = (end - 1) as u32;
             links[end].up = (sp + 1) as u32;
-            if !problem.is_active(k) {
-                continue;
+            if problem.is_active(k) {
+                for nn in sp + 1..end {
+                    let c = slots[nn] as usize;
+                    let h = s + c;
+                    let last = links[h].up;
+                    links[nn] = Link {
+                        up: last,
+                        down: h as u32,
+                    };
+                    links[last as usize].down = nn as u32;
+                    links[h].up = nn as u32;
+                    len[c] += 1;
+                }
             }
-            for nn in sp + 1..end {
-                let c = slots[nn] as usize;
-                let h = s + c;
-                let last = links[h].up;
-                links[nn] = Link { up: last, down: h as u32 };
-                links[last as usize].down = nn as u32;
-                links[h].up = nn as u32;
-                len[c] += 1;
+            if use_off {
+                let n = end - sp - 1;
+                for (i, o) in off[sp + 1..end].iter_mut().enumerate() {
+                    *o = if n < 256 {
+                        (i | n << 8) as u16
+                    } else {
+                        u16::MAX
+                    };
+                }
             }
+            sp = end;
         }
-        let mut off = vec![0u8; s];
-        for k in 0..problem.n_options() {
-            let sp = starts[k] as usize;
-            let end = starts[k + 1] as usize;
-            for nn in sp + 1..end {
-                off[nn] = (nn - sp - 1).min(255) as u8;
+        // Items in two circular lists: primary items with root `n`, secondary
+        // items with root `n + 1`. Only the first is ever searched; the second
+        // exists so that covering any item is the same branch-free code.
+        let mut prev = vec![0u32; n + 2];
+        let mut next = vec![0u32; n + 2];
+        let mut ring = |members: std::ops::Range<usize>, root: usize| {
+            let mut last = root;
+            for c in members {
+                next[last] = c as u32;
+                prev[c] = last as u32;
+                last = c;
             }
-        }
-        let mut prev = vec![0u32; np + 1];
-        let mut next = vec![0u32; np + 1];
-        for c in 0..=np {
-            prev[c] = if c == 0 { np as u32 } else { c as u32 - 1 };
-            next[c] = if c == np { 0 } else { c as u32 + 1 };
-        }
+            next[last] = root as u32;
+            prev[root] = last as u32;
+        };
+        ring(0..np, n);
+        ring(np..n, n + 1);
         let colored = problem.has_colors();
         let color = if colored {
             problem.slot_colors().iter().map(|&c| c as i32).collect()
@@ -182,6 +250,7 @@ impl<'p> Dlx<'p> {
             slots,
             base,
             n_primary: np as u32,
+            root: n as u32,
             links,
             len,
             prev,
@@ -229,9 +298,11 @@ impl<'p> Dlx<'p> {
     /// exhausted or the search was cancelled.
     pub fn next_solution(&mut self) -> Option<&[OptionId]> {
         let found = if self.colored {
-            self.search::<true>()
+            self.search::<true, false>()
+        } else if !self.off.is_empty() {
+            self.search::<false, true>()
         } else {
-            self.search::<false>()
+            self.search::<false, false>()
         };
         if found {
             Some(&self.solution)
@@ -244,16 +315,16 @@ impl<'p> Dlx<'p> {
     /// to [`next_solution`](Self::next_solution) starts over.
     pub fn reset(&mut self) {
         if self.colored {
-            self.unwind::<true>()
+            self.unwind::<true, false>()
         } else {
-            self.unwind::<false>()
+            self.unwind::<false, false>()
         }
         self.phase = Phase::Fresh;
         self.level = 0;
         self.stats = Stats::new(self.n_primary as usize + 2);
     }
 
-    fn unwind<const C: bool>(&mut self) {
+    fn unwind<const C: bool, const F: bool>(&mut self) {
         let top = match self.phase {
             Phase::Fresh | Phase::Done => return,
             Phase::AfterSolution => self.level + 1,
@@ -261,9 +332,9 @@ impl<'p> Dlx<'p> {
         };
         for l in (0..top).rev() {
             let cur = self.choice[l];
-            self.uncover_others::<C>(cur);
+            self.uncover_others::<C, F>(cur);
             let best = self.slots[cur as usize];
-            self.uncover::<C>(best);
+            self.uncover::<C, F>(best);
         }
     }
 
@@ -310,31 +381,32 @@ impl<'p> Dlx<'p> {
         unsafe { *self.color.get_unchecked_mut(i as usize) = v }
     }
 
-    /// The first node of the option that holds node `rr`.
+    /// The first node and one past the last node of the option that holds
+    /// node `rr`.
     #[inline(always)]
-    fn option_start(&self, rr: u32) -> u32 {
+    fn option_span(&self, rr: u32) -> (u32, u32) {
         let o = unsafe { *self.off.get_unchecked(rr as usize) };
-        if o < u8::MAX {
-            rr - o as u32
+        if o != u16::MAX {
+            let start = rr - (o & 0xFF) as u32;
+            (start, start + (o >> 8) as u32)
         } else {
-            let mut s = rr - o as u32;
+            let mut s = rr;
             while self.slot(s - 1) & SPACER == 0 {
                 s -= 1;
             }
-            s
+            (s, self.link(s - 1).down + 1)
         }
     }
 
     /// Unlinks every node of option `rr` except `rr` itself (and, with
     /// colours, except purified nodes) from its item's list.
     #[inline(always)]
-    fn hide<const C: bool>(&mut self, rr: u32, updates: &mut u64) {
-        if !C {
+    fn hide<const C: bool, const F: bool>(&mut self, rr: u32, updates: &mut u64) {
+        if !C && F {
             // Branch-free form: visit the whole option, and make the writes
             // for `rr` itself rewrite the values they find (`rr` is linked in
             // the list being walked, so `up.down == rr` and `down.up == rr`).
-            let start = self.option_start(rr);
-            let end = self.link(start - 1).down + 1;
+            let (start, end) = self.option_span(rr);
             for nn in start..end {
                 let x = self.slot(nn);
                 let l = self.link(nn);
@@ -370,13 +442,12 @@ impl<'p> Dlx<'p> {
 
     /// Inverse of [`hide`](Self::hide), walking the option the other way.
     #[inline(always)]
-    fn unhide<const C: bool>(&mut self, rr: u32) {
-        if !C {
+    fn unhide<const C: bool, const F: bool>(&mut self, rr: u32) {
+        if !C && F {
             // Within one option every node is in a different list, so the
             // order of relinking inside the option does not matter; relinking
             // `rr` itself rewrites the values its neighbours already hold.
-            let start = self.option_start(rr);
-            let end = self.link(start - 1).down + 1;
+            let (start, end) = self.option_span(rr);
             for nn in start..end {
                 let x = self.slot(nn);
                 let l = self.link(nn);
@@ -408,8 +479,8 @@ impl<'p> Dlx<'p> {
     /// Covers item `c`: takes it out of the list of items to cover (if
     /// primary) and hides every option that uses it.
     #[inline(always)]
-    fn cover<const C: bool>(&mut self, c: u32, updates: &mut u64) {
-        if c < self.n_primary {
+    fn cover<const C: bool, const F: bool>(&mut self, c: u32, updates: &mut u64) {
+        {
             let p = self.prev[c as usize];
             let n = self.next[c as usize];
             self.next[p as usize] = n;
@@ -419,20 +490,20 @@ impl<'p> Dlx<'p> {
         let h = self.base + c;
         let mut rr = self.link(h).down;
         while rr != h {
-            self.hide::<C>(rr, updates);
+            self.hide::<C, F>(rr, updates);
             rr = self.link(rr).down;
         }
     }
 
     #[inline(always)]
-    fn uncover<const C: bool>(&mut self, c: u32) {
+    fn uncover<const C: bool, const F: bool>(&mut self, c: u32) {
         let h = self.base + c;
         let mut rr = self.link(h).up;
         while rr != h {
-            self.unhide::<C>(rr);
+            self.unhide::<C, F>(rr);
             rr = self.link(rr).up;
         }
-        if c < self.n_primary {
+        {
             let p = self.prev[c as usize];
             let n = self.next[c as usize];
             self.next[p as usize] = c;
@@ -451,7 +522,7 @@ impl<'p> Dlx<'p> {
         let mut rr = self.link(h).down;
         while rr != h {
             if self.col(rr) != x {
-                self.hide::<true>(rr, updates);
+                self.hide::<true, false>(rr, updates);
             } else if rr != p {
                 self.set_col(rr, -1);
             }
@@ -469,7 +540,7 @@ impl<'p> Dlx<'p> {
             if self.col(rr) < 0 {
                 self.set_col(rr, x);
             } else if rr != p {
-                self.unhide::<true>(rr);
+                self.unhide::<true, false>(rr);
             }
             rr = self.link(rr).up;
         }
@@ -478,7 +549,7 @@ impl<'p> Dlx<'p> {
     /// Covers the items of option node `cur` other than the one it was
     /// chosen for, left to right cyclically.
     #[inline(always)]
-    fn cover_others<const C: bool>(&mut self, cur: u32, updates: &mut u64) {
+    fn cover_others<const C: bool, const F: bool>(&mut self, cur: u32, updates: &mut u64) {
         let mut pp = cur + 1;
         while pp != cur {
             let x = self.slot(pp);
@@ -487,11 +558,11 @@ impl<'p> Dlx<'p> {
                 continue;
             }
             if !C {
-                self.cover::<C>(x, updates);
+                self.cover::<C, F>(x, updates);
             } else {
                 let k = self.col(pp);
                 if k == 0 {
-                    self.cover::<C>(x, updates);
+                    self.cover::<C, F>(x, updates);
                 } else if k > 0 {
                     self.purify(pp, updates);
                 }
@@ -501,7 +572,7 @@ impl<'p> Dlx<'p> {
     }
 
     #[inline(always)]
-    fn uncover_others<const C: bool>(&mut self, cur: u32) {
+    fn uncover_others<const C: bool, const F: bool>(&mut self, cur: u32) {
         let mut pp = cur - 1;
         while pp != cur {
             let x = self.slot(pp);
@@ -510,11 +581,11 @@ impl<'p> Dlx<'p> {
                 continue;
             }
             if !C {
-                self.uncover::<C>(x);
+                self.uncover::<C, F>(x);
             } else {
                 let k = self.col(pp);
                 if k == 0 {
-                    self.uncover::<C>(x);
+                    self.uncover::<C, F>(x);
                 } else if k > 0 {
                     self.unpurify(pp);
                 }
@@ -524,24 +595,24 @@ impl<'p> Dlx<'p> {
     }
 
     /// The leftmost uncovered primary item with the fewest options.
+    ///
+    /// The list is always in item order (relinking puts items back where
+    /// they were), so "leftmost" is "smallest number": the minimum of
+    /// `len << 32 | item` picks it without a data-dependent branch.
     #[inline(always)]
     fn choose(&self) -> u32 {
-        let root = self.n_primary;
-        let mut best = root;
-        let mut t = u32::MAX;
+        let root = self.root;
+        let mut key = u64::MAX;
         let mut k = self.next[root as usize];
         while k != root {
             let l = unsafe { *self.len.get_unchecked(k as usize) };
-            if l < t {
-                best = k;
-                t = l;
-                if l == 0 {
-                    break;
-                }
+            key = key.min(((l as u64) << 32) | k as u64);
+            if l == 0 {
+                break;
             }
             k = unsafe { *self.next.get_unchecked(k as usize) };
         }
-        best
+        key as u32
     }
 
     /// The option that node `nn` belongs to.
@@ -559,13 +630,13 @@ impl<'p> Dlx<'p> {
     /// *advance* tries the current option of a level, *backup* leaves a level
     /// whose options are exhausted, and *recover* undoes an option before
     /// trying the next one.
-    fn search<const C: bool>(&mut self) -> bool {
+    fn search<const C: bool, const F: bool>(&mut self) -> bool {
         let mut level = self.level;
         let mut nodes = self.stats.nodes;
         let mut updates = self.stats.updates;
         let mut best: u32;
         let mut cur: u32;
-        let root = self.n_primary;
+        let root = self.root;
         let cancel = self.cancel.clone();
         let mut forward = match self.phase {
             Phase::Done | Phase::Cancelled => return false,
@@ -594,18 +665,18 @@ impl<'p> Dlx<'p> {
                     }
                 }
                 best = self.choose();
-                self.cover::<C>(best, &mut updates);
+                self.cover::<C, F>(best, &mut updates);
                 cur = self.link(self.base + best).down;
             } else {
                 // recover: undo option `cur` and move to the next one.
-                self.uncover_others::<C>(cur);
+                self.uncover_others::<C, F>(cur);
                 cur = self.link(cur).down;
             }
             // advance
             loop {
                 if cur == self.base + best {
                     // backup
-                    self.uncover::<C>(best);
+                    self.uncover::<C, F>(best);
                     if level == 0 {
                         self.phase = Phase::Done;
                         break 'outer false;
@@ -613,12 +684,12 @@ impl<'p> Dlx<'p> {
                     level -= 1;
                     cur = self.choice[level];
                     best = self.slot(cur);
-                    self.uncover_others::<C>(cur);
+                    self.uncover_others::<C, F>(cur);
                     cur = self.link(cur).down;
                     continue;
                 }
                 self.choice[level] = cur;
-                self.cover_others::<C>(cur, &mut updates);
+                self.cover_others::<C, F>(cur, &mut updates);
                 if self.next[root as usize] == root {
                     // A solution: Knuth counts it as a node one level down.
                     nodes += 1;

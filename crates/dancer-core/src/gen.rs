@@ -20,7 +20,7 @@ fn code(x: usize, one_digit: bool) -> String {
 
 /// The n-queens problem: place `n` queens on an `n`x`n` board, no two in a
 /// row, column or diagonal. Rows `rI` and columns `cJ` are primary; diagonals
-/// `aK` (I+J = K) and `bK` (I-J+n-1 = K) are secondary. Solutions: OEIS A000170.
+/// `aK` (I+J = K) and `bK` (J-I+n-1 = K) are secondary. Solutions: OEIS A000170.
 pub fn queens(n: usize) -> Problem {
     assert!(n >= 1, "queens needs n >= 1");
     let one = 2 * n < 37;
@@ -46,7 +46,7 @@ pub fn queens(n: usize) -> Problem {
         for j in 0..n {
             let mut opt = vec![format!("r{}", code(i, one)), format!("c{}", code(j, one))];
             let a = i + j;
-            let d = i + n - 1 - j;
+            let d = j + n - 1 - i;
             if a > 0 && a < 2 * n - 2 {
                 opt.push(format!("a{}", code(a, one)));
             }

@@ -2,7 +2,7 @@
 //!
 //! Exact cover with Knuth's Algorithm X and dancing links, secondary items
 //! and colours (Algorithm C). The problem model, the engines, the sinks that
-//! receive solutions, statistics, and [`verify`], an independent check of any
+//! receive solutions, statistics, and [`verify()`], an independent check of any
 //! solution. No I/O: reading and writing problems is `dancer-formats`' job.
 //!
 //! ```
@@ -33,7 +33,7 @@ pub use problem::{
 };
 pub use sink::{CollectSink, CountSink, FirstSink, Flow, Sink};
 pub use solve::{
-    all, count, first, solutions, solve, Engine, EngineKind, Outcome, SolveOptions, Solutions,
+    all, count, first, solutions, solve, Engine, EngineKind, Outcome, Solutions, SolveOptions,
     UnknownEngine,
 };
 pub use stats::Stats;

@@ -33,6 +33,9 @@ pub(crate) const SPACER: u32 = 1 << 31;
 /// hold, so that every index fits in a `u32` below the spacer flag.
 pub const MAX_SLOTS: usize = (SPACER as usize) - 1;
 
+/// One option in `STRIDE` has its spacer's position recorded.
+const STRIDE: usize = 32;
+
 /// Why a problem could not be built. Positions are 0-based and refer to the
 /// builder's calls: the option number and the position of the entry within it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -112,10 +115,13 @@ pub struct Problem {
     slots: Vec<u32>,
     /// Colour per slot (0 for none and for spacers); empty when no entry is coloured.
     colors: Vec<u32>,
-    /// `starts[k]` is the slot index of spacer `k`.
-    starts: Vec<u32>,
-    /// Whether each option has a primary item.
-    active: Vec<bool>,
+    n_options: usize,
+    /// `spacers[j]` is the slot index of spacer `STRIDE * j`; the others are
+    /// found by scanning forward (a spacer's slot names its option), which
+    /// keeps this index at a fraction of a byte per option.
+    spacers: Vec<u32>,
+    /// Bit `k` is set when option `k` has a primary item.
+    active: Vec<u64>,
     warnings: Vec<Warning>,
 }
 
@@ -174,11 +180,11 @@ impl Problem {
     }
     /// Number of options, active or not.
     pub fn n_options(&self) -> usize {
-        self.starts.len() - 1
+        self.n_options
     }
     /// Total number of entries over all options.
     pub fn n_entries(&self) -> usize {
-        self.slots.len() - self.starts.len()
+        self.slots.len() - self.n_options - 1
     }
     pub fn is_primary(&self, item: ItemId) -> bool {
         item < self.n_primary
@@ -211,8 +217,12 @@ impl Problem {
     }
     /// Option `k`.
     pub fn option(&self, k: OptionId) -> OptionRef<'_> {
-        let a = self.starts[k] as usize + 1;
-        let b = self.starts[k + 1] as usize;
+        assert!(k < self.n_options, "option {k} out of range");
+        let a = self.spacer(k) + 1;
+        let mut b = a;
+        while self.slots[b] & SPACER == 0 {
+            b += 1;
+        }
         OptionRef {
             items: &self.slots[a..b],
             colors: if self.colors.is_empty() {
@@ -228,7 +238,7 @@ impl Problem {
     }
     /// Whether option `k` has a primary item (only such options can be chosen).
     pub fn is_active(&self, k: OptionId) -> bool {
-        self.active[k]
+        self.active[k / 64] >> (k % 64) & 1 == 1
     }
     /// Warnings recorded while building (options dropped, ...).
     pub fn warnings(&self) -> &[Warning] {
@@ -260,8 +270,15 @@ impl Problem {
     pub(crate) fn slot_colors(&self) -> &[u32] {
         &self.colors
     }
-    pub(crate) fn starts(&self) -> &[u32] {
-        &self.starts
+    /// Slot index of spacer `k` (the one before option `k`; `k` may be
+    /// `n_options()`, the final spacer).
+    pub(crate) fn spacer(&self, k: OptionId) -> usize {
+        let mut i = self.spacers[k / STRIDE] as usize;
+        let want = SPACER | k as u32;
+        while self.slots[i] != want {
+            i += 1;
+        }
+        i
     }
 }
 
@@ -286,8 +303,11 @@ pub struct ProblemBuilder {
     color_index: FxHashMap<Box<str>, u32>,
     slots: Vec<u32>,
     colors: Vec<u32>,
-    starts: Vec<u32>,
-    active: Vec<bool>,
+    /// Slot index of the open (or next) option's spacer.
+    cur: usize,
+    n_options: usize,
+    spacers: Vec<u32>,
+    active: Vec<u64>,
     warnings: Vec<Warning>,
     /// For each item, 1 + the last option that used it (repeat detection).
     stamp: Vec<u32>,
@@ -330,7 +350,7 @@ impl ProblemBuilder {
         ProblemBuilder {
             color_names: vec!["".into()],
             slots: vec![SPACER],
-            starts: vec![0],
+            spacers: vec![0],
             ..Default::default()
         }
     }
@@ -338,8 +358,8 @@ impl ProblemBuilder {
     /// Reserves room for `options` options with `entries` entries in all.
     pub fn reserve(&mut self, options: usize, entries: usize) {
         self.slots.reserve(options + entries);
-        self.starts.reserve(options);
-        self.active.reserve(options);
+        self.spacers.reserve(options / STRIDE + 1);
+        self.active.reserve(options / 64 + 1);
     }
 
     fn add_item(&mut self, name: &str) -> Result<ItemId, BuildError> {
@@ -384,14 +404,14 @@ impl ProblemBuilder {
     }
     /// Number of options finished so far.
     pub fn n_options(&self) -> usize {
-        self.starts.len() - 1
+        self.n_options
     }
     pub fn item_id(&self, name: &str) -> Option<ItemId> {
         self.index.get(name).map(|&i| i as ItemId)
     }
     /// Whether finished option `k` has a primary item.
     pub fn is_active(&self, k: OptionId) -> bool {
-        self.active[k]
+        self.active[k / 64] >> (k % 64) & 1 == 1
     }
 
     /// Interns a colour name.
@@ -461,7 +481,7 @@ impl ProblemBuilder {
     /// Discards the option being built.
     pub fn abandon_option(&mut self) {
         if self.open {
-            let start = *self.starts.last().unwrap() as usize + 1;
+            let start = self.cur + 1;
             self.slots.truncate(start);
             if !self.colors.is_empty() {
                 self.colors.truncate(start);
@@ -479,15 +499,13 @@ impl ProblemBuilder {
 
     /// Adds an entry, by name, to the open option.
     pub fn push_named(&mut self, name: &str, color: Option<&str>) -> Result<(), BuildError> {
-        let entry = self.slots.len() - (*self.starts.last().unwrap() as usize + 1);
+        let entry = self.slots.len() - (self.cur + 1);
         let option = self.n_options();
-        let item = self
-            .item_id(name)
-            .ok_or_else(|| BuildError::UnknownItem {
-                name: name.to_string(),
-                option,
-                entry,
-            })?;
+        let item = self.item_id(name).ok_or_else(|| BuildError::UnknownItem {
+            name: name.to_string(),
+            option,
+            entry,
+        })?;
         let c = match color {
             None => 0,
             Some(c) => {
@@ -507,8 +525,7 @@ impl ProblemBuilder {
     /// Adds an entry to the open option.
     pub fn push(&mut self, item: ItemId, color: ColorId) -> Result<(), BuildError> {
         assert!(self.open, "push outside begin_option/end_option");
-        let start = *self.starts.last().unwrap() as usize + 1;
-        let entry = self.slots.len() - start;
+        let entry = self.slots.len() - (self.cur + 1);
         let option = self.n_options();
         if item >= self.names.len() {
             return Err(BuildError::ItemOutOfRange(item));
@@ -559,12 +576,19 @@ impl ProblemBuilder {
         assert!(self.open, "end_option without begin_option");
         let k = self.n_options();
         self.open = false;
-        self.starts.push(self.slots.len() as u32);
+        self.n_options += 1;
+        self.cur = self.slots.len();
+        if self.n_options % STRIDE == 0 {
+            self.spacers.push(self.cur as u32);
+        }
         self.slots.push(SPACER | (k as u32 + 1));
         if !self.colors.is_empty() {
             self.colors.push(0);
         }
-        self.active.push(self.open_has_primary);
+        if k % 64 == 0 {
+            self.active.push(0);
+        }
+        self.active[k / 64] |= (self.open_has_primary as u64) << (k % 64);
         if !self.open_has_primary {
             self.warnings.push(Warning::NoPrimaryItem { option: k });
         }
@@ -579,7 +603,8 @@ impl ProblemBuilder {
         }
         self.slots.shrink_to_fit();
         self.colors.shrink_to_fit();
-        self.starts.shrink_to_fit();
+        self.spacers.shrink_to_fit();
+        self.active.shrink_to_fit();
         Ok(Problem {
             names: self.names,
             index: self.index,
@@ -587,7 +612,8 @@ impl ProblemBuilder {
             color_names: self.color_names,
             slots: self.slots,
             colors: self.colors,
-            starts: self.starts,
+            n_options: self.n_options,
+            spacers: self.spacers,
             active: self.active,
             warnings: self.warnings,
         })
@@ -627,10 +653,7 @@ mod tests {
         let e: Vec<Entry> = p.option(0).entries().collect();
         assert_eq!(
             e,
-            vec![
-                Entry { item: 0, color: 0 },
-                Entry { item: 3, color: 1 }
-            ]
+            vec![Entry { item: 0, color: 0 }, Entry { item: 3, color: 1 }]
         );
         assert_eq!(p.color_id("red"), Some(1));
         assert_eq!(p.item_id("c"), Some(2));
@@ -666,7 +689,10 @@ mod tests {
         );
         // the failed options left nothing behind
         assert_eq!(b.option(["b", "c"]).unwrap(), 1);
-        assert_eq!(b.primary("q"), Err(BuildError::PrimaryAfterSecondary("q".into())));
+        assert_eq!(
+            b.primary("q"),
+            Err(BuildError::PrimaryAfterSecondary("q".into()))
+        );
         assert_eq!(b.secondary("x"), Err(BuildError::DuplicateItem("x".into())));
         assert!(matches!(
             b.secondary("has space"),

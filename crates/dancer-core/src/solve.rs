@@ -138,9 +138,13 @@ pub fn solve<S: Sink + ?Sized>(problem: &Problem, opts: &SolveOptions, sink: &mu
 
 /// The number of solutions.
 pub fn count(problem: &Problem) -> u64 {
-    solve(problem, &SolveOptions::default(), &mut |_: &[OptionId]| Flow::Continue)
-        .stats
-        .solutions
+    solve(
+        problem,
+        &SolveOptions::default(),
+        &mut |_: &[OptionId]| Flow::Continue,
+    )
+    .stats
+    .solutions
 }
 
 /// The first solution, if any.

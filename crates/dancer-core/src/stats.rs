@@ -36,7 +36,11 @@ impl Stats {
 
     /// The profile without its trailing zeros.
     pub fn profile_trimmed(&self) -> &[u64] {
-        let end = self.profile.iter().rposition(|&n| n > 0).map_or(0, |p| p + 1);
+        let end = self
+            .profile
+            .iter()
+            .rposition(|&n| n > 0)
+            .map_or(0, |p| p + 1);
         &self.profile[..end]
     }
 

@@ -75,7 +75,10 @@ pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
         let line = match std::str::from_utf8(&buf) {
             Ok(s) => s,
             Err(e) => {
-                let col = String::from_utf8_lossy(&buf[..e.valid_up_to()]).chars().count() + 1;
+                let col = String::from_utf8_lossy(&buf[..e.valid_up_to()])
+                    .chars()
+                    .count()
+                    + 1;
                 return Err(Error::at(file, lineno, col, "invalid UTF-8"));
             }
         };
@@ -90,9 +93,16 @@ pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
         }
     }
     if !have_items {
-        return Err(Error::at(file, lineno.max(1), 0, "no item line: the input has no items"));
+        return Err(Error::at(
+            file,
+            lineno.max(1),
+            0,
+            "no item line: the input has no items",
+        ));
     }
-    let problem = b.build().map_err(|e| Error::at(file, 1, 0, e.to_string()))?;
+    let problem = b
+        .build()
+        .map_err(|e| Error::at(file, 1, 0, e.to_string()))?;
     Ok(Parsed { problem, warnings })
 }
 
@@ -111,14 +121,17 @@ fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> 
                 file,
                 lineno,
                 col,
-                format!(
-                    "{tok:?}: multiplicities (DLX3's `a:b|name` syntax) are not supported yet"
-                ),
+                format!("{tok:?}: multiplicities (DLX3's `a:b|name` syntax) are not supported yet"),
             ));
         }
         if let Some(rest) = name.strip_prefix('|') {
             if secondary {
-                return Err(Error::at(file, lineno, col, "the item line contains '|' twice"));
+                return Err(Error::at(
+                    file,
+                    lineno,
+                    col,
+                    "the item line contains '|' twice",
+                ));
             }
             secondary = true;
             if rest.is_empty() {
@@ -131,7 +144,9 @@ fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> 
                     file,
                     lineno,
                     col,
-                    format!("{name:?}: multiplicities (DLX3's `a:b|name` syntax) are not supported yet"),
+                    format!(
+                        "{name:?}: multiplicities (DLX3's `a:b|name` syntax) are not supported yet"
+                    ),
                 ));
             }
         }
@@ -164,7 +179,12 @@ fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> 
         })?;
     }
     if b.n_primary() == 0 {
-        return Err(Error::at(file, lineno, 0, "the item line has no primary items"));
+        return Err(Error::at(
+            file,
+            lineno,
+            0,
+            "the item line has no primary items",
+        ));
     }
     Ok(())
 }
@@ -185,7 +205,12 @@ fn read_option(
         if let Some(c) = color {
             if c.is_empty() {
                 b.abandon_option();
-                return Err(Error::at(file, lineno, col, format!("{tok:?}: empty colour")));
+                return Err(Error::at(
+                    file,
+                    lineno,
+                    col,
+                    format!("{tok:?}: empty colour"),
+                ));
             }
         }
         if let Err(e) = b.push_named(name, color) {
@@ -218,7 +243,11 @@ fn read_option(
 }
 
 /// Writes `problem` in DLX format, with an optional comment line first.
-pub fn write<W: Write>(problem: &Problem, mut out: W, comment: Option<&str>) -> std::io::Result<()> {
+pub fn write<W: Write>(
+    problem: &Problem,
+    mut out: W,
+    comment: Option<&str>,
+) -> std::io::Result<()> {
     if let Some(c) = comment {
         for l in c.lines() {
             writeln!(out, "| {l}")?;
@@ -276,7 +305,10 @@ mod tests {
         let p = read_str(text, "c").unwrap();
         assert_eq!(p.warnings.len(), 1);
         assert_eq!(p.warnings[0].at.line, 4);
-        assert_eq!(p.warnings[0].to_string(), "c:4: warning: option has no primary items; it is ignored");
+        assert_eq!(
+            p.warnings[0].to_string(),
+            "c:4: warning: option has no primary items; it is ignored"
+        );
         assert!(p.problem.has_colors());
         assert_eq!(p.problem.option_text(1), "A C X:1 Y:1");
     }
@@ -285,26 +317,51 @@ mod tests {
     fn separator_forms() {
         let p = read_str("A B |X Y\nA X\nB Y\n", "s").unwrap().problem;
         assert_eq!((p.n_primary(), p.n_secondary()), (2, 2));
-        let p = read_str("  | comment\n\n A B\t|\tX\r\nA X\r\n", "s").unwrap().problem;
+        let p = read_str("  | comment\n\n A B\t|\tX\r\nA X\r\n", "s")
+            .unwrap()
+            .problem;
         assert_eq!((p.n_primary(), p.n_secondary(), p.n_options()), (2, 1, 1));
     }
 
     #[test]
     fn errors_say_where() {
         assert_eq!(err("A B\nA C\n"), "t.dlx:2:3: unknown item \"C\"");
-        assert_eq!(err("A B\nA B A\n"), "t.dlx:2:5: item \"A\" appears twice in this option");
-        assert_eq!(err("A B | X\n  B A:red\n"), "t.dlx:2:5: colour given for primary item \"A\"");
+        assert_eq!(
+            err("A B\nA B A\n"),
+            "t.dlx:2:5: item \"A\" appears twice in this option"
+        );
+        assert_eq!(
+            err("A B | X\n  B A:red\n"),
+            "t.dlx:2:5: colour given for primary item \"A\""
+        );
         assert_eq!(err("A B A\n"), "t.dlx:1:5: duplicate item name \"A\"");
-        assert_eq!(err("A | B | C\n"), "t.dlx:1:7: the item line contains '|' twice");
-        assert_eq!(err("| X\n| B\n"), "t.dlx:2: no item line: the input has no items");
-        assert_eq!(err("| B\n"), "t.dlx:1: no item line: the input has no items");
-        assert_eq!(err("A B:x\n"), "t.dlx:1:3: \"B:x\": ':' inside an item name (colours belong on options)");
+        assert_eq!(
+            err("A | B | C\n"),
+            "t.dlx:1:7: the item line contains '|' twice"
+        );
+        assert_eq!(
+            err("| X\n| B\n"),
+            "t.dlx:2: no item line: the input has no items"
+        );
+        assert_eq!(
+            err("| B\n"),
+            "t.dlx:1: no item line: the input has no items"
+        );
+        assert_eq!(
+            err("A B:x\n"),
+            "t.dlx:1:3: \"B:x\": ':' inside an item name (colours belong on options)"
+        );
         assert_eq!(err("A B | X\nA X:\n"), "t.dlx:2:3: \"X:\": empty colour");
     }
 
     #[test]
     fn multiplicities_are_refused_clearly() {
-        for (text, col) in [("A 2:3|B C\n", 3), ("A 2|B\n", 3), ("A | 0:1|X\n", 5), ("A |1:2|X\n", 4)] {
+        for (text, col) in [
+            ("A 2:3|B C\n", 3),
+            ("A 2|B\n", 3),
+            ("A | 0:1|X\n", 5),
+            ("A |1:2|X\n", 4),
+        ] {
             let e = err(text);
             assert!(e.contains("not supported yet"), "{text:?}: {e}");
             assert!(e.starts_with(&format!("t.dlx:1:{col}:")), "{text:?}: {e}");

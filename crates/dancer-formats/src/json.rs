@@ -26,7 +26,9 @@ pub struct ProblemDoc {
 impl ProblemDoc {
     pub fn from_problem(p: &Problem) -> Self {
         ProblemDoc {
-            primary: (0..p.n_primary()).map(|i| p.item_name(i).to_string()).collect(),
+            primary: (0..p.n_primary())
+                .map(|i| p.item_name(i).to_string())
+                .collect(),
             secondary: (p.n_primary()..p.n_items())
                 .map(|i| p.item_name(i).to_string())
                 .collect(),
@@ -62,7 +64,8 @@ impl ProblemDoc {
             b.primary(n).map_err(|e| at(format!("primary[{i}]"), &e))?;
         }
         for (i, n) in self.secondary.iter().enumerate() {
-            b.secondary(n).map_err(|e| at(format!("secondary[{i}]"), &e))?;
+            b.secondary(n)
+                .map_err(|e| at(format!("secondary[{i}]"), &e))?;
         }
         let mut warnings = Vec::new();
         for (k, opt) in self.options.iter().enumerate() {
@@ -177,7 +180,8 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        let text = r#"{"primary":["A","B"],"secondary":["X"],"options":[["A","X:red"],["B"],["X"]]}"#;
+        let text =
+            r#"{"primary":["A","B"],"secondary":["X"],"options":[["A","X:red"],["B"],["X"]]}"#;
         let p = read(text.as_bytes(), "p.json").unwrap();
         assert_eq!(p.warnings.len(), 1);
         assert_eq!(p.problem.option_text(0), "A X:red");
@@ -186,13 +190,19 @@ mod tests {
 
     #[test]
     fn errors_name_the_place() {
-        let e = read(r#"{"primary":["A"],"options":[["A"],["A","Q"]]}"#.as_bytes(), "p.json")
-            .unwrap_err()
-            .to_string();
+        let e = read(
+            r#"{"primary":["A"],"options":[["A"],["A","Q"]]}"#.as_bytes(),
+            "p.json",
+        )
+        .unwrap_err()
+        .to_string();
         assert_eq!(e, "p.json:0: options[1][1]: unknown item \"Q\"");
-        let e = read("{\"primary\":[\"A\"],\n \"options\": [[\"A\"]\n".as_bytes(), "p.json")
-            .unwrap_err()
-            .to_string();
+        let e = read(
+            "{\"primary\":[\"A\"],\n \"options\": [[\"A\"]\n".as_bytes(),
+            "p.json",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.starts_with("p.json:3:"), "{e}");
     }
 }

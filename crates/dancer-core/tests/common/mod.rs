@@ -1,0 +1,138 @@
+//! Helpers shared by the engine tests: random problems as plain data, a
+//! brute-force reference solver that shares no code with the engines, and
+//! the engines' solution sets in a comparable form.
+#![allow(dead_code)]
+
+use dancer_core::{verify, EngineKind, Problem, ProblemBuilder};
+use proptest::prelude::*;
+
+/// A problem as plain data: `options[k]` lists `(item, colour)` pairs, colour
+/// 0 for none; items `0..primary` are primary.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub primary: usize,
+    pub secondary: usize,
+    pub options: Vec<Vec<(usize, u32)>>,
+}
+
+impl Spec {
+    pub fn build(&self) -> Problem {
+        let mut b = ProblemBuilder::new();
+        for i in 0..self.primary {
+            b.primary(&format!("p{i}")).unwrap();
+        }
+        for i in 0..self.secondary {
+            b.secondary(&format!("s{i}")).unwrap();
+        }
+        let max_color = self
+            .options
+            .iter()
+            .flatten()
+            .map(|&(_, c)| c)
+            .max()
+            .unwrap_or(0);
+        for c in 1..=max_color {
+            assert_eq!(b.color(&format!("k{c}")).unwrap(), c);
+        }
+        for opt in &self.options {
+            b.option_ids(opt.iter().copied()).unwrap();
+        }
+        b.build().unwrap()
+    }
+
+    fn is_solution(&self, chosen: &[usize]) -> bool {
+        let n = self.primary + self.secondary;
+        let mut count = vec![0usize; n];
+        let mut color = vec![None::<u32>; n];
+        let mut plain = vec![false; n];
+        for &k in chosen {
+            if !self.options[k].iter().any(|&(i, _)| i < self.primary) {
+                return false;
+            }
+            for &(i, c) in &self.options[k] {
+                count[i] += 1;
+                if c == 0 {
+                    plain[i] = true;
+                } else {
+                    match color[i] {
+                        None => color[i] = Some(c),
+                        Some(d) if d != c => return false,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        (0..self.primary).all(|i| count[i] == 1)
+            && (self.primary..n).all(|i| count[i] <= 1 || (!plain[i] && color[i].is_some()))
+    }
+
+    /// Every solution, by trying every subset of options. Each solution is
+    /// sorted, and the list is sorted.
+    pub fn brute_force(&self) -> Vec<Vec<usize>> {
+        let m = self.options.len();
+        assert!(m <= 20, "brute force over {m} options is too slow");
+        let mut out = Vec::new();
+        for mask in 0u32..(1 << m) {
+            let chosen: Vec<usize> = (0..m).filter(|k| mask >> k & 1 == 1).collect();
+            if self.is_solution(&chosen) {
+                out.push(chosen);
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
+/// Every solution found by `engine`, each checked by `verify`, each sorted,
+/// the list sorted. For the DLX engine, its compact layout is checked to find
+/// the same solutions with the same counters.
+pub fn engine_solutions(p: &Problem, engine: EngineKind) -> Vec<Vec<usize>> {
+    if engine == EngineKind::Dlx {
+        let mut a = dancer_core::Dlx::new(p);
+        let mut b = dancer_core::Dlx::new_compact(p);
+        loop {
+            let x = a.next_solution().map(<[usize]>::to_vec);
+            let y = b.next_solution().map(<[usize]>::to_vec);
+            assert_eq!(x, y, "compact layout differs");
+            if x.is_none() {
+                break;
+            }
+        }
+        assert_eq!(a.stats(), b.stats());
+    }
+    let mut e = engine.build(p);
+    let mut out = Vec::new();
+    while let Some(sol) = e.next_solution() {
+        if let Err(err) = verify(p, sol) {
+            panic!("{engine}: invalid solution {sol:?}: {err}");
+        }
+        let mut s = sol.to_vec();
+        s.sort();
+        out.push(s);
+    }
+    assert!(e.is_complete());
+    assert_eq!(e.stats().solutions, out.len() as u64);
+    out.sort();
+    out
+}
+
+/// Random small problems: up to `max_options` options over a few primary and
+/// secondary items, with up to `colors` colours on secondary entries.
+pub fn spec_strategy(max_options: usize, colors: u32) -> impl Strategy<Value = Spec> {
+    (1usize..=6, 0usize..=4).prop_flat_map(move |(primary, secondary)| {
+        let n = primary + secondary;
+        let entry = (0..n, 0..=colors);
+        let option = proptest::collection::vec(entry, 0..=4).prop_map(move |v| {
+            let mut seen = vec![false; n];
+            v.into_iter()
+                .filter(|&(i, _)| !std::mem::replace(&mut seen[i], true))
+                .map(|(i, c)| (i, if i < primary { 0 } else { c }))
+                .collect::<Vec<_>>()
+        });
+        proptest::collection::vec(option, 0..=max_options).prop_map(move |options| Spec {
+            primary,
+            secondary,
+            options,
+        })
+    })
+}
