@@ -8,6 +8,7 @@ mod example;
 mod gen;
 mod input;
 mod solve;
+mod sudoku;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -28,12 +29,17 @@ enum Command {
     Gen(gen::GenCommand),
     /// Solve built-in examples: Knuth's toy problem and the 8 queens
     Example,
+    /// Sudoku: solve, count, check, export
+    #[command(subcommand)]
+    Sudoku(sudoku::SudokuCommand),
 }
 
 /// What a command found, for the exit code.
 pub enum Found {
     Some,
     None,
+    /// Some input was bad, but the rest was processed (exit 2).
+    Invalid,
 }
 
 fn main() -> ExitCode {
@@ -49,10 +55,12 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Gen(cmd) => gen::run(cmd).map(|()| Found::Some),
         Command::Example => example::run(),
+        Command::Sudoku(cmd) => sudoku::run(cmd),
     };
     match result {
         Ok(Found::Some) => ExitCode::SUCCESS,
         Ok(Found::None) => ExitCode::from(1),
+        Ok(Found::Invalid) => ExitCode::from(2),
         Err(e) => {
             eprintln!("dancer: error: {e:#}");
             ExitCode::from(2)

@@ -1,0 +1,128 @@
+//! What the two runners share: the command line, reading a one-puzzle-per-line
+//! file, and the JSON result line. Included by each runner with `#[path]`, so
+//! the workspace needs no library crate of its own.
+
+use std::process::exit;
+
+/// The command line of a runner: `runner-X FILE [--limit N]`.
+pub struct Args {
+    /// The puzzle file as given on the command line.
+    pub file: String,
+    /// Stop each puzzle's search at this many solutions (default 2).
+    pub limit: u64,
+}
+
+/// Parses the command line; prints usage and exits with status 2 on misuse.
+pub fn parse_args(runner: &str) -> Args {
+    let usage = || -> ! {
+        eprintln!("usage: {runner} FILE [--limit N]   (N >= 1, default 2)");
+        exit(2)
+    };
+    let mut file = None;
+    let mut limit = 2u64;
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--limit" => {
+                limit = match it.next().and_then(|v| v.parse().ok()) {
+                    Some(n) if n >= 1 => n,
+                    _ => usage(),
+                }
+            }
+            "-h" | "--help" => usage(),
+            _ if file.is_none() && !a.starts_with("--") => file = Some(a),
+            _ => usage(),
+        }
+    }
+    Args {
+        file: file.unwrap_or_else(|| usage()),
+        limit,
+    }
+}
+
+/// Reads every puzzle of `path`: one per line, 81 cells, `.` or `0` for an
+/// empty cell, `1`..`9` for a given; anything after the 81st character is
+/// ignored. Empty lines and lines starting with `#` are skipped. Exits with
+/// status 2 on an unreadable file or a malformed line.
+pub fn read_puzzles(path: &str) -> Vec<[u8; 81]> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("cannot read {path}: {e}");
+        exit(2)
+    });
+    let mut puzzles = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bytes = line.as_bytes();
+        let mut p = [0u8; 81];
+        let ok = bytes.len() >= 81
+            && bytes[..81].iter().zip(p.iter_mut()).all(|(&c, d)| match c {
+                b'.' | b'0' => true,
+                b'1'..=b'9' => {
+                    *d = c - b'0';
+                    true
+                }
+                _ => false,
+            });
+        if !ok {
+            eprintln!("{path}:{}: not an 81-cell puzzle line", n + 1);
+            exit(2);
+        }
+        puzzles.push(p);
+    }
+    puzzles
+}
+
+/// How the puzzles of a file split by their number of solutions.
+#[derive(Default)]
+pub struct Tally {
+    pub unique: u64,
+    pub multiple: u64,
+    pub none: u64,
+}
+
+impl Tally {
+    /// Counts one puzzle with `count` solutions (as found under the limit).
+    pub fn add(&mut self, count: u64) {
+        match count {
+            0 => self.none += 1,
+            1 => self.unique += 1,
+            _ => self.multiple += 1,
+        }
+    }
+}
+
+/// Prints the one JSON line of a run.
+pub fn print_json(runner: &str, file: &str, puzzles: usize, seconds: f64, t: &Tally) {
+    let pps = if seconds > 0.0 {
+        puzzles as f64 / seconds
+    } else {
+        0.0
+    };
+    println!(
+        "{{\"runner\":\"{}\",\"file\":\"{}\",\"puzzles\":{},\"seconds\":{:.6},\"puzzles_per_second\":{:.1},\"unique\":{},\"multiple\":{},\"none\":{}}}",
+        json_escape(runner),
+        json_escape(file),
+        puzzles,
+        seconds,
+        pps,
+        t.unique,
+        t.multiple,
+        t.none
+    );
+}
+
+fn json_escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o
+}

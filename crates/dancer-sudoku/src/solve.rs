@@ -1,0 +1,187 @@
+//! One solving API over the engines.
+
+use crate::cover::solve_dlx;
+use crate::fast9;
+use crate::generic::{Generic, GenericStats};
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use crate::rules::Rules;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which engine solves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// The fastest for the rules: `fast9` for plain 9x9, else `logic`.
+    #[default]
+    Auto,
+    /// Bitboard solver for plain 9x9 only.
+    Fast9,
+    /// Propagating solver for any rules.
+    Logic,
+    /// The exact cover reduction on the dancing-links engine.
+    Dlx,
+}
+
+impl Engine {
+    pub const ALL: &'static [Engine] = &[Engine::Auto, Engine::Fast9, Engine::Logic, Engine::Dlx];
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Auto => "auto",
+            Engine::Fast9 => "fast9",
+            Engine::Logic => "logic",
+            Engine::Dlx => "dlx",
+        }
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(Engine::Auto),
+            "fast9" => Ok(Engine::Fast9),
+            "logic" => Ok(Engine::Logic),
+            "dlx" => Ok(Engine::Dlx),
+            _ => Err(format!(
+                "unknown engine {s:?} (known: auto, fast9, logic, dlx)"
+            )),
+        }
+    }
+}
+
+/// How many solutions a puzzle has, as far as it was counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// Solutions found, at most the limit.
+    pub count: u64,
+    /// The first solutions found (as many as asked to keep).
+    pub solutions: Vec<Grid>,
+    /// Search effort: guesses for fast9 and logic, nodes for dlx.
+    pub effort: u64,
+}
+
+/// The verdict on a puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    None,
+    Unique,
+    Multiple,
+}
+
+impl Solved {
+    pub fn status(&self) -> Status {
+        match self.count {
+            0 => Status::None,
+            1 => Status::Unique,
+            _ => Status::Multiple,
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::None => "none",
+            Status::Unique => "unique",
+            Status::Multiple => "multiple",
+        })
+    }
+}
+
+/// Solves puzzles of one set of rules; build once, share across threads.
+pub struct Solver {
+    rules: Rules,
+    engine: Engine,
+    generic: Option<Generic>,
+}
+
+/// The engine cannot handle these rules.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("engine fast9 solves plain 9x9 Sudoku only, not {0}")]
+pub struct EngineMismatch(pub String);
+
+impl Solver {
+    pub fn new(rules: &Rules, engine: Engine) -> Result<Self, EngineMismatch> {
+        let engine = match engine {
+            Engine::Auto if rules.is_standard_9x9() => Engine::Fast9,
+            Engine::Auto => Engine::Logic,
+            Engine::Fast9 if !rules.is_standard_9x9() => {
+                return Err(EngineMismatch(rules.describe()))
+            }
+            e => e,
+        };
+        Ok(Solver {
+            rules: rules.clone(),
+            engine,
+            generic: (engine == Engine::Logic).then(|| Generic::new(rules)),
+        })
+    }
+
+    /// The engine that actually runs.
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Counts the solutions of `givens` up to `limit`, keeping the first `keep`.
+    pub fn solve(&self, givens: &Grid, limit: u64, keep: usize) -> Solved {
+        match self.engine {
+            Engine::Fast9 => {
+                let cells: [u8; 81] = givens.cells().try_into().expect("9x9");
+                let mut buf = vec![[0u8; 81]; keep.min(limit as usize)];
+                let mut st = fast9::Fast9Stats::default();
+                let count = fast9::solve(&cells, limit, &mut buf, &mut st);
+                buf.truncate(count.min(buf.len() as u64) as usize);
+                Solved {
+                    count,
+                    solutions: buf
+                        .into_iter()
+                        .map(|c| Grid::from_cells(9, c.to_vec()))
+                        .collect(),
+                    effort: st.guesses,
+                }
+            }
+            Engine::Logic => {
+                let mut st = GenericStats::default();
+                let g = self.generic.as_ref().expect("built for logic");
+                let (count, solutions) = g.solve(givens, limit, keep, &mut st);
+                Solved {
+                    count,
+                    solutions,
+                    effort: st.guesses,
+                }
+            }
+            Engine::Dlx => {
+                let p = Puzzle {
+                    rules: self.rules.clone(),
+                    givens: givens.clone(),
+                };
+                let (count, solutions, nodes) = solve_dlx(&p, limit, keep);
+                Solved {
+                    count,
+                    solutions,
+                    effort: nodes,
+                }
+            }
+            Engine::Auto => unreachable!("resolved in new"),
+        }
+    }
+}
+
+/// Solves one puzzle with the default engine: up to `limit` solutions, the
+/// first two kept.
+pub fn solve(puzzle: &Puzzle, limit: u64) -> Solved {
+    Solver::new(&puzzle.rules, Engine::Auto)
+        .expect("auto fits every rule")
+        .solve(&puzzle.givens, limit, 2)
+}
