@@ -7,6 +7,7 @@
 mod example;
 mod gen;
 mod input;
+mod poly;
 mod solve;
 mod sudoku;
 
@@ -32,6 +33,9 @@ enum Command {
     /// Sudoku: solve, count, check, export
     #[command(subcommand)]
     Sudoku(sudoku::SudokuCommand),
+    /// Polyomino and polycube packing puzzles
+    #[command(subcommand)]
+    Poly(poly::PolyCommand),
 }
 
 /// What a command found, for the exit code.
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         Command::Gen(cmd) => gen::run(cmd).map(|()| Found::Some),
         Command::Example => example::run(),
         Command::Sudoku(cmd) => sudoku::run(cmd),
+        Command::Poly(cmd) => poly::run(cmd),
     };
     match result {
         Ok(Found::Some) => ExitCode::SUCCESS,

@@ -97,7 +97,7 @@ pub fn run(args: SolveArgs) -> Result<Found> {
             }
         }
     };
-    let outcome = solve(problem, &opts, &mut sink);
+    let outcome = solve(problem, &opts, &mut sink)?;
     if let Some(msg) = bad {
         bail!(msg);
     }

@@ -24,7 +24,7 @@ fn shared(name: &str) -> Option<Problem> {
 }
 
 fn count(p: &Problem, engine: EngineKind) -> (u64, u64, u64) {
-    let mut e = engine.build(p);
+    let mut e = engine.build(p).expect("engine takes the problem");
     while e.next_solution().is_some() {}
     let s = e.stats();
     (s.solutions, s.nodes, s.updates)
@@ -42,7 +42,7 @@ fn bench(c: &mut Criterion) {
         let mut g = c.benchmark_group(*name);
         g.sample_size(*samples);
         g.measurement_time(Duration::from_secs(if *samples == 10 { 20 } else { 10 }));
-        for &engine in EngineKind::ALL {
+        for &engine in EngineKind::ALL.iter().filter(|e| e.supports(p)) {
             let (sols, nodes, updates) = count(p, engine);
             eprintln!("{name} [{engine}]: {sols} solutions, {nodes} nodes, {updates} updates");
             g.bench_function(engine.name(), |b| b.iter(|| count(p, engine)));

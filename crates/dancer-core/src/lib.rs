@@ -19,6 +19,7 @@
 //! verify(&problem, &all[0]).unwrap();
 //! ```
 
+pub mod bitset;
 pub mod dlx;
 pub mod gen;
 pub mod problem;
@@ -33,8 +34,8 @@ pub use problem::{
 };
 pub use sink::{CollectSink, CountSink, FirstSink, Flow, Sink};
 pub use solve::{
-    all, count, first, solutions, solve, Engine, EngineKind, Outcome, Solutions, SolveOptions,
-    UnknownEngine,
+    all, count, first, solutions, solve, Engine, EngineError, EngineKind, Outcome, Solutions,
+    SolveOptions, UnknownEngine,
 };
 pub use stats::Stats;
 pub use verify::{verify, VerifyError};

@@ -46,23 +46,42 @@ pub enum EngineKind {
     /// Dancing links, step for step with Knuth's DLX1/DLX2.
     #[default]
     Dlx,
+    /// Bit masks, first uncovered item: for packings of up to 512 items.
+    Bitset,
+}
+
+/// An engine that cannot take a problem.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Bitset(#[from] crate::bitset::Unsupported),
 }
 
 impl EngineKind {
     /// Every engine, for tests that run a suite against all of them.
-    pub const ALL: &'static [EngineKind] = &[EngineKind::Dlx];
+    pub const ALL: &'static [EngineKind] = &[EngineKind::Dlx, EngineKind::Bitset];
 
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Dlx => "dlx",
+            EngineKind::Bitset => "bitset",
+        }
+    }
+
+    /// Whether this engine can solve `problem`.
+    pub fn supports(self, problem: &Problem) -> bool {
+        match self {
+            EngineKind::Dlx => true,
+            EngineKind::Bitset => crate::bitset::check(problem).is_ok(),
         }
     }
 
     /// Builds this engine for `problem`.
-    pub fn build<'p>(self, problem: &'p Problem) -> Box<dyn Engine + 'p> {
-        match self {
+    pub fn build<'p>(self, problem: &'p Problem) -> Result<Box<dyn Engine + 'p>, EngineError> {
+        Ok(match self {
             EngineKind::Dlx => Box::new(Dlx::new(problem)),
-        }
+            EngineKind::Bitset => crate::bitset::build(problem)?,
+        })
     }
 }
 
@@ -74,7 +93,7 @@ impl fmt::Display for EngineKind {
 
 /// An engine name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown engine {0:?} (known: dlx)")]
+#[error("unknown engine {0:?} (known: dlx, bitset)")]
 pub struct UnknownEngine(pub String);
 
 impl FromStr for EngineKind {
@@ -82,6 +101,7 @@ impl FromStr for EngineKind {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "dlx" => Ok(EngineKind::Dlx),
+            "bitset" => Ok(EngineKind::Bitset),
             _ => Err(UnknownEngine(s.to_string())),
         }
     }
@@ -109,9 +129,14 @@ pub struct Outcome {
 
 /// Runs a search, sending each solution to `sink`, until the tree is
 /// exhausted, the sink says stop, the limit is reached, or the flag is set.
-pub fn solve<S: Sink + ?Sized>(problem: &Problem, opts: &SolveOptions, sink: &mut S) -> Outcome {
+/// Fails only if the chosen engine cannot take the problem.
+pub fn solve<S: Sink + ?Sized>(
+    problem: &Problem,
+    opts: &SolveOptions,
+    sink: &mut S,
+) -> Result<Outcome, EngineError> {
     let start = Instant::now();
-    let mut engine = opts.engine.build(problem);
+    let mut engine = opts.engine.build(problem)?;
     if let Some(flag) = &opts.cancel {
         engine.set_cancel(flag.clone());
     }
@@ -129,11 +154,11 @@ pub fn solve<S: Sink + ?Sized>(problem: &Problem, opts: &SolveOptions, sink: &mu
     let complete = engine.is_complete();
     let mut stats = engine.stats().clone();
     stats.elapsed = start.elapsed();
-    Outcome {
+    Ok(Outcome {
         stats,
         complete,
         cancelled: !complete && !stopped,
-    }
+    })
 }
 
 /// The number of solutions.
@@ -143,6 +168,7 @@ pub fn count(problem: &Problem) -> u64 {
         &SolveOptions::default(),
         &mut |_: &[OptionId]| Flow::Continue,
     )
+    .expect("dlx takes every problem")
     .stats
     .solutions
 }
@@ -150,14 +176,14 @@ pub fn count(problem: &Problem) -> u64 {
 /// The first solution, if any.
 pub fn first(problem: &Problem) -> Option<Vec<OptionId>> {
     let mut sink = CollectSink::with_limit(1);
-    solve(problem, &SolveOptions::default(), &mut sink);
+    solve(problem, &SolveOptions::default(), &mut sink).expect("dlx takes every problem");
     sink.solutions.pop()
 }
 
 /// Every solution.
 pub fn all(problem: &Problem) -> Vec<Vec<OptionId>> {
     let mut sink = CollectSink::new();
-    solve(problem, &SolveOptions::default(), &mut sink);
+    solve(problem, &SolveOptions::default(), &mut sink).expect("dlx takes every problem");
     sink.solutions
 }
 
@@ -167,10 +193,10 @@ pub struct Solutions<'p> {
 }
 
 impl<'p> Solutions<'p> {
-    pub fn new(problem: &'p Problem, engine: EngineKind) -> Self {
-        Solutions {
-            engine: engine.build(problem),
-        }
+    pub fn new(problem: &'p Problem, engine: EngineKind) -> Result<Self, EngineError> {
+        Ok(Solutions {
+            engine: engine.build(problem)?,
+        })
     }
     /// Counters so far.
     pub fn stats(&self) -> &Stats {
@@ -187,5 +213,5 @@ impl Iterator for Solutions<'_> {
 
 /// Iterates over the solutions of `problem` with the default engine.
 pub fn solutions(problem: &Problem) -> Solutions<'_> {
-    Solutions::new(problem, EngineKind::default())
+    Solutions::new(problem, EngineKind::default()).expect("dlx takes every problem")
 }

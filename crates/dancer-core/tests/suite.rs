@@ -18,6 +18,11 @@ const TOY: &str = "A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
 const TOYCOLOR: &str = "A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n";
 
 fn count_with(p: &Problem, engine: EngineKind) -> u64 {
+    if !engine.supports(p) {
+        // an engine that cannot take the problem says so; the others answer
+        assert!(engine.build(p).is_err());
+        return count(p);
+    }
     engine_solutions(p, engine).len() as u64
 }
 
@@ -25,7 +30,10 @@ fn count_with(p: &Problem, engine: EngineKind) -> u64 {
 fn toy_problems() {
     for &e in EngineKind::ALL {
         assert_eq!(engine_solutions(&parse(TOY), e), vec![vec![0, 3, 4]]);
-        assert_eq!(engine_solutions(&parse(TOYCOLOR), e), vec![vec![1, 3]]);
+        let tc = parse(TOYCOLOR);
+        if e.supports(&tc) {
+            assert_eq!(engine_solutions(&tc, e), vec![vec![1, 3]]);
+        }
     }
 }
 
@@ -111,7 +119,8 @@ fn limit_stops_early_and_is_incomplete() {
             ..Default::default()
         },
         &mut sink,
-    );
+    )
+    .unwrap();
     assert_eq!(sink.solutions.len(), 5);
     assert_eq!(o.stats.solutions, 5);
     assert!(!o.complete && !o.cancelled);
@@ -125,7 +134,8 @@ fn limit_stops_early_and_is_incomplete() {
             ..Default::default()
         },
         &mut |_: &[OptionId]| Flow::Continue,
-    );
+    )
+    .unwrap();
     assert!(o.complete);
     assert_eq!(o.stats.solutions, 92);
 }
@@ -141,7 +151,8 @@ fn sink_can_stop() {
         } else {
             Flow::Continue
         }
-    });
+    })
+    .unwrap();
     assert_eq!(seen, 3);
     assert!(!o.complete);
 }
@@ -163,7 +174,8 @@ fn cancellation_from_another_thread() {
             ..Default::default()
         },
         &mut |_: &[OptionId]| Flow::Continue,
-    );
+    )
+    .unwrap();
     setter.join().unwrap();
     assert!(o.cancelled && !o.complete);
     assert!(o.stats.solutions < 365_596);
@@ -180,7 +192,8 @@ fn cancelled_before_start_finds_nothing_more() {
             ..Default::default()
         },
         &mut |_: &[OptionId]| Flow::Continue,
-    );
+    )
+    .unwrap();
     assert!(o.cancelled);
     // the flag is looked at every 1024 nodes
     assert!(o.stats.nodes <= 1024, "{}", o.stats.nodes);

@@ -9,7 +9,6 @@
 mod common;
 
 use dancer_sudoku::fast9::{solve, Fast9Stats};
-use std::time::Instant;
 
 const RUNNER: &str = "dancer-fast9";
 
@@ -23,13 +22,13 @@ fn main() {
     let mut sols = vec![[[0u8; 81]; KEEP]; puzzles.len()];
     let mut guesses = 0u64;
 
-    let start = Instant::now();
+    let clock = common::Clock::start();
     for ((p, c), out) in puzzles.iter().zip(counts.iter_mut()).zip(sols.iter_mut()) {
         let mut st = Fast9Stats::default();
         *c = solve(std::hint::black_box(p), args.limit, out, &mut st);
         guesses += st.guesses;
     }
-    let seconds = start.elapsed().as_secs_f64();
+    let times = clock.stop();
 
     let mut tally = common::Tally::default();
     let mut bad = 0u64;
@@ -54,7 +53,7 @@ fn main() {
     if std::env::var_os("FAST9_GUESSES").is_some() {
         eprintln!("guesses: {guesses}");
     }
-    common::print_json(RUNNER, &args.file, puzzles.len(), seconds, &tally);
+    common::print_json(RUNNER, &args.file, puzzles.len(), times, &tally);
     if bad != 0 {
         eprintln!("{bad} wrong solution(s)");
         std::process::exit(1);

@@ -6,7 +6,6 @@
 #[path = "../../common.rs"]
 mod common;
 
-use std::time::Instant;
 use sudoku::Sudoku;
 
 const RUNNER: &str = "sudoku-crate";
@@ -20,15 +19,15 @@ fn main() {
     let limit = usize::try_from(args.limit).unwrap_or(usize::MAX);
     let mut counts = Vec::with_capacity(puzzles.len());
 
-    let start = Instant::now();
+    let clock = common::Clock::start();
     for s in &puzzles {
         counts.push(std::hint::black_box(*s).solutions_count_up_to(limit));
     }
-    let seconds = start.elapsed().as_secs_f64();
+    let times = clock.stop();
 
     let mut tally = common::Tally::default();
     for &c in &counts {
         tally.add(c as u64);
     }
-    common::print_json(RUNNER, &args.file, puzzles.len(), seconds, &tally);
+    common::print_json(RUNNER, &args.file, puzzles.len(), times, &tally);
 }

@@ -87,6 +87,7 @@ impl Spec {
 /// the list sorted. For the DLX engine, its compact layout is checked to find
 /// the same solutions with the same counters.
 pub fn engine_solutions(p: &Problem, engine: EngineKind) -> Vec<Vec<usize>> {
+    assert!(engine.supports(p), "{engine} cannot take this problem");
     if engine == EngineKind::Dlx {
         let mut a = dancer_core::Dlx::new(p);
         let mut b = dancer_core::Dlx::new_compact(p);
@@ -100,7 +101,7 @@ pub fn engine_solutions(p: &Problem, engine: EngineKind) -> Vec<Vec<usize>> {
         }
         assert_eq!(a.stats(), b.stats());
     }
-    let mut e = engine.build(p);
+    let mut e = engine.build(p).unwrap();
     let mut out = Vec::new();
     while let Some(sol) = e.next_solution() {
         if let Err(err) = verify(p, sol) {

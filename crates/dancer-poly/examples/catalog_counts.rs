@@ -1,0 +1,42 @@
+//! Counts every built-in puzzle (or those named) and prints the figures.
+use dancer_poly::{
+    catalog,
+    model::{Model, Options},
+};
+use std::time::Instant;
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let breaking = !args.iter().any(|a| a == "--no-symmetry");
+    let engine = if args.iter().any(|a| a == "--dlx") {
+        dancer_core::EngineKind::Dlx
+    } else {
+        dancer_core::EngineKind::Bitset
+    };
+    for e in catalog::CATALOG {
+        if args.iter().any(|a| !a.starts_with("--")) && !args.iter().any(|a| a == e.name) {
+            continue;
+        }
+        let m = Model::new(catalog::puzzle(e.name).unwrap()).unwrap();
+        let t = Instant::now();
+        let c = m
+            .solve(
+                &Options {
+                    symmetry_breaking: breaking,
+                    engine,
+                    ..Default::default()
+                },
+                |_| true,
+            )
+            .unwrap();
+        println!(
+            "{:16} total {:7} unique {:6} (known {:?}) nodes {:10} {:.3} s  |G|={}",
+            e.name,
+            c.total,
+            c.unique,
+            e.known,
+            c.nodes,
+            t.elapsed().as_secs_f64(),
+            m.symmetries.len()
+        );
+    }
+}

@@ -1,0 +1,122 @@
+//! Built-in puzzles, with their known counts (total, unique up to symmetry).
+
+use crate::pieces;
+use crate::puzzle::{Board, Count, Piece, Puzzle};
+
+/// A built-in puzzle.
+pub struct Entry {
+    pub name: &'static str,
+    pub about: &'static str,
+    /// Known (total, unique) counts.
+    pub known: (u64, u64),
+}
+
+pub const CATALOG: &[Entry] = &[
+    Entry {
+        name: "pentomino-6x10",
+        about: "the 12 pentominoes in a 6x10 rectangle",
+        known: (9356, 2339),
+    },
+    Entry {
+        name: "pentomino-5x12",
+        about: "the 12 pentominoes in a 5x12 rectangle",
+        known: (4040, 1010),
+    },
+    Entry {
+        name: "pentomino-4x15",
+        about: "the 12 pentominoes in a 4x15 rectangle",
+        known: (1472, 368),
+    },
+    Entry {
+        name: "pentomino-3x20",
+        about: "the 12 pentominoes in a 3x20 rectangle",
+        known: (8, 2),
+    },
+    Entry {
+        name: "scott",
+        about:
+            "Dana Scott's 1958 problem: the 12 pentominoes in an 8x8 square without its centre 2x2",
+        known: (520, 65),
+    },
+    Entry {
+        name: "soma",
+        about: "Piet Hein's Soma cube: 7 pieces (rotations only) in a 3x3x3 cube",
+        known: (11520, 240),
+    },
+    Entry {
+        name: "ypent-5x5x5",
+        about: "25 Y pentacubes in a 5x5x5 cube",
+        known: (60672, 1264),
+    },
+    Entry {
+        name: "npent-5x5x5",
+        about: "25 N pentacubes in a 5x5x5 cube",
+        known: (192, 4),
+    },
+    Entry {
+        name: "corner",
+        about: "four L-trominoes tiling the L-tromino doubled in size",
+        known: (1, 1),
+    },
+    Entry {
+        name: "tetromino-4x5",
+        about: "the 5 tetrominoes in a 4x5 rectangle (there is none)",
+        known: (0, 0),
+    },
+];
+
+fn free(shapes: Vec<pieces::Shape>, count: Count) -> Vec<Piece> {
+    shapes
+        .into_iter()
+        .map(|s| Piece {
+            name: s.name,
+            cells: crate::geometry::normalize(&s.cells),
+            count,
+            one_sided: false,
+        })
+        .collect()
+}
+
+/// The puzzle called `name`, if built in.
+pub fn puzzle(name: &str) -> Option<Puzzle> {
+    let pent = || free(pieces::pentominoes(), Count::Exactly(1));
+    let (board, pieces) = match name {
+        "pentomino-6x10" => (Board::rect(10, 6), pent()),
+        "pentomino-5x12" => (Board::rect(12, 5), pent()),
+        "pentomino-4x15" => (Board::rect(15, 4), pent()),
+        "pentomino-3x20" => (Board::rect(20, 3), pent()),
+        "scott" => (
+            Board::rect(8, 8).without(&[[3, 3, 0], [4, 3, 0], [3, 4, 0], [4, 4, 0]]),
+            pent(),
+        ),
+        "soma" => {
+            let mut p = free(pieces::soma(), Count::Exactly(1));
+            for x in &mut p {
+                x.one_sided = true;
+            }
+            (Board::cuboid(3, 3, 3), p)
+        }
+        "ypent-5x5x5" | "npent-5x5x5" => {
+            let letter = if name.starts_with('y') { "Y" } else { "N" };
+            let s = pieces::piece(&format!("pentacubes/{letter}")).expect("built in");
+            (Board::cuboid(5, 5, 5), free(vec![s], Count::Exactly(25)))
+        }
+        "corner" => (
+            Board::picture("##..\n##..\n####\n####"),
+            free(
+                vec![pieces::piece("trominoes/V").expect("built in")],
+                Count::Exactly(4),
+            ),
+        ),
+        "tetromino-4x5" => (
+            Board::rect(5, 4),
+            free(pieces::tetrominoes(), Count::Exactly(1)),
+        ),
+        _ => return None,
+    };
+    Some(Puzzle {
+        name: name.to_string(),
+        board,
+        pieces,
+    })
+}

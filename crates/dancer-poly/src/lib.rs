@@ -1,0 +1,24 @@
+//! # dancer-poly
+//!
+//! Polyomino and polycube packing puzzles on the dancer exact cover engine:
+//! pieces and their orientations ([`geometry`], [`pieces`]), boards and the
+//! puzzle file format ([`puzzle`]), the exact cover problem, symmetry and the
+//! search ([`model`]), built-in puzzles ([`catalog`]) and pictures
+//! ([`render`]).
+//!
+//! ```
+//! use dancer_poly::{catalog, model::{Model, Options}};
+//! let m = Model::new(catalog::puzzle("pentomino-3x20").unwrap()).unwrap();
+//! let counts = m.solve(&Options::default(), |_| true).unwrap();
+//! assert_eq!((counts.total, counts.unique), (8, 2));
+//! ```
+
+pub mod catalog;
+pub mod geometry;
+pub mod model;
+pub mod pieces;
+pub mod puzzle;
+pub mod render;
+
+pub use model::{Counts, Model, Options};
+pub use puzzle::{parse, Board, Count, Piece, Puzzle, PuzzleError};

@@ -1,0 +1,355 @@
+//! Counts of polyform puzzles: the catalogue's known answers, the two ways
+//! of counting up to symmetry against each other, both engines, and an
+//! independent brute-force counter for piece counts.
+
+use dancer_core::EngineKind;
+use dancer_poly::geometry::{orientations, Cell};
+use dancer_poly::model::{Model, Options};
+use dancer_poly::{catalog, Board, Count, Piece, Puzzle};
+
+fn run(m: &Model, engine: EngineKind, breaking: bool) -> (u64, u64) {
+    let opts = Options {
+        engine,
+        symmetry_breaking: breaking,
+        ..Default::default()
+    };
+    let mut seen = 0u64;
+    let c = m
+        .solve(&opts, |sol| {
+            // every solution reported is an exact tiling
+            let mut covered = vec![0u32; m.puzzle.board.len()];
+            for &q in sol {
+                for &cell in &m.placements[q].cells {
+                    covered[cell] += 1;
+                }
+            }
+            assert!(covered.iter().all(|&k| k == 1), "not a tiling");
+            seen += 1;
+            true
+        })
+        .unwrap();
+    assert!(c.complete);
+    assert_eq!(seen, c.total, "every solution is reported once");
+    (c.total, c.unique)
+}
+
+/// All four ways (two engines, with and without symmetry breaking) agree.
+fn all_ways(m: &Model) -> (u64, u64) {
+    let a = run(m, EngineKind::Dlx, true);
+    assert_eq!(
+        run(m, EngineKind::Dlx, false),
+        a,
+        "{}: canonical forms vs symmetry breaking",
+        m.puzzle.name
+    );
+    assert_eq!(
+        run(m, EngineKind::Bitset, true),
+        a,
+        "{}: bitset",
+        m.puzzle.name
+    );
+    assert_eq!(
+        run(m, EngineKind::Bitset, false),
+        a,
+        "{}: bitset, no breaking",
+        m.puzzle.name
+    );
+    a
+}
+
+#[test]
+fn catalogue_quick_ones() {
+    for name in [
+        "pentomino-3x20",
+        "pentomino-4x15",
+        "scott",
+        "soma",
+        "corner",
+        "tetromino-4x5",
+    ] {
+        let e = catalog::CATALOG.iter().find(|e| e.name == name).unwrap();
+        let m = Model::new(catalog::puzzle(name).unwrap()).unwrap();
+        assert_eq!(all_ways(&m), e.known, "{name}");
+    }
+}
+
+#[test]
+fn catalogue_bigger_ones() {
+    for name in ["pentomino-6x10", "pentomino-5x12"] {
+        let e = catalog::CATALOG.iter().find(|e| e.name == name).unwrap();
+        let m = Model::new(catalog::puzzle(name).unwrap()).unwrap();
+        assert_eq!(run(&m, EngineKind::Bitset, true), e.known, "{name}");
+    }
+    let m = Model::new(catalog::puzzle("npent-5x5x5").unwrap()).unwrap();
+    assert_eq!(run(&m, EngineKind::Dlx, true), (192, 4));
+}
+
+/// The Y cube: about 10 s. `cargo test --release -p dancer-poly -- --ignored`.
+#[test]
+#[ignore]
+fn catalogue_ypent() {
+    let m = Model::new(catalog::puzzle("ypent-5x5x5").unwrap()).unwrap();
+    assert_eq!(run(&m, EngineKind::Dlx, true), (60672, 1264));
+}
+
+#[test]
+fn symmetry_groups() {
+    let size = |name: &str| {
+        Model::new(catalog::puzzle(name).unwrap())
+            .unwrap()
+            .symmetries
+            .len()
+    };
+    assert_eq!(size("pentomino-6x10"), 4);
+    assert_eq!(size("scott"), 8);
+    assert_eq!(size("soma"), 48); // reflections swap the mirror pieces A and B
+    assert_eq!(size("npent-5x5x5"), 48);
+    assert_eq!(size("corner"), 2);
+}
+
+// ----- an independent brute-force counter -----
+
+/// Counts tilings by filling the first empty cell (in (z, y, x) order) with
+/// every orientation of every piece that still may be used, the piece's own
+/// first cell on it; at the end, checks the counts. Each tiling (a set of
+/// placements, identical pieces not told apart) is found once.
+fn brute(p: &Puzzle) -> u64 {
+    brute_tilings(p).len() as u64
+}
+
+/// The number of classes of tilings under the board's symmetries (all
+/// pieces free, so a symmetry only moves cells).
+fn brute_unique(p: &Puzzle) -> u64 {
+    let syms = p.board.symmetries();
+    let mut classes = std::collections::BTreeSet::new();
+    for t in brute_tilings(p) {
+        let mut best: Option<Vec<(usize, Vec<usize>)>> = None;
+        for (_, perm) in &syms {
+            let mut img: Vec<(usize, Vec<usize>)> = t
+                .iter()
+                .map(|(pi, cells)| {
+                    let mut c: Vec<usize> = cells.iter().map(|&x| perm[x]).collect();
+                    c.sort();
+                    (*pi, c)
+                })
+                .collect();
+            img.sort();
+            if best.as_ref().is_none_or(|b| img < *b) {
+                best = Some(img);
+            }
+        }
+        classes.insert(best.unwrap());
+    }
+    classes.len() as u64
+}
+
+fn brute_tilings(p: &Puzzle) -> Vec<Vec<(usize, Vec<usize>)>> {
+    let cells: Vec<Cell> = p.board.cells.clone();
+    let orients: Vec<Vec<Vec<Cell>>> = p
+        .pieces
+        .iter()
+        .map(|pc| orientations(&pc.cells, &p.piece_group(pc)))
+        .collect();
+    let mut filled = vec![false; cells.len()];
+    let mut used = vec![0u32; p.pieces.len()];
+    let mut stack = Vec::new();
+    let mut out = Vec::new();
+    #[allow(clippy::too_many_arguments)]
+    fn rec(
+        p: &Puzzle,
+        orients: &[Vec<Vec<Cell>>],
+        cells: &[Cell],
+        filled: &mut Vec<bool>,
+        used: &mut Vec<u32>,
+        stack: &mut Vec<(usize, Vec<usize>)>,
+        out: &mut Vec<Vec<(usize, Vec<usize>)>>,
+    ) {
+        let Some(first) = filled.iter().position(|&f| !f) else {
+            let ok = p
+                .pieces
+                .iter()
+                .zip(used.iter())
+                .all(|(pc, &u)| match pc.count {
+                    Count::Exactly(k) => u == k,
+                    Count::Between(a, b) => a <= u && u <= b,
+                    Count::Any => true,
+                });
+            if ok {
+                out.push(stack.clone());
+            }
+            return;
+        };
+        let at = cells[first];
+        for (pi, pc) in p.pieces.iter().enumerate() {
+            let cap = match pc.count {
+                Count::Exactly(k) => k,
+                Count::Between(_, b) => b,
+                Count::Any => u32::MAX,
+            };
+            if used[pi] >= cap {
+                continue;
+            }
+            for o in &orients[pi] {
+                // the orientation's first cell in (z, y, x) order goes on `at`
+                let lead = *o.iter().min_by_key(|c| (c[2], c[1], c[0])).unwrap();
+                let shift = [at[0] - lead[0], at[1] - lead[1], at[2] - lead[2]];
+                let idx: Option<Vec<usize>> = o
+                    .iter()
+                    .map(|c| {
+                        p.board
+                            .index(&[c[0] + shift[0], c[1] + shift[1], c[2] + shift[2]])
+                    })
+                    .collect();
+                let Some(idx) = idx else { continue };
+                if idx.iter().any(|&i| filled[i]) {
+                    continue;
+                }
+                for &i in &idx {
+                    filled[i] = true;
+                }
+                used[pi] += 1;
+                let mut sorted = idx.clone();
+                sorted.sort();
+                stack.push((pi, sorted));
+                rec(p, orients, cells, filled, used, stack, out);
+                stack.pop();
+                used[pi] -= 1;
+                for &i in &idx {
+                    filled[i] = false;
+                }
+            }
+        }
+    }
+    rec(
+        p,
+        &orients,
+        &cells,
+        &mut filled,
+        &mut used,
+        &mut stack,
+        &mut out,
+    );
+    out
+}
+
+fn piece(name: &str, rows: &[&str], count: Count) -> Piece {
+    Piece {
+        name: name.into(),
+        cells: dancer_poly::geometry::normalize(&dancer_poly::pieces::picture(rows)),
+        count,
+        one_sided: false,
+    }
+}
+
+#[test]
+fn copies_ranges_and_any_against_brute_force() {
+    let l = |c| piece("L", &["###", "#.."], c);
+    let t = |c| piece("T", &["###", ".#."], c);
+    let o = |c| piece("O", &["##", "##"], c);
+    let i = |c| piece("I", &["####"], c);
+    let d = |c| piece("D", &["##"], c);
+    let v = |c| piece("V", &["##", "#."], c);
+    let puzzles = vec![
+        (
+            "2L 2T O in 5x4",
+            Board::rect(5, 4),
+            vec![
+                l(Count::Exactly(2)),
+                t(Count::Exactly(2)),
+                o(Count::Exactly(1)),
+            ],
+        ),
+        (
+            "2L 2I 2O in 6x4",
+            Board::rect(6, 4),
+            vec![
+                l(Count::Exactly(2)),
+                i(Count::Exactly(2)),
+                o(Count::Exactly(2)),
+            ],
+        ),
+        ("4L in 4x4", Board::rect(4, 4), vec![l(Count::Exactly(4))]),
+        (
+            "dominoes and V, ranges, 3x4",
+            Board::rect(4, 3),
+            vec![d(Count::Between(0, 6)), v(Count::Between(0, 4))],
+        ),
+        (
+            "dominoes and V, any, 2x6",
+            Board::rect(6, 2),
+            vec![d(Count::Any), v(Count::Any)],
+        ),
+        (
+            "V 2..3 and D 0..3, 3x4 with a hole",
+            Board::rect(4, 3).without(&[[0, 0, 0]]),
+            vec![v(Count::Between(2, 3)), d(Count::Between(0, 3))],
+        ),
+    ];
+    for (name, board, pieces) in puzzles {
+        let p = Puzzle {
+            name: name.into(),
+            board,
+            pieces,
+        };
+        let expect = brute(&p);
+        let expect_unique = brute_unique(&p);
+        let m = Model::new(p).unwrap();
+        let (total, unique) = all_ways(&m);
+        assert_eq!(total, expect, "{name}");
+        assert_eq!(unique, expect_unique, "{name}: unique");
+        assert!(
+            unique <= total && unique > 0,
+            "{name}: the test needs puzzles with solutions"
+        );
+        eprintln!("{name}: {total} total, {unique} unique");
+    }
+}
+
+#[test]
+fn solids_against_brute_force() {
+    let tri = |c| Piece {
+        name: "L3".into(),
+        cells: vec![[0, 0, 0], [1, 0, 0], [0, 1, 0]],
+        count: c,
+        one_sided: false,
+    };
+    let bar = |c| Piece {
+        name: "I2".into(),
+        cells: vec![[0, 0, 0], [0, 0, 1]],
+        count: c,
+        one_sided: false,
+    };
+    let p = Puzzle {
+        name: "2x2x3".into(),
+        board: Board::cuboid(2, 2, 3),
+        pieces: vec![tri(Count::Between(0, 4)), bar(Count::Any)],
+    };
+    let expect = brute(&p);
+    let m = Model::new(p).unwrap();
+    assert_eq!(all_ways(&m).0, expect);
+    assert!(expect > 0);
+}
+
+#[test]
+fn errors_before_searching() {
+    // a piece that fits nowhere
+    let p = Puzzle {
+        name: "t".into(),
+        board: Board::rect(3, 3),
+        pieces: vec![
+            piece("I", &["#####"], Count::Exactly(1)),
+            piece("O", &["#"], Count::Any),
+        ],
+    };
+    assert!(matches!(Model::new(p), Err(dancer_poly::PuzzleError::FitsNowhere(n)) if n == "I"));
+    // areas that cannot add up
+    let p = Puzzle {
+        name: "t".into(),
+        board: Board::rect(3, 3),
+        pieces: vec![piece("D", &["##"], Count::Any)],
+    };
+    assert!(matches!(
+        Model::new(p),
+        Err(dancer_poly::PuzzleError::Area { area: 9, .. })
+    ));
+}
