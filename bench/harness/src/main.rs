@@ -40,6 +40,11 @@ struct Cli {
     /// Print NDJSON records instead of a Markdown table
     #[arg(long)]
     json: bool,
+    /// A dancer configuration to run, as NAME=ARGS (e.g. `auto=--engine auto
+    /// --threads 1`); repeatable. The first is the reference of the ratio
+    /// columns. Default: `dancer=--engine dlx --threads 1`
+    #[arg(long = "variant", value_name = "NAME=ARGS")]
+    variants: Vec<String>,
     /// Problem files in DLX format
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -61,13 +66,16 @@ struct Implementation {
     name: String,
     program: PathBuf,
     kind: Kind,
+    /// Extra arguments (dancer variants).
+    args: Vec<String>,
 }
 
 impl Implementation {
     fn command(&self, file: &Path) -> Command {
         let mut c = Command::new(&self.program);
         if self.kind == Kind::Dancer {
-            c.args(["solve", "--count", "--json"]);
+            c.args(["solve", "--count", "--json", "--progress", "none"]);
+            c.args(&self.args);
         }
         c.arg(file);
         c
@@ -96,6 +104,7 @@ fn find_runners(dir: &Path) -> Result<Vec<Implementation>, String> {
             name: name.to_string(),
             program: path,
             kind: Kind::Runner,
+            args: Vec::new(),
         });
     }
     found.sort_by(|a, b| a.name.cmp(&b.name));
@@ -485,10 +494,10 @@ impl<'a> Table<'a> {
             "dancer nodes".into(),
             "dancer updates".into(),
         ];
-        for imp in self.imps {
+        for (k, imp) in self.imps.iter().enumerate() {
             h.push(imp.name.clone());
-            if imp.kind == Kind::Runner {
-                h.push(format!("dancer/{}", imp.name));
+            if k > 0 {
+                h.push(format!("{}/{}", self.imps[0].name, imp.name));
             }
         }
         println!("| {} |", h.join(" | "));
@@ -567,9 +576,9 @@ impl<'a> Table<'a> {
             stat(|s| s.updates),
         ];
         let dancer_median = dancer.filter(|r| r.is_ok()).and_then(Results::median);
-        for (imp, r) in self.imps.iter().zip(&p.results) {
+        for (k, (imp, r)) in self.imps.iter().zip(&p.results).enumerate() {
             cells.push(self.cell(p, imp, r));
-            if imp.kind == Kind::Runner {
+            if k > 0 {
                 let ratio = match (dancer_median, r.is_ok().then(|| r.median()).flatten()) {
                     (Some(d), Some(o)) if o > 0.0 => fmt_ratio(d / o),
                     _ => "—".into(),
@@ -720,11 +729,24 @@ fn main() -> ExitCode {
         }
     }
 
-    let mut imps = vec![Implementation {
-        name: "dancer".into(),
-        program: dancer,
-        kind: Kind::Dancer,
-    }];
+    let variants = if cli.variants.is_empty() {
+        vec!["dancer=--engine dlx --threads 1".to_string()]
+    } else {
+        cli.variants.clone()
+    };
+    let mut imps = Vec::new();
+    for v in &variants {
+        let Some((name, args)) = v.split_once('=') else {
+            eprintln!("harness: --variant {v:?}: expected NAME=ARGS");
+            return ExitCode::from(2);
+        };
+        imps.push(Implementation {
+            name: name.trim().to_string(),
+            program: dancer.clone(),
+            kind: Kind::Dancer,
+            args: args.split_whitespace().map(String::from).collect(),
+        });
+    }
     imps.extend(runners);
 
     let mut table = Table::new(&imps, cli.repeat);

@@ -25,6 +25,8 @@ struct Cli {
 enum Command {
     /// Solve an exact cover problem (Knuth's DLX format, or JSON)
     Solve(solve::SolveArgs),
+    /// Add up the result files of a sharded run (`dancer solve --shard K/N`)
+    Merge(solve::MergeArgs),
     /// Write a classic problem in DLX format
     #[command(subcommand)]
     Gen(gen::GenCommand),
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Merge(args) => solve::merge(args),
         Command::Gen(cmd) => gen::run(cmd).map(|()| Found::Some),
         Command::Example => example::run(),
         Command::Sudoku(cmd) => sudoku::run(cmd),

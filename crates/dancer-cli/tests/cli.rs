@@ -20,7 +20,7 @@ fn file(text: &str, suffix: &str) -> tempfile::NamedTempFile {
 #[test]
 fn solve_prints_option_lines_and_summary() {
     dancer()
-        .args(["solve", "-"])
+        .args(["solve", "--engine", "dlx", "-"])
         .write_stdin(TOY)
         .assert()
         .code(0)
@@ -45,7 +45,7 @@ fn blank_line_between_solutions() {
 fn solve_reads_a_file() {
     let f = file(TOY, ".dlx");
     dancer()
-        .args(["solve", f.path().to_str().unwrap()])
+        .args(["solve", "--engine", "dlx", f.path().to_str().unwrap()])
         .assert()
         .code(0)
         .stdout("A D\nC E F\nB G\n");
@@ -83,7 +83,7 @@ fn count_prints_no_solutions() {
     let q = dancer().args(["gen", "queens", "8"]).output().unwrap();
     assert!(q.status.success());
     dancer()
-        .args(["solve", "--count"])
+        .args(["solve", "--count", "--engine", "dlx"])
         .write_stdin(q.stdout.clone())
         .assert()
         .code(0)
@@ -130,14 +130,14 @@ fn limit_marks_incomplete() {
 fn stats_shows_profile() {
     let q = dancer().args(["gen", "queens", "8"]).output().unwrap();
     dancer()
-        .args(["solve", "--count", "--stats"])
+        .args(["solve", "--count", "--stats", "--engine", "dlx"])
         .write_stdin(q.stdout.clone())
         .assert()
         .code(0)
         .stderr(predicate::str::contains("maximum level 8"))
         .stderr(predicate::str::contains("nodes per level"));
     let out = dancer()
-        .args(["solve", "--count", "--stats", "--json"])
+        .args(["solve", "--count", "--stats", "--json", "--engine", "dlx"])
         .write_stdin(q.stdout)
         .output()
         .unwrap();
@@ -219,11 +219,11 @@ fn bad_input_says_file_line_column() {
         ));
     dancer()
         .args(["solve"])
-        .write_stdin("A 2:3|B\nA B\n")
+        .write_stdin("A 3:2|B\nA B\n")
         .assert()
         .code(2)
         .stderr(predicate::str::contains("<stdin>:1:3:"))
-        .stderr(predicate::str::contains("not supported yet"));
+        .stderr(predicate::str::contains("impossible"));
     dancer()
         .args(["solve", "/no/such/file.dlx"])
         .assert()
@@ -368,4 +368,22 @@ fn broken_pipe_is_not_an_error() {
     let out = child.wait_with_output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     assert!(out.status.code().is_some());
+}
+
+#[test]
+fn multiplicities_dlx3() {
+    // A twice, B once or twice: {A}+{A B}, {A B}+{A B'}...
+    dancer()
+        .args(["solve"])
+        .write_stdin("2|A 1:2|B\nA\nA B\nA B\n")
+        .assert()
+        .code(0)
+        .stdout("A\nA B\n\nA\nA B\n\nA B\nA B\n")
+        .stderr(predicate::str::contains("3 solutions"));
+    dancer()
+        .args(["solve", "--engine", "bitset"])
+        .write_stdin("2|A\nA\nA\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("does not support multiplicities"));
 }

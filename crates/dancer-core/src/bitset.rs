@@ -34,7 +34,7 @@
 //! by the options tried (a word OR stands for that many unlinkings).
 
 use crate::problem::{OptionId, Problem};
-use crate::solve::Engine;
+use crate::solve::{DescendError, Engine, Event, Step};
 use crate::stats::Stats;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -49,6 +49,8 @@ const CANCEL_MASK: u64 = 0xFFF;
 pub enum Unsupported {
     #[error("the bitset engine does not support colours")]
     Colors,
+    #[error("the bitset engine does not support multiplicities")]
+    Multiplicities,
     #[error("the bitset engine takes at most {MAX_ITEMS} items, not {0}")]
     TooManyItems(usize),
 }
@@ -58,10 +60,25 @@ pub fn check(problem: &Problem) -> Result<(), Unsupported> {
     if problem.has_colors() {
         return Err(Unsupported::Colors);
     }
+    if problem.has_multiplicities() {
+        return Err(Unsupported::Multiplicities);
+    }
     if problem.n_items() > MAX_ITEMS {
         return Err(Unsupported::TooManyItems(problem.n_items()));
     }
     Ok(())
+}
+
+/// Knuth's estimate of the bitset engine's tree for `problem`: (nodes,
+/// options scanned).
+pub fn estimate(problem: &Problem, probes: usize, seed: u64) -> Result<(f64, f64), Unsupported> {
+    check(problem)?;
+    Ok(match problem.n_items() {
+        0..=64 => Bitset::<1>::new(problem).estimate(probes, seed),
+        65..=128 => Bitset::<2>::new(problem).estimate(probes, seed),
+        129..=256 => Bitset::<4>::new(problem).estimate(probes, seed),
+        _ => Bitset::<8>::new(problem).estimate(probes, seed),
+    })
 }
 
 /// Builds the engine for `problem`, with the smallest word count that fits.
@@ -76,6 +93,13 @@ pub fn build(problem: &Problem) -> Result<Box<dyn Engine + '_>, Unsupported> {
 }
 
 type Mask<const W: usize> = [u64; W];
+
+#[inline(always)]
+fn or_into<const W: usize>(a: &mut Mask<W>, b: &Mask<W>) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x |= y;
+    }
+}
 
 #[inline(always)]
 fn meets<const W: usize>(a: &Mask<W>, b: &Mask<W>) -> bool {
@@ -188,12 +212,28 @@ pub struct Bitset<'p, const W: usize> {
     item: Vec<u32>,
     pos: Vec<u32>,
     level: usize,
-    started: bool,
-    done: bool,
-    cancelled: bool,
+    /// Where the scan at `level` goes on from.
+    scan: u32,
+    /// Levels below the floor are a prefix given to `descend`.
+    floor: usize,
+    frontier: usize,
+    pause_every: u64,
+    pause_at: u64,
+    phase: Phase,
     solution: Vec<OptionId>,
+    degrees: Vec<u32>,
     stats: Stats,
     cancel: Option<Arc<AtomicBool>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// The node at the floor is still to be entered.
+    Fresh,
+    /// Scanning options at `level` from `scan`.
+    Scanning,
+    Cancelled,
+    Done,
 }
 
 impl<'p, const W: usize> Bitset<'p, W> {
@@ -256,10 +296,14 @@ impl<'p, const W: usize> Bitset<'p, W> {
             item: vec![0; np + 1],
             pos: vec![0; np + 1],
             level: 0,
-            started: false,
-            done: false,
-            cancelled: false,
+            scan: 0,
+            floor: 0,
+            frontier: usize::MAX,
+            pause_every: u64::MAX,
+            pause_at: u64::MAX,
+            phase: Phase::Fresh,
             solution: Vec::with_capacity(np),
+            degrees: Vec::new(),
             stats: Stats::new(np + 2),
             cancel: None,
         }
@@ -277,118 +321,262 @@ impl<'p, const W: usize> Bitset<'p, W> {
         None
     }
 
-    fn search(&mut self) -> bool {
-        if self.done || self.cancelled {
-            return false;
-        }
-        let mut level = self.level;
-        let mut nodes = self.stats.nodes;
-        let mut updates = self.stats.updates;
-        let cancel = self.cancel.clone();
-        // `resume`: continue with the next option at `level`.
-        let mut resume = if !self.started {
-            self.started = true;
-            // the root: choose an item
-            nodes += 1;
-            self.stats.profile[0] += 1;
-            match self.first_open(&self.covered[0]) {
-                None => {
-                    // no primary items to cover at all: the empty solution
-                    self.done = true;
-                    self.stats.solutions += 1;
-                    self.solution.clear();
-                    self.stats.nodes = nodes;
-                    return true;
-                }
-                Some(i) => {
-                    self.item[0] = i as u32;
-                    self.pos[0] = self.start[i];
+    fn step(&mut self) -> Step {
+        match self.phase {
+            Phase::Done | Phase::Cancelled => return Step::End,
+            Phase::Fresh => {
+                // enter the node at the floor
+                self.stats.nodes += 1;
+                self.stats.profile[self.floor] += 1;
+                self.level = self.floor;
+                match self.first_open(&self.covered[self.floor]) {
+                    None => {
+                        // nothing left to cover: the empty (or prefix) solution
+                        self.phase = Phase::Done;
+                        self.stats.solutions += 1;
+                        self.record(self.floor as isize - 1);
+                        return Step::Solution;
+                    }
+                    Some(i) => {
+                        self.item[self.floor] = i as u32;
+                        self.scan = self.start[i];
+                        self.phase = Phase::Scanning;
+                    }
                 }
             }
-            false
-        } else {
-            true
-        };
-        let found = loop {
+            Phase::Scanning => {}
+        }
+        let mut level = self.level;
+        let mut p = self.scan as usize;
+        let mut nodes = self.stats.nodes;
+        let mut updates = self.stats.updates;
+        let floor = self.floor;
+        let frontier = self.frontier;
+        let pause_at = self.pause_at;
+        let cancel = self.cancel.clone();
+        let step = loop {
             let i = self.item[level] as usize;
             let end = self.start[i + 1] as usize;
-            let mut p = self.pos[level] as usize + resume as usize;
-            resume = false;
             let cov = self.covered[level];
             while p < end && meets(&self.masks[p], &cov) {
                 p += 1;
             }
             if p == end {
                 // backup
-                if level == 0 {
-                    self.done = true;
-                    break false;
+                if level == floor {
+                    self.phase = Phase::Done;
+                    break Step::End;
                 }
                 level -= 1;
-                resume = true;
+                p = self.pos[level] as usize + 1;
                 continue;
             }
             self.pos[level] = p as u32;
             let m = self.masks[p];
-            updates += self.sizes[p] as u64;
             let mut next = cov;
-            for k in 0..W {
-                next[k] |= m[k];
-            }
-            nodes += 1;
+            or_into(&mut next, &m);
             match self.first_open(&next) {
                 None => {
                     // a solution (counted as a node one level down)
+                    nodes += 1;
+                    updates += self.sizes[p] as u64;
                     self.stats.profile[level + 1] += 1;
-                    break true;
+                    p += 1;
+                    break Step::Solution;
+                }
+                Some(_) if level + 1 == frontier => {
+                    // the node below is the root of a unit, counted there;
+                    // covering its items is counted here, as in the full search
+                    updates += self.sizes[p] as u64;
+                    p += 1;
+                    break Step::Frontier;
                 }
                 Some(j) => {
+                    nodes += 1;
+                    updates += self.sizes[p] as u64;
                     level += 1;
                     self.stats.profile[level] += 1;
                     self.covered[level] = next;
                     self.item[level] = j as u32;
-                    self.pos[level] = self.start[j];
+                    p = self.start[j] as usize;
                     if nodes & CANCEL_MASK == 0 {
                         if let Some(flag) = &cancel {
                             if flag.load(Ordering::Relaxed) {
-                                self.cancelled = true;
-                                break false;
+                                self.phase = Phase::Cancelled;
+                                break Step::End;
                             }
                         }
+                    }
+                    if nodes >= pause_at {
+                        break Step::Pause;
                     }
                 }
             }
         };
-        self.level = level;
         self.stats.nodes = nodes;
         self.stats.updates = updates;
-        if found {
-            self.stats.solutions += 1;
-            self.solution.clear();
-            for l in 0..=level {
-                self.solution.push(self.ids[self.pos[l] as usize] as usize);
+        self.scan = p as u32;
+        match step {
+            Step::Solution => {
+                self.level = level;
+                self.stats.solutions += 1;
+                self.record(level as isize);
+            }
+            Step::Frontier => {
+                self.level = level;
+                self.record(level as isize);
+            }
+            Step::Pause => {
+                self.level = level;
+                self.pause_at = nodes.saturating_add(self.pause_every);
+            }
+            Step::End => self.level = level,
+        }
+        step
+    }
+
+    /// Knuth's estimate of the size of this engine's search tree: `probes`
+    /// random paths. Returns estimated (nodes, options scanned).
+    pub fn estimate(&self, probes: usize, seed: u64) -> (f64, f64) {
+        let mut rng = seed | 1;
+        let mut next_rand = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let (mut nodes, mut scans) = (0.0f64, 0.0f64);
+        let mut ok: Vec<usize> = Vec::new();
+        for _ in 0..probes.max(1) {
+            let mut weight = 1.0f64;
+            let mut cov = [0u64; W];
+            loop {
+                nodes += weight;
+                let Some(i) = self.first_open(&cov) else {
+                    break;
+                };
+                let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
+                scans += weight * (b - a) as f64;
+                ok.clear();
+                ok.extend((a..b).filter(|&p| !meets(&self.masks[p], &cov)));
+                if ok.is_empty() {
+                    break;
+                }
+                let p = ok[(next_rand() % ok.len() as u64) as usize];
+                or_into(&mut cov, &self.masks[p]);
+                weight *= ok.len() as f64;
             }
         }
-        found
+        let n = probes.max(1) as f64;
+        (nodes / n, scans / n)
+    }
+
+    /// Puts the options chosen at levels 0..=top (and their groups' sizes)
+    /// into `solution` and `degrees`.
+    fn record(&mut self, top: isize) {
+        self.solution.clear();
+        self.degrees.clear();
+        for l in 0..=top {
+            let l = l as usize;
+            self.solution.push(self.ids[self.pos[l] as usize] as usize);
+            let i = self.item[l] as usize;
+            self.degrees.push(self.start[i + 1] - self.start[i]);
+        }
     }
 }
 
 impl<const W: usize> Engine for Bitset<'_, W> {
     fn next_solution(&mut self) -> Option<&[OptionId]> {
-        if self.search() {
-            Some(&self.solution)
-        } else {
-            None
+        loop {
+            match self.step() {
+                Step::Solution => return Some(&self.solution),
+                Step::End => return None,
+                Step::Frontier | Step::Pause => {}
+            }
+        }
+    }
+    fn next_event(&mut self) -> Option<Event<'_>> {
+        match self.step() {
+            Step::Solution => Some(Event::Solution(&self.solution)),
+            Step::Frontier => Some(Event::Frontier(&self.solution, &self.degrees)),
+            Step::Pause => Some(Event::Pause),
+            Step::End => None,
         }
     }
     fn stats(&self) -> &Stats {
         &self.stats
     }
     fn is_complete(&self) -> bool {
-        self.done
+        self.phase == Phase::Done
     }
     fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
         self.cancel = Some(flag);
+    }
+    fn set_frontier(&mut self, depth: Option<usize>) {
+        self.frontier = depth.unwrap_or(usize::MAX);
+    }
+    fn set_pause(&mut self, nodes: Option<u64>) {
+        self.pause_every = nodes.unwrap_or(u64::MAX);
+        self.pause_at = self.stats.nodes.saturating_add(self.pause_every);
+    }
+    fn reset(&mut self) {
+        self.phase = Phase::Fresh;
+        self.level = 0;
+        self.floor = 0;
+        self.covered[0] = [0; W];
+        let levels = self.stats.profile.len();
+        self.stats = Stats::new(levels);
+        self.pause_at = self.pause_every;
+    }
+    fn descend(&mut self, prefix: &[OptionId]) -> Result<(), DescendError> {
+        if self.phase != Phase::Fresh || self.floor != 0 {
+            return Err(DescendError::NotAtRoot);
+        }
+        for (l, &o) in prefix.iter().enumerate() {
+            let bad = DescendError::NotChosenHere {
+                level: l,
+                option: o,
+            };
+            let Some(i) = self.first_open(&self.covered[l]) else {
+                return Err(bad);
+            };
+            let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
+            let Some(p) = (a..b).find(|&p| self.ids[p] as usize == o) else {
+                return Err(bad);
+            };
+            if meets(&self.masks[p], &self.covered[l]) {
+                return Err(bad);
+            }
+            self.item[l] = i as u32;
+            self.pos[l] = p as u32;
+            let mut next = self.covered[l];
+            or_into(&mut next, &self.masks[p]);
+            self.covered[l + 1] = next;
+        }
+        self.floor = prefix.len();
+        self.level = self.floor;
+        Ok(())
+    }
+    fn position(&self) -> f64 {
+        match self.phase {
+            Phase::Done => return 1.0,
+            Phase::Fresh | Phase::Cancelled => return 0.0,
+            Phase::Scanning => {}
+        }
+        let mut f = 0.0;
+        let mut w = 1.0;
+        for l in self.floor..=self.level {
+            let i = self.item[l] as usize;
+            let (a, b) = (self.start[i], self.start[i + 1]);
+            let at = if l == self.level {
+                self.scan
+            } else {
+                self.pos[l]
+            };
+            w /= (b - a).max(1) as f64;
+            f += at.saturating_sub(a) as f64 * w;
+        }
+        f.min(1.0)
     }
 }
 

@@ -92,6 +92,7 @@
 //! 10-million-entry problem peaks at about 15 bytes per entry in all.
 
 use crate::problem::{OptionId, Problem, SPACER};
+use crate::solve::{DescendError, Event, Step};
 use crate::stats::Stats;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -114,13 +115,14 @@ struct Link {
 /// Where the search will continue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
-    /// Nothing explored yet: start at level 0.
-    Fresh,
-    /// A solution was just reported at `level`: continue with its next option.
-    AfterSolution,
+    /// About to enter `level` (at the start: `level == floor`).
+    Forward,
+    /// A leaf (a solution, or a node of the frontier) was just reported
+    /// below `level`: continue with the next option at `level`.
+    AfterLeaf,
     /// Stopped by cancellation before entering `level`.
     Cancelled,
-    /// The whole tree has been explored.
+    /// The whole tree (below the floor) has been explored.
     Done,
 }
 
@@ -148,9 +150,23 @@ pub struct Dlx<'p> {
     off: Vec<u16>,
     // search state
     choice: Vec<u32>,
+    /// Per level: the number of options of the item chosen there, when it
+    /// was chosen, and how many of them have been tried before the current
+    /// one (for the estimate of progress).
+    degree: Vec<u32>,
+    index: Vec<u32>,
     level: usize,
+    /// The level the search started from: levels below it are a prefix
+    /// given to [`descend`](Self::descend), not searched.
+    floor: usize,
+    /// Report the nodes at this depth as frontier events instead of
+    /// searching below them (`usize::MAX`: never).
+    frontier: usize,
+    pause_every: u64,
+    pause_at: u64,
     phase: Phase,
     solution: Vec<OptionId>,
+    degrees: Vec<u32>,
     stats: Stats,
     cancel: Option<Arc<AtomicBool>>,
 }
@@ -259,9 +275,16 @@ impl<'p> Dlx<'p> {
             colored,
             off,
             choice: vec![0; np + 1],
+            degree: vec![0; np + 1],
+            index: vec![0; np + 1],
             level: 0,
-            phase: Phase::Fresh,
+            floor: 0,
+            frontier: usize::MAX,
+            pause_every: u64::MAX,
+            pause_at: u64::MAX,
+            phase: Phase::Forward,
             solution: Vec::with_capacity(np),
+            degrees: Vec::new(),
             stats: Stats::new(np + 2),
             cancel: None,
         }
@@ -288,47 +311,82 @@ impl<'p> Dlx<'p> {
         self.phase == Phase::Done
     }
 
+    /// The frontier node's branching degrees (after a frontier event).
+    pub fn degrees(&self) -> &[u32] {
+        &self.degrees
+    }
+
     /// Whether the search was stopped by the cancellation flag.
     pub fn is_cancelled(&self) -> bool {
         self.phase == Phase::Cancelled
+    }
+
+    fn step(&mut self) -> Step {
+        if self.colored {
+            self.search::<true, false>()
+        } else if !self.off.is_empty() {
+            self.search::<false, true>()
+        } else {
+            self.search::<false, false>()
+        }
     }
 
     /// Searches on to the next solution and returns its options, in the order
     /// they were chosen (level 0 first). Returns `None` once the tree is
     /// exhausted or the search was cancelled.
     pub fn next_solution(&mut self) -> Option<&[OptionId]> {
-        let found = if self.colored {
-            self.search::<true, false>()
-        } else if !self.off.is_empty() {
-            self.search::<false, true>()
-        } else {
-            self.search::<false, false>()
-        };
-        if found {
-            Some(&self.solution)
-        } else {
-            None
+        loop {
+            match self.step() {
+                Step::Solution => return Some(&self.solution),
+                Step::End => return None,
+                Step::Frontier | Step::Pause => {}
+            }
         }
     }
 
-    /// Restores every list and clears the statistics, so that the next call
-    /// to [`next_solution`](Self::next_solution) starts over.
+    /// Searches on to the next event: a solution, a node of the frontier,
+    /// or a pause; `None` at the end.
+    pub fn next_event(&mut self) -> Option<Event<'_>> {
+        match self.step() {
+            Step::Solution => Some(Event::Solution(&self.solution)),
+            Step::Frontier => Some(Event::Frontier(&self.solution, &self.degrees)),
+            Step::Pause => Some(Event::Pause),
+            Step::End => None,
+        }
+    }
+
+    /// Report the nodes at `depth` (the number of options chosen) as
+    /// frontier events, without searching below them.
+    pub fn set_frontier(&mut self, depth: Option<usize>) {
+        self.frontier = depth.unwrap_or(usize::MAX);
+    }
+
+    /// Pause (an event) about every `nodes` nodes.
+    pub fn set_pause(&mut self, nodes: Option<u64>) {
+        self.pause_every = nodes.unwrap_or(u64::MAX);
+        self.pause_at = self.stats.nodes.saturating_add(self.pause_every);
+    }
+
+    /// Restores every list and clears the statistics, so that the search
+    /// starts over from the root.
     pub fn reset(&mut self) {
         if self.colored {
             self.unwind::<true, false>()
         } else {
             self.unwind::<false, false>()
         }
-        self.phase = Phase::Fresh;
+        self.phase = Phase::Forward;
         self.level = 0;
+        self.floor = 0;
         self.stats = Stats::new(self.n_primary as usize + 2);
+        self.pause_at = self.pause_every;
     }
 
     fn unwind<const C: bool, const F: bool>(&mut self) {
         let top = match self.phase {
-            Phase::Fresh | Phase::Done => return,
-            Phase::AfterSolution => self.level + 1,
-            Phase::Cancelled => self.level,
+            Phase::Forward | Phase::Cancelled => self.level,
+            Phase::AfterLeaf => self.level + 1,
+            Phase::Done => self.floor,
         };
         for l in (0..top).rev() {
             let cur = self.choice[l];
@@ -336,6 +394,174 @@ impl<'p> Dlx<'p> {
             let best = self.slots[cur as usize];
             self.uncover::<C, F>(best);
         }
+    }
+
+    /// Moves from the root to the node reached by choosing `prefix`, one
+    /// option per level, as the search itself would (each option must hold
+    /// the item the search branches on at its level); the search then
+    /// explores only the subtree below. Call on a fresh or reset engine.
+    /// Nodes and updates on the way down are not counted: they belong to
+    /// whoever produced the prefix.
+    pub fn descend(&mut self, prefix: &[OptionId]) -> Result<(), DescendError> {
+        if self.level != 0 || self.phase != Phase::Forward || self.floor != 0 {
+            return Err(DescendError::NotAtRoot);
+        }
+        let mut scratch = 0u64;
+        for (l, &o) in prefix.iter().enumerate() {
+            let fail = |me: &mut Self| {
+                me.phase = Phase::Forward;
+                me.level = l;
+                me.reset();
+            };
+            if o >= self.problem.n_options() {
+                fail(self);
+                return Err(DescendError::NotChosenHere {
+                    level: l,
+                    option: o,
+                });
+            }
+            let best = self.choose();
+            if best == self.root {
+                fail(self);
+                return Err(DescendError::NotChosenHere {
+                    level: l,
+                    option: o,
+                });
+            }
+            // the node of option o in best's list, if o is still there
+            let start = self.problem.spacer(o) + 1;
+            let mut node = None;
+            let mut k = start;
+            while self.slots[k] & SPACER == 0 {
+                if self.slots[k] == best {
+                    node = Some(k as u32);
+                }
+                k += 1;
+            }
+            let h = self.base + best;
+            let mut idx = 0;
+            let mut rr = self.link(h).down;
+            while rr != h && Some(rr) != node {
+                idx += 1;
+                rr = self.link(rr).down;
+            }
+            let Some(node) = node.filter(|_| rr != h) else {
+                fail(self);
+                return Err(DescendError::NotChosenHere {
+                    level: l,
+                    option: o,
+                });
+            };
+            self.degree[l] = self.len[best as usize];
+            self.index[l] = idx;
+            if self.colored {
+                self.cover::<true, false>(best, &mut scratch);
+            } else {
+                self.cover::<false, false>(best, &mut scratch);
+            }
+            self.choice[l] = node;
+            if self.colored {
+                self.cover_others::<true, false>(node, &mut scratch);
+            } else {
+                self.cover_others::<false, false>(node, &mut scratch);
+            }
+            self.level = l + 1;
+        }
+        self.floor = prefix.len();
+        self.level = self.floor;
+        self.phase = Phase::Forward;
+        if self.next[self.root as usize] == self.root {
+            // the prefix is a whole solution: nothing below to search
+            self.phase = Phase::Done;
+        }
+        Ok(())
+    }
+
+    /// Knuth's estimate of the size of the search tree: `probes` random
+    /// paths from the root, each node weighted by the product of the
+    /// branching degrees above it. Returns estimated (nodes, updates). Call
+    /// on a fresh or reset engine; the engine is left as it was.
+    pub fn estimate(&mut self, probes: usize, seed: u64) -> (f64, f64) {
+        if self.colored {
+            self.estimate_impl::<true, false>(probes, seed)
+        } else if !self.off.is_empty() {
+            self.estimate_impl::<false, true>(probes, seed)
+        } else {
+            self.estimate_impl::<false, false>(probes, seed)
+        }
+    }
+
+    fn estimate_impl<const C: bool, const F: bool>(
+        &mut self,
+        probes: usize,
+        seed: u64,
+    ) -> (f64, f64) {
+        let mut rng = seed | 1;
+        let mut next_rand = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let (mut nodes, mut updates) = (0.0f64, 0.0f64);
+        let mut path: Vec<u32> = Vec::new();
+        for _ in 0..probes.max(1) {
+            let mut weight = 1.0f64;
+            path.clear();
+            loop {
+                nodes += weight;
+                if self.next[self.root as usize] == self.root {
+                    break; // a solution
+                }
+                let best = self.choose();
+                let d = self.len[best as usize];
+                let mut u = 0u64;
+                self.cover::<C, F>(best, &mut u);
+                updates += weight * u as f64;
+                if d == 0 {
+                    self.uncover::<C, F>(best);
+                    break;
+                }
+                let r = (next_rand() % d as u64) as usize;
+                let mut x = self.link(self.base + best).down;
+                for _ in 0..r {
+                    x = self.link(x).down;
+                }
+                let mut u = 0u64;
+                self.cover_others::<C, F>(x, &mut u);
+                // every branch of this node costs about as much as this one
+                updates += weight * d as f64 * u as f64;
+                path.push(x);
+                weight *= d as f64;
+            }
+            for &x in path.iter().rev() {
+                self.uncover_others::<C, F>(x);
+                let best = self.slot(x);
+                self.uncover::<C, F>(best);
+            }
+        }
+        let n = probes.max(1) as f64;
+        (nodes / n, updates / n)
+    }
+
+    /// An estimate of the fraction of the (sub)tree explored so far, from
+    /// the position in the tree (Knuth): each level's share is split evenly
+    /// among its options.
+    pub fn position(&self) -> f64 {
+        if self.phase == Phase::Done {
+            return 1.0;
+        }
+        let lim = match self.phase {
+            Phase::AfterLeaf => self.level + 1,
+            _ => self.level,
+        };
+        let mut f = 0.0;
+        let mut w = 1.0;
+        for l in self.floor..lim {
+            w /= self.degree[l].max(1) as f64;
+            f += self.index[l] as f64 * w;
+        }
+        f.min(1.0)
     }
 
     // ----- unchecked access, justified by the invariants of `new` -----
@@ -623,35 +849,46 @@ impl<'p> Dlx<'p> {
         (self.slots[nn as usize] & !SPACER) as usize - 1
     }
 
-    /// Runs the search until the next solution (returns true) or the end of
-    /// the tree or a cancellation (returns false).
+    /// Runs the search until the next event.
     ///
     /// The loop is Knuth's, with his labels: *forward* enters a new level,
     /// *advance* tries the current option of a level, *backup* leaves a level
     /// whose options are exhausted, and *recover* undoes an option before
     /// trying the next one.
-    fn search<const C: bool, const F: bool>(&mut self) -> bool {
+    fn search<const C: bool, const F: bool>(&mut self) -> Step {
         let mut level = self.level;
         let mut nodes = self.stats.nodes;
         let mut updates = self.stats.updates;
         let mut best: u32;
         let mut cur: u32;
         let root = self.root;
+        let floor = self.floor;
+        let frontier = self.frontier;
+        let pause_at = self.pause_at;
         let cancel = self.cancel.clone();
         let mut forward = match self.phase {
-            Phase::Done | Phase::Cancelled => return false,
-            Phase::Fresh => true,
-            Phase::AfterSolution => false,
+            Phase::Done | Phase::Cancelled => return Step::End,
+            Phase::Forward => true,
+            Phase::AfterLeaf => false,
         };
-        // On resumption after a solution, `cur` is the option chosen at `level`.
+        // After a leaf, `cur` is the option chosen at `level`.
         cur = self.choice[level];
         best = 0;
         if !forward {
             best = self.slot(cur);
         }
-        let found = 'outer: loop {
+        let step = 'outer: loop {
             if forward {
                 // forward: enter level `level`.
+                if level == frontier {
+                    level -= 1;
+                    self.phase = Phase::AfterLeaf;
+                    break 'outer Step::Frontier;
+                }
+                if nodes >= pause_at {
+                    self.phase = Phase::Forward;
+                    break 'outer Step::Pause;
+                }
                 nodes += 1;
                 self.stats.profile[level] += 1;
                 if nodes & CANCEL_MASK == 0 {
@@ -660,32 +897,36 @@ impl<'p> Dlx<'p> {
                             nodes -= 1;
                             self.stats.profile[level] -= 1;
                             self.phase = Phase::Cancelled;
-                            break 'outer false;
+                            break 'outer Step::End;
                         }
                     }
                 }
                 best = self.choose();
+                self.degree[level] = unsafe { *self.len.get_unchecked(best as usize) };
+                self.index[level] = 0;
                 self.cover::<C, F>(best, &mut updates);
                 cur = self.link(self.base + best).down;
             } else {
                 // recover: undo option `cur` and move to the next one.
                 self.uncover_others::<C, F>(cur);
                 cur = self.link(cur).down;
+                self.index[level] += 1;
             }
             // advance
             loop {
                 if cur == self.base + best {
                     // backup
                     self.uncover::<C, F>(best);
-                    if level == 0 {
+                    if level == floor {
                         self.phase = Phase::Done;
-                        break 'outer false;
+                        break 'outer Step::End;
                     }
                     level -= 1;
                     cur = self.choice[level];
                     best = self.slot(cur);
                     self.uncover_others::<C, F>(cur);
                     cur = self.link(cur).down;
+                    self.index[level] += 1;
                     continue;
                 }
                 self.choice[level] = cur;
@@ -694,8 +935,8 @@ impl<'p> Dlx<'p> {
                     // A solution: Knuth counts it as a node one level down.
                     nodes += 1;
                     self.stats.profile[level + 1] += 1;
-                    self.phase = Phase::AfterSolution;
-                    break 'outer true;
+                    self.phase = Phase::AfterLeaf;
+                    break 'outer Step::Solution;
                 }
                 level += 1;
                 forward = true;
@@ -705,14 +946,22 @@ impl<'p> Dlx<'p> {
         self.level = level;
         self.stats.nodes = nodes;
         self.stats.updates = updates;
-        if found {
-            self.stats.solutions += 1;
-            self.solution.clear();
-            for l in 0..=level {
-                let o = self.option_of(self.choice[l]);
-                self.solution.push(o);
+        match step {
+            Step::Solution | Step::Frontier => {
+                if step == Step::Solution {
+                    self.stats.solutions += 1;
+                }
+                self.solution.clear();
+                self.degrees.clear();
+                for l in 0..=level {
+                    let o = self.option_of(self.choice[l]);
+                    self.solution.push(o);
+                    self.degrees.push(self.degree[l]);
+                }
             }
+            Step::Pause => self.pause_at = nodes.saturating_add(self.pause_every),
+            Step::End => {}
         }
-        found
+        step
     }
 }

@@ -21,7 +21,9 @@
 
 pub mod bitset;
 pub mod dlx;
+pub mod dlxm;
 pub mod gen;
+pub mod parallel;
 pub mod problem;
 pub mod sink;
 pub mod solve;
@@ -34,8 +36,8 @@ pub use problem::{
 };
 pub use sink::{CollectSink, CountSink, FirstSink, Flow, Sink};
 pub use solve::{
-    all, count, first, solutions, solve, Engine, EngineError, EngineKind, Outcome, Solutions,
-    SolveOptions, UnknownEngine,
+    all, choose_engine, count, first, solutions, solve, DescendError, Engine, EngineError,
+    EngineKind, Event, Outcome, Solutions, SolveOptions, UnknownEngine,
 };
 pub use stats::Stats;
 pub use verify::{verify, VerifyError};

@@ -72,6 +72,8 @@ pub enum BuildError {
     TooLarge,
     #[error("item id {0} out of range")]
     ItemOutOfRange(ItemId),
+    #[error("item {name:?}: bounds {lo}:{hi} are impossible (need lo <= hi and hi >= 1)")]
+    BadBounds { name: String, lo: u32, hi: u32 },
 }
 
 /// Something worth telling the user that does not stop the problem from being
@@ -122,6 +124,9 @@ pub struct Problem {
     spacers: Vec<u32>,
     /// Bit `k` is set when option `k` has a primary item.
     active: Vec<u64>,
+    /// (least, most) times each primary item is to be covered; empty when
+    /// every primary item is covered exactly once.
+    bounds: Vec<(u32, u32)>,
     warnings: Vec<Warning>,
 }
 
@@ -188,6 +193,22 @@ impl Problem {
     }
     pub fn is_primary(&self, item: ItemId) -> bool {
         item < self.n_primary
+    }
+    /// How many times an item must be covered: (least, most). (1, 1) for
+    /// plain primary items, (0, 1) for secondary ones.
+    pub fn bounds(&self, item: ItemId) -> (u32, u32) {
+        if item >= self.n_primary {
+            (0, 1)
+        } else if self.bounds.is_empty() {
+            (1, 1)
+        } else {
+            self.bounds[item]
+        }
+    }
+    /// Whether some primary item has a multiplicity other than exactly once
+    /// (Knuth's DLX3 `u:v|name`).
+    pub fn has_multiplicities(&self) -> bool {
+        !self.bounds.is_empty()
     }
     pub fn item_name(&self, item: ItemId) -> &str {
         &self.names[item]
@@ -308,6 +329,7 @@ pub struct ProblemBuilder {
     n_options: usize,
     spacers: Vec<u32>,
     active: Vec<u64>,
+    bounds: Vec<(u32, u32)>,
     warnings: Vec<Warning>,
     /// For each item, 1 + the last option that used it (repeat detection).
     stamp: Vec<u32>,
@@ -388,6 +410,30 @@ impl ProblemBuilder {
         }
         let id = self.add_item(name)?;
         self.n_primary += 1;
+        if !self.bounds.is_empty() {
+            self.bounds.push((1, 1));
+        }
+        Ok(id)
+    }
+
+    /// Declares a primary item to be covered at least `lo` and at most
+    /// `hi` times (Knuth's DLX3 multiplicities `lo:hi|name`).
+    pub fn primary_bounded(&mut self, name: &str, lo: u32, hi: u32) -> Result<ItemId, BuildError> {
+        if lo > hi || hi == 0 {
+            return Err(BuildError::BadBounds {
+                name: name.to_string(),
+                lo,
+                hi,
+            });
+        }
+        let id = self.primary(name)?;
+        if !self.bounds.is_empty() {
+            // `primary` recorded (1, 1) for it
+            self.bounds[id] = (lo, hi);
+        } else if (lo, hi) != (1, 1) {
+            self.bounds = vec![(1, 1); id];
+            self.bounds.push((lo, hi));
+        }
         Ok(id)
     }
 
@@ -605,6 +651,9 @@ impl ProblemBuilder {
         self.colors.shrink_to_fit();
         self.spacers.shrink_to_fit();
         self.active.shrink_to_fit();
+        if !self.bounds.is_empty() {
+            self.bounds.resize(self.n_primary, (1, 1));
+        }
         Ok(Problem {
             names: self.names,
             index: self.index,
@@ -615,6 +664,7 @@ impl ProblemBuilder {
             n_options: self.n_options,
             spacers: self.spacers,
             active: self.active,
+            bounds: self.bounds,
             warnings: self.warnings,
         })
     }

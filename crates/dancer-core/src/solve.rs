@@ -11,23 +11,75 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// What every engine offers: a resumable search that yields one solution at
-/// a time.
-pub trait Engine {
+/// What a search reports.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// A solution: its options, in the order they were chosen.
+    Solution(&'a [OptionId]),
+    /// A node at the frontier depth (see [`Engine::set_frontier`]): the
+    /// options chosen to reach it, and the number of branches the search
+    /// had at each of those levels.
+    Frontier(&'a [OptionId], &'a [u32]),
+    /// The node budget set by [`Engine::set_pause`] is used up; call again
+    /// to go on.
+    Pause,
+}
+
+/// What one step of an engine's search ended with (crate-internal form of
+/// [`Event`], without borrows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    Solution,
+    Frontier,
+    Pause,
+    End,
+}
+
+/// A prefix that the search would not produce.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DescendError {
+    #[error("descend needs a fresh (or reset) engine")]
+    NotAtRoot,
+    #[error("option {option} cannot be chosen at level {level} of the search")]
+    NotChosenHere { level: usize, option: OptionId },
+}
+
+/// What every engine offers: a resumable search that yields one event at a
+/// time, and what it takes to split the search among threads, shards and
+/// checkpoints.
+pub trait Engine: Send {
     /// Searches on to the next solution; `None` when the tree is exhausted or
-    /// the search was cancelled.
+    /// the search was cancelled. Frontier and pause events are skipped.
     fn next_solution(&mut self) -> Option<&[OptionId]>;
+    /// Searches on to the next event; `None` at the end.
+    fn next_event(&mut self) -> Option<Event<'_>>;
     /// Counters so far.
     fn stats(&self) -> &Stats;
-    /// Whether the whole tree has been explored.
+    /// Whether the whole tree (or subtree, after `descend`) has been explored.
     fn is_complete(&self) -> bool;
     /// Installs a flag that stops the search when set from another thread.
     fn set_cancel(&mut self, flag: Arc<AtomicBool>);
+    /// Stop descending at `depth` options and report those nodes as
+    /// [`Event::Frontier`] (they are not counted as nodes).
+    fn set_frontier(&mut self, depth: Option<usize>);
+    /// Report [`Event::Pause`] about every `nodes` nodes.
+    fn set_pause(&mut self, nodes: Option<u64>);
+    /// Back to the root, every list restored, counters cleared.
+    fn reset(&mut self);
+    /// Go down to the node that `prefix` (a frontier event's options)
+    /// leads to; the search then covers only the subtree below it.
+    fn descend(&mut self, prefix: &[OptionId]) -> Result<(), DescendError>;
+    /// Estimated fraction of the (sub)tree explored, from the position in
+    /// the tree.
+    fn position(&self) -> f64;
 }
 
 impl Engine for Dlx<'_> {
     fn next_solution(&mut self) -> Option<&[OptionId]> {
         Dlx::next_solution(self)
+    }
+    fn next_event(&mut self) -> Option<Event<'_>> {
+        Dlx::next_event(self)
     }
     fn stats(&self) -> &Stats {
         Dlx::stats(self)
@@ -38,12 +90,28 @@ impl Engine for Dlx<'_> {
     fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
         Dlx::set_cancel(self, flag)
     }
+    fn set_frontier(&mut self, depth: Option<usize>) {
+        Dlx::set_frontier(self, depth)
+    }
+    fn set_pause(&mut self, nodes: Option<u64>) {
+        Dlx::set_pause(self, nodes)
+    }
+    fn reset(&mut self) {
+        Dlx::reset(self)
+    }
+    fn descend(&mut self, prefix: &[OptionId]) -> Result<(), DescendError> {
+        Dlx::descend(self, prefix)
+    }
+    fn position(&self) -> f64 {
+        Dlx::position(self)
+    }
 }
 
 /// The engines there are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum EngineKind {
-    /// Dancing links, step for step with Knuth's DLX1/DLX2.
+    /// Dancing links, step for step with Knuth's DLX1/DLX2 (and, for
+    /// problems with multiplicities, [`crate::dlxm`]).
     #[default]
     Dlx,
     /// Bit masks, first uncovered item: for packings of up to 512 items.
@@ -55,6 +123,29 @@ pub enum EngineKind {
 pub enum EngineError {
     #[error(transparent)]
     Bitset(#[from] crate::bitset::Unsupported),
+    #[error(transparent)]
+    Descend(#[from] DescendError),
+}
+
+/// Picks the engine likely to finish first, by problem shape: dancing
+/// links for colours, multiplicities and more than 512 items; otherwise
+/// whichever of dancing links and the bitset engine Knuth's estimate (a few
+/// hundred random paths through each engine's tree) says is cheaper, with
+/// costs per node and per update measured on this project's benchmarks.
+pub fn choose_engine(problem: &Problem) -> EngineKind {
+    let Ok((bn, bscan)) = crate::bitset::estimate(problem, 400, 0x9e3779b97f4a7c15) else {
+        return EngineKind::Dlx;
+    };
+    let (dn, du) = Dlx::new(problem).estimate(400, 0x9e3779b97f4a7c15);
+    // nanoseconds: a DLX node ~20 plus ~3.6 per update; a bitset node ~25
+    // plus ~1 per option scanned
+    let dlx = dn * 20.0 + du * 3.6;
+    let bit = bn * 25.0 + bscan * 1.0;
+    if bit < dlx {
+        EngineKind::Bitset
+    } else {
+        EngineKind::Dlx
+    }
 }
 
 impl EngineKind {
@@ -79,6 +170,9 @@ impl EngineKind {
     /// Builds this engine for `problem`.
     pub fn build<'p>(self, problem: &'p Problem) -> Result<Box<dyn Engine + 'p>, EngineError> {
         Ok(match self {
+            EngineKind::Dlx if problem.has_multiplicities() => {
+                Box::new(crate::dlxm::Dlxm::new(problem))
+            }
             EngineKind::Dlx => Box::new(Dlx::new(problem)),
             EngineKind::Bitset => crate::bitset::build(problem)?,
         })

@@ -18,6 +18,13 @@ pub enum VerifyError {
     RepeatedOption(OptionId),
     #[error("primary item {0} is not covered")]
     Uncovered(String),
+    #[error("primary item {item} is covered {count} times, not between {lo} and {hi}")]
+    Multiplicity {
+        item: String,
+        count: u32,
+        lo: u32,
+        hi: u32,
+    },
     #[error("{0} item {1} is covered by options {2} and {3}")]
     Overlap(Kind, String, OptionId, OptionId),
     #[error("secondary item {item} has colour {a:?} in option {oa} but {b:?} in option {ob}")]
@@ -52,6 +59,7 @@ impl fmt::Display for Kind {
 pub fn verify(problem: &Problem, options: &[OptionId]) -> Result<(), VerifyError> {
     // For each item: the first option that used it, and the colour it gave.
     let mut by: Vec<Option<(OptionId, ColorId)>> = vec![None; problem.n_items()];
+    let mut times = vec![0u32; problem.n_primary()];
     let mut seen = std::collections::HashSet::new();
     for &o in options {
         if o >= problem.n_options() {
@@ -65,6 +73,10 @@ pub fn verify(problem: &Problem, options: &[OptionId]) -> Result<(), VerifyError
         }
         for e in problem.option(o).entries() {
             let name = || problem.item_name(e.item).to_string();
+            if problem.is_primary(e.item) && problem.has_multiplicities() {
+                times[e.item] += 1;
+                continue;
+            }
             match by[e.item] {
                 None => by[e.item] = Some((o, e.color)),
                 Some((prev, pc)) => {
@@ -86,6 +98,20 @@ pub fn verify(problem: &Problem, options: &[OptionId]) -> Result<(), VerifyError
                 }
             }
         }
+    }
+    if problem.has_multiplicities() {
+        for (i, &t) in times.iter().enumerate() {
+            let (lo, hi) = problem.bounds(i);
+            if t < lo || t > hi {
+                return Err(VerifyError::Multiplicity {
+                    item: problem.item_name(i).to_string(),
+                    count: t,
+                    lo,
+                    hi,
+                });
+            }
+        }
+        return Ok(());
     }
     for (i, b) in by.iter().enumerate().take(problem.n_primary()) {
         if b.is_none() {

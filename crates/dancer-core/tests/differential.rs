@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{engine_solutions, spec_strategy, Spec};
+use common::{dlxm_solutions, engine_solutions, spec_strategy, spec_with_bounds, Spec};
 use dancer_core::{verify, EngineKind};
 use proptest::prelude::*;
 
@@ -19,6 +19,23 @@ proptest! {
         for &engine in EngineKind::ALL.iter().filter(|e| e.supports(&p)) {
             prop_assert_eq!(&engine_solutions(&p, engine), &expected, "engine {}", engine);
         }
+    }
+
+    /// Multiplicities (DLX3): items covered between lo and hi times.
+    #[test]
+    fn multiplicities_match_brute_force(spec in spec_with_bounds(11, 2)) {
+        let p = spec.build();
+        let expected = spec.brute_force();
+        prop_assert_eq!(&dlxm_solutions(&p), &expected);
+        prop_assert_eq!(&engine_solutions(&p, EngineKind::Dlx), &expected);
+        prop_assert!(!EngineKind::Bitset.supports(&p) || !p.has_multiplicities());
+    }
+
+    /// The multiplicity engine also solves plain problems, exactly.
+    #[test]
+    fn multiplicity_engine_on_plain_problems(spec in spec_strategy(12, 3)) {
+        let p = spec.build();
+        prop_assert_eq!(dlxm_solutions(&p), spec.brute_force());
     }
 
     /// The same with colours on secondary items.
@@ -104,6 +121,7 @@ fn planted() -> impl Strategy<Value = (Spec, Vec<usize>)> {
                     primary,
                     secondary,
                     options: shuffled,
+                    bounds: Vec::new(),
                 },
                 plant,
             )
@@ -170,7 +188,7 @@ proptest! {
                 o
             })
             .collect();
-        let permuted = Spec { primary: spec.primary, secondary: spec.secondary, options };
+        let permuted = Spec { primary: spec.primary, secondary: spec.secondary, options, bounds: Vec::new() };
         let (p, q) = (spec.build(), permuted.build());
         for &engine in EngineKind::ALL.iter().filter(|e| e.supports(&p)) {
             let a = engine_solutions(&p, engine);

@@ -8,8 +8,9 @@
 //! ```
 //!
 //! Item and colour names are any characters but blanks, `:` and `|`. DLX3's
-//! multiplicities on the item line (`a:b|name`, `b|name`) are recognised and
-//! rejected as not supported yet, never read as something else.
+//! multiplicities on the item line: `u:v|name` makes a primary item that
+//! must be covered at least `u` and at most `v` times, `v|name` exactly `v`
+//! times.
 
 use crate::{Diagnostic, Error, Location, Parsed};
 use dancer_core::{BuildError, Problem, ProblemBuilder};
@@ -111,19 +112,41 @@ pub fn read_str(text: &str, file: &str) -> Result<Parsed, Error> {
     read(text.as_bytes(), file)
 }
 
+/// Splits DLX3's `u:v|name` or `v|name` into bounds and name.
+pub(crate) fn multiplicity(tok: &str) -> Option<Result<(u32, u32, &str), String>> {
+    if !is_multiplicity(tok) {
+        return None;
+    }
+    let (bounds, name) = tok.split_once('|').expect("checked");
+    let parse = |x: &str| {
+        x.parse::<u32>()
+            .map_err(|_| format!("{tok:?}: multiplicity {x:?} is too large"))
+    };
+    Some((|| {
+        let (u, v) = match bounds.split_once(':') {
+            Some((u, v)) => (parse(u)?, parse(v)?),
+            None => {
+                let v = parse(bounds)?;
+                (v, v)
+            }
+        };
+        if u > v || v == 0 {
+            return Err(format!(
+                "{tok:?}: multiplicity {u}:{v} is impossible (need u <= v and v >= 1)"
+            ));
+        }
+        if name.is_empty() {
+            return Err(format!("{tok:?}: no item name after the multiplicity"));
+        }
+        Ok((u, v, name))
+    })())
+}
+
 fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> Result<(), Error> {
     let mut secondary = false;
     for (col, tok) in tokens(line) {
         let mut name = tok;
         let mut col = col;
-        if is_multiplicity(tok) {
-            return Err(Error::at(
-                file,
-                lineno,
-                col,
-                format!("{tok:?}: multiplicities (DLX3's `a:b|name` syntax) are not supported yet"),
-            ));
-        }
         if let Some(rest) = name.strip_prefix('|') {
             if secondary {
                 return Err(Error::at(
@@ -139,16 +162,22 @@ fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> 
             }
             name = rest;
             col += 1;
-            if is_multiplicity(name) {
+        }
+        // DLX3: `u:v|name` or `v|name`, primary items only
+        let mut bounds = None;
+        if let Some(m) = multiplicity(name) {
+            let (u, v, n) = m.map_err(|msg| Error::at(file, lineno, col, msg))?;
+            if secondary {
                 return Err(Error::at(
                     file,
                     lineno,
                     col,
-                    format!(
-                        "{name:?}: multiplicities (DLX3's `a:b|name` syntax) are not supported yet"
-                    ),
+                    format!("{name:?}: only primary items can have multiplicities"),
                 ));
             }
+            bounds = Some((u, v));
+            col += name.len() - n.len();
+            name = n;
         }
         if name.contains('|') {
             return Err(Error::at(
@@ -166,10 +195,10 @@ fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> 
                 format!("{name:?}: ':' inside an item name (colours belong on options)"),
             ));
         }
-        let r = if secondary {
-            b.secondary(name)
-        } else {
-            b.primary(name)
+        let r = match (secondary, bounds) {
+            (true, _) => b.secondary(name),
+            (false, Some((u, v))) => b.primary_bounded(name, u, v),
+            (false, None) => b.primary(name),
         };
         r.map_err(|e| match e {
             BuildError::DuplicateItem(n) => {
@@ -260,6 +289,14 @@ pub fn write<W: Write>(
         }
         if i > 0 {
             line.push(' ');
+        }
+        let (u, v) = problem.bounds(i);
+        if problem.is_primary(i) && (u, v) != (1, 1) {
+            if u == v {
+                line.push_str(&format!("{v}|"));
+            } else {
+                line.push_str(&format!("{u}:{v}|"));
+            }
         }
         line.push_str(problem.item_name(i));
     }
@@ -355,17 +392,38 @@ mod tests {
     }
 
     #[test]
-    fn multiplicities_are_refused_clearly() {
-        for (text, col) in [
-            ("A 2:3|B C\n", 3),
-            ("A 2|B\n", 3),
-            ("A | 0:1|X\n", 5),
-            ("A |1:2|X\n", 4),
-        ] {
-            let e = err(text);
-            assert!(e.contains("not supported yet"), "{text:?}: {e}");
-            assert!(e.starts_with(&format!("t.dlx:1:{col}:")), "{text:?}: {e}");
-        }
+    fn multiplicities() {
+        let p = read_str("2:3|A 2|B C | X\nA B\nA C X\n", "m")
+            .unwrap()
+            .problem;
+        assert_eq!(p.bounds(0), (2, 3));
+        assert_eq!(p.bounds(1), (2, 2));
+        assert_eq!(p.bounds(2), (1, 1));
+        assert_eq!(p.bounds(3), (0, 1));
+        assert!(p.has_multiplicities());
+        let text = to_string(&p, None);
+        assert_eq!(text.lines().next(), Some("2:3|A 2|B C | X"));
+        let again = read_str(&text, "m").unwrap().problem;
+        assert_eq!(
+            (0..4).map(|i| again.bounds(i)).collect::<Vec<_>>(),
+            vec![(2, 3), (2, 2), (1, 1), (0, 1)]
+        );
+        assert_eq!(
+            err("A 3:2|B\n"),
+            "t.dlx:1:3: \"3:2|B\": multiplicity 3:2 is impossible (need u <= v and v >= 1)"
+        );
+        assert_eq!(
+            err("A | 1:2|X\n"),
+            "t.dlx:1:5: \"1:2|X\": only primary items can have multiplicities"
+        );
+        assert_eq!(
+            err("A 2|\n"),
+            "t.dlx:1:3: \"2|\": no item name after the multiplicity"
+        );
+        assert_eq!(
+            err("A x|B\n"),
+            "t.dlx:1:3: \"x|B\": '|' inside an item name"
+        );
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! {"primary": ["A", "B"], "secondary": ["X"], "options": [["A", "X:red"], ["B"]]}
 //! ```
 //!
-//! Entries are written as in the DLX format, `name` or `name:colour`.
+//! Entries are written as in the DLX format, `name` or `name:colour`, and
+//! primary items may carry DLX3 multiplicities, `"2:3|name"`.
 
 use crate::{Diagnostic, Error, Location, Parsed};
 use dancer_core::{BuildError, Problem, ProblemBuilder};
@@ -61,7 +62,13 @@ impl ProblemDoc {
         };
         let mut b = ProblemBuilder::new();
         for (i, n) in self.primary.iter().enumerate() {
-            b.primary(n).map_err(|e| at(format!("primary[{i}]"), &e))?;
+            // DLX3 multiplicities, as in the text format: "2:3|name"
+            let r = match crate::dlx::multiplicity(n) {
+                Some(Ok((u, v, name))) => b.primary_bounded(name, u, v),
+                Some(Err(msg)) => return Err(at(format!("primary[{i}]"), &msg)),
+                None => b.primary(n),
+            };
+            r.map_err(|e| at(format!("primary[{i}]"), &e))?;
         }
         for (i, n) in self.secondary.iter().enumerate() {
             b.secondary(n)

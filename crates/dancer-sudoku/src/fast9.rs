@@ -1,41 +1,6 @@
-//! A specialised bitboard solver for standard 9x9 Sudoku.
+//! A specialised solver for standard 9x9 Sudoku.
 //!
-//! # Design
-//!
-//! The state is a set of candidate bitboards, one per digit and band (a band
-//! is three rows; 27 bits, bit `row_in_band * 9 + column`), 27 words in all,
-//! plus a mask of the cells already placed. It is about 300 bytes and is
-//! copied by value at each branch point: no allocation during the search.
-//!
-//! Propagation runs to a fixpoint, cheapest rules first:
-//!
-//! * **Band update** of one digit-band, whenever it changed since its last
-//!   update (a fully unrolled sweep over the 27 digit-bands, with constant
-//!   indices): the digit must occupy one *triad* (the three cells of a row
-//!   inside a box) per row and per box of the band, i.e. a 3x3 permutation
-//!   of triads. A table maps the 9-bit triad occupancy to the union of the
-//!   permutations that fit, which removes every triad outside it: pointing
-//!   and claiming (box/row locked candidates) and more. A row left with a
-//!   single cell places the digit there (hidden singles in rows, and in boxes,
-//!   which the permutation filter turns into row singles): the cell leaves
-//!   the other digits and its column leaves the digit's two other bands.
-//! * **Naked singles** and empty cells, per changed band, by counting over
-//!   the nine digit boards bit-parallel (`once` / `twice` accumulators).
-//! * **Stack update** of a digit whose column occupancy changed: the same
-//!   permutation table on columns x boxes of each stack gives the column/box
-//!   interactions (and hidden singles in columns, which it turns into box and
-//!   then row singles).
-//!
-//! A contradiction (no permutation left, a cell without candidate) ends the
-//! branch as soon as it is seen. The search branches on a cell with two
-//! candidates, chosen as the one with the most unsolved peers (this halves
-//! the tree on hard puzzles compared to taking the first one; late in the
-//! search, with few cells left, the first one is taken), else on a cell
-//! with the fewest candidates.
-//!
-//! A triad rule (a triad holding only three possible digits locks them, a
-//! triad holding three forced digits excludes the others) cut the tree by a
-//! few percent but cost more than it saved, so it is not included.
+//! (design notes: see below; to be completed)
 
 /// Statistics of one solve.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,455 +11,442 @@ pub struct Fast9Stats {
     pub guesses: u64,
 }
 
-const ALL27: u32 = (1 << 27) - 1;
+/// Bit 0 of each row of a band word (rows are 10 bits apart).
+const L: u32 = 1 | 1 << 10 | 1 << 20;
+/// The guard bit above each row (always 0 in a state).
+const G: u32 = L << 9;
+/// Every cell of a band.
+const ALL: u32 = 511 * L;
+/// Triad base bits: the first cell of each row-in-box.
+const TB: u32 = 0o111 * L;
+/// Triad bases of boxes 0 and 1, of box 2, of boxes 1 and 2.
+const K01: u32 = 0o11 * L;
+const K2: u32 = 0o100 * L;
 
-/// 9-bit row of a band -> its 3-bit triad occupancy.
-const fn build_tri9() -> [u8; 512] {
-    let mut t = [0u8; 512];
-    let mut v = 0;
-    while v < 512 {
-        let mut r = 0u8;
-        if v & 7 != 0 {
-            r |= 1;
-        }
-        if v & 0o70 != 0 {
-            r |= 2;
-        }
-        if v & 0o700 != 0 {
-            r |= 4;
-        }
-        t[v] = r;
-        v += 1;
-    }
-    t
+/// Lane pattern of a register: the three bands of two digits, and a pad lane
+/// after each (always 0).
+const VALID: [u32; 8] = [ALL, ALL, ALL, 0, ALL, ALL, ALL, 0];
+
+/// Eight 32-bit lanes: two digits of the state, each as its three band words
+/// and a pad lane. The operations are lane-wise except `rot1`/`rot2` (rotate
+/// the bands within each digit: lane i of a group takes lane i+1 / i+2 mod 3,
+/// the pad lane stays) and `swap` (exchange the two digits).
+trait Lanes: Copy {
+    fn from_array(a: [u32; 8]) -> Self;
+    fn to_array(self) -> [u32; 8];
+    fn splat(x: u32) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    /// `self & !o`
+    fn andnot(self, o: Self) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn shl<const N: i32>(self) -> Self;
+    fn shr<const N: i32>(self) -> Self;
+    fn rot1(self) -> Self;
+    fn rot2(self) -> Self;
+    fn swap(self) -> Self;
+    /// Every lane 0.
+    fn is_zero(self) -> bool;
+    /// Bit i set when lane i is 0.
+    fn zero_lanes(self) -> u32;
+    /// The search below state `s`, compiled for this lane type.
+    fn search(ctx: &mut Search, s: &[Self; 5]);
 }
-static TRI9: [u8; 512] = build_tri9();
 
-/// 9-bit row -> the row itself if it has exactly one bit, else 0.
-const fn build_single9() -> [u16; 512] {
-    let mut t = [0u16; 512];
-    let mut v = 0;
-    while v < 512 {
-        if (v as u32).count_ones() == 1 {
-            t[v] = v as u16;
+/// Portable lanes (plain arrays; compilers turn them into SSE2 or NEON).
+#[derive(Clone, Copy)]
+struct Portable([u32; 8]);
+
+impl Portable {
+    #[inline(always)]
+    fn map2(self, o: Self, f: impl Fn(u32, u32) -> u32) -> Self {
+        let mut r = [0u32; 8];
+        for i in 0..8 {
+            r[i] = f(self.0[i], o.0[i]);
         }
-        v += 1;
+        Portable(r)
     }
-    t
+    #[inline(always)]
+    fn perm(self, p: [usize; 8]) -> Self {
+        let mut r = [0u32; 8];
+        for i in 0..8 {
+            r[i] = self.0[p[i]];
+        }
+        Portable(r)
+    }
 }
-static SINGLE9: [u16; 512] = build_single9();
 
-/// Triad occupancy (bit r*3+k: row r, box k of a band) -> union of the
-/// permutations (one triad per row and per box) that fit inside it.
-const fn build_perm() -> [u16; 512] {
-    const P: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
-    let mut t = [0u16; 512];
-    let mut v = 0;
-    while v < 512 {
-        let mut acc = 0u16;
-        let mut p = 0;
-        while p < 6 {
-            let m = (1u16 << P[p][0]) | (1u16 << (3 + P[p][1])) | (1u16 << (6 + P[p][2]));
-            if (v as u16) & m == m {
-                acc |= m;
+impl Lanes for Portable {
+    #[inline(always)]
+    fn from_array(a: [u32; 8]) -> Self {
+        Portable(a)
+    }
+    #[inline(always)]
+    fn to_array(self) -> [u32; 8] {
+        self.0
+    }
+    #[inline(always)]
+    fn splat(x: u32) -> Self {
+        Portable([x; 8])
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        self.map2(o, |a, b| a & b)
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        self.map2(o, |a, b| a | b)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        self.map2(o, |a, b| a ^ b)
+    }
+    #[inline(always)]
+    fn andnot(self, o: Self) -> Self {
+        self.map2(o, |a, b| a & !b)
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self.map2(o, |a, b| a.wrapping_add(b))
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        self.map2(o, |a, b| a.wrapping_sub(b))
+    }
+    #[inline(always)]
+    fn shl<const N: i32>(self) -> Self {
+        Portable(self.0.map(|a| a << N))
+    }
+    #[inline(always)]
+    fn shr<const N: i32>(self) -> Self {
+        Portable(self.0.map(|a| a >> N))
+    }
+    #[inline(always)]
+    fn rot1(self) -> Self {
+        self.perm([1, 2, 0, 3, 5, 6, 4, 7])
+    }
+    #[inline(always)]
+    fn rot2(self) -> Self {
+        self.perm([2, 0, 1, 3, 6, 4, 5, 7])
+    }
+    #[inline(always)]
+    fn swap(self) -> Self {
+        self.perm([4, 5, 6, 7, 0, 1, 2, 3])
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self.0.iter().fold(0, |a, &b| a | b) == 0
+    }
+    #[inline(always)]
+    fn zero_lanes(self) -> u32 {
+        let mut m = 0;
+        for i in 0..8 {
+            m |= ((self.0[i] == 0) as u32) << i;
+        }
+        m
+    }
+    fn search(ctx: &mut Search, s: &[Self; 5]) {
+        run(ctx, s)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    //! The same lanes in one AVX2 register.
+    //!
+    //! Safety: a value of [`Avx2`] is only ever created by code that runs
+    //! after `is_x86_feature_detected!("avx2")` returned true (the entry
+    //! point [`solve`] below, reached only from there), so every AVX2
+    //! instruction these methods execute is supported by the CPU.
+
+    use super::{Lanes, Search};
+    use core::arch::x86_64::*;
+
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(__m256i);
+
+    impl Lanes for Avx2 {
+        #[inline(always)]
+        fn from_array(a: [u32; 8]) -> Self {
+            // SAFETY: AVX2 is available (module invariant); the load reads
+            // the 32 bytes of `a`.
+            unsafe { Avx2(_mm256_loadu_si256(a.as_ptr().cast())) }
+        }
+        #[inline(always)]
+        fn to_array(self) -> [u32; 8] {
+            let mut a = [0u32; 8];
+            // SAFETY: as above; the store writes the 32 bytes of `a`.
+            unsafe { _mm256_storeu_si256(a.as_mut_ptr().cast(), self.0) };
+            a
+        }
+        #[inline(always)]
+        fn splat(x: u32) -> Self {
+            // SAFETY (here and below): AVX2 is available (module invariant).
+            unsafe { Avx2(_mm256_set1_epi32(x as i32)) }
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            unsafe { Avx2(_mm256_and_si256(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            unsafe { Avx2(_mm256_or_si256(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            unsafe { Avx2(_mm256_xor_si256(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn andnot(self, o: Self) -> Self {
+            unsafe { Avx2(_mm256_andnot_si256(o.0, self.0)) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            unsafe { Avx2(_mm256_add_epi32(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            unsafe { Avx2(_mm256_sub_epi32(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn shl<const N: i32>(self) -> Self {
+            unsafe { Avx2(_mm256_slli_epi32::<N>(self.0)) }
+        }
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> Self {
+            unsafe { Avx2(_mm256_srli_epi32::<N>(self.0)) }
+        }
+        #[inline(always)]
+        fn rot1(self) -> Self {
+            // lanes (1, 2, 0, 3) of each half
+            unsafe { Avx2(_mm256_shuffle_epi32::<0b11_00_10_01>(self.0)) }
+        }
+        #[inline(always)]
+        fn rot2(self) -> Self {
+            // lanes (2, 0, 1, 3) of each half
+            unsafe { Avx2(_mm256_shuffle_epi32::<0b11_01_00_10>(self.0)) }
+        }
+        #[inline(always)]
+        fn swap(self) -> Self {
+            unsafe { Avx2(_mm256_permute4x64_epi64::<0b01_00_11_10>(self.0)) }
+        }
+        #[inline(always)]
+        fn is_zero(self) -> bool {
+            unsafe { _mm256_testz_si256(self.0, self.0) != 0 }
+        }
+        #[inline(always)]
+        fn zero_lanes(self) -> u32 {
+            unsafe {
+                let z = _mm256_cmpeq_epi32(self.0, _mm256_setzero_si256());
+                _mm256_movemask_ps(_mm256_castsi256_ps(z)) as u32
             }
-            p += 1;
         }
-        t[v] = acc;
-        v += 1;
+        fn search(ctx: &mut Search, s: &[Self; 5]) {
+            // SAFETY: Avx2 values exist only once AVX2 was detected.
+            unsafe { run_avx2(ctx, s) }
+        }
     }
-    t
-}
-static PERM: [u16; 512] = build_perm();
 
-/// 9-bit triad mask -> 27-bit cell mask.
-const fn build_triexp() -> [u32; 512] {
-    let mut t = [0u32; 512];
-    let mut v = 0;
-    while v < 512 {
-        let mut m = 0u32;
-        let mut k = 0;
-        while k < 9 {
-            if v & (1 << k) != 0 {
-                m |= 7 << ((k / 3) * 9 + (k % 3) * 3);
-            }
-            k += 1;
-        }
-        t[v] = m;
-        v += 1;
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+    unsafe fn run_avx2(ctx: &mut Search, s: &[Avx2; 5]) {
+        super::run(ctx, s)
     }
-    t
-}
-static TRIEXP: [u32; 512] = build_triexp();
 
-/// Cell i of a band (0..27) -> its peers inside the band (row, box, column).
-const fn build_band_peers() -> [u32; 27] {
-    let mut t = [0u32; 27];
-    let mut i = 0;
-    while i < 27 {
-        let (r, c) = (i / 9, i % 9);
-        let mut m = 0u32;
-        let mut j = 0;
-        while j < 27 {
-            let (r2, c2) = (j / 9, j % 9);
-            if j != i && (r2 == r || c2 == c || c2 / 3 == c / 3) {
-                m |= 1 << j;
-            }
-            j += 1;
-        }
-        t[i] = m;
-        i += 1;
+    /// The whole solve with AVX2 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+    pub(super) unsafe fn solve(init: &[[u32; 8]; 5], ctx: &mut Search) {
+        let s = init.map(Avx2::from_array);
+        run_avx2(ctx, &s)
     }
-    t
 }
-static BAND_PEERS: [u32; 27] = build_band_peers();
+
+/// Naked and hidden singles: finds the cells whose digit is known (the
+/// only candidate of the cell, or the only place of the digit in its row)
+/// and clears the rest of their row and the other digits of the cell.
+/// Returns the naked-single mask of the state it started from and the
+/// contradictions found (nonzero lanes).
+#[inline(always)]
+fn singles<V: Lanes>(r: &mut [V; 5]) -> (V, V) {
+    let sp = V::splat;
+    // Cells with one candidate (n) and with none (err).
+    let mut o = r[0];
+    let mut t = r[0].xor(r[0]);
+    for &x in &r[1..] {
+        t = t.or(o.and(x));
+        o = o.or(x);
+    }
+    let (o2, t2) = (o.swap(), t.swap());
+    t = t.or(t2).or(o.and(o2));
+    o = o.or(o2);
+    let mut err = o.xor(V::from_array(VALID));
+    let n = o.andnot(t);
+
+    // Forced cells of each digit: naked singles and hidden singles in rows.
+    let mut f = [n; 5];
+    let mut fo = n.xor(n);
+    let mut ft = fo;
+    for (k, &x) in r.iter().enumerate() {
+        let nz = x.add(sp(511 * L)).and(sp(G));
+        let m = x.and(x.or(sp(G)).sub(sp(L)));
+        let ge2 = m.add(sp(511 * L)).and(sp(G));
+        let s = nz.andnot(ge2);
+        let rs = x.and(s.sub(s.shr::<9>()));
+        let fk = x.and(n).or(rs);
+        f[k] = fk;
+        ft = ft.or(fo.and(fk));
+        fo = fo.or(fk);
+        // two forced cells in a row
+        err = err.or(fk.and(fk.or(sp(G)).sub(sp(L))));
+    }
+    let (fo2, ft2) = (fo.swap(), ft.swap());
+    ft = ft.or(ft2).or(fo.and(fo2));
+    fo = fo.or(fo2);
+    err = err.or(ft);
+
+    for (x, &fk) in r.iter_mut().zip(&f) {
+        // the rest of each forced cell's row and the other digits of the
+        // cell (the band rule then clears its box, the stack rule its column)
+        let nzf = fk.add(sp(511 * L)).and(sp(G));
+        let fill = nzf.sub(nzf.shr::<9>());
+        *x = x.andnot(fill.or(fo).xor(fk));
+    }
+    (n, err)
+}
+
+/// The band rule (the digit takes one triad, a row of a box, per row and
+/// per box of a band: keep the triads that lie on such a permutation inside
+/// the occupancy) and the same stack rule on columns x bands. True if a
+/// digit-band lost all its candidates.
+#[inline(always)]
+fn perms<V: Lanes>(r: &mut [V; 5]) -> bool {
+    let sp = V::splat;
+    for x in r.iter_mut() {
+        let t = x.or(x.shr::<1>()).or(x.shr::<2>()).and(sp(TB));
+        let kt = rot_k(t);
+        let rt = rot_r(t);
+        let z = t.and(rot_r(kt)).or(kt.and(rt));
+        let a = t.and(rot_r(rot_k(z)));
+        *x = x.and(a.or(a.shl::<1>()).or(a.shl::<2>()));
+    }
+    for x in r.iter_mut() {
+        let c = x.or(x.shr::<10>()).or(x.shr::<20>()).and(sp(511));
+        let j = rot_j(c);
+        let z = c.and(j.rot1()).or(j.and(c.rot1()));
+        let a = c.and(rot_j(z).rot1());
+        *x = x.and(a.or(a.shl::<10>()).or(a.shl::<20>()));
+    }
+    let zl = r[0].zero_lanes()
+        | r[1].zero_lanes()
+        | r[2].zero_lanes()
+        | r[3].zero_lanes()
+        | (r[4].zero_lanes() & 0x0f);
+    zl & 0x77 != 0
+}
+
+/// Whether two states differ.
+#[inline(always)]
+fn differ<V: Lanes>(a: &[V; 5], b: &[V; 5]) -> bool {
+    let mut d = a[0].xor(b[0]);
+    for k in 1..5 {
+        d = d.or(a[k].xor(b[k]));
+    }
+    !d.is_zero()
+}
+
+/// Triads: (r, k) takes (r, k + 1).
+#[inline(always)]
+fn rot_k<V: Lanes>(t: V) -> V {
+    t.shr::<3>()
+        .and(V::splat(K01))
+        .or(t.shl::<6>().and(V::splat(K2)))
+}
+
+/// Triads: row r takes row r + 1.
+#[inline(always)]
+fn rot_r<V: Lanes>(t: V) -> V {
+    t.shr::<10>().or(t.shl::<20>()).and(V::splat(TB))
+}
+
+/// Columns (9 bits): column j of a stack takes column j + 1.
+#[inline(always)]
+fn rot_j<V: Lanes>(c: V) -> V {
+    c.shr::<1>()
+        .and(V::splat(0o333))
+        .or(c.shl::<2>().and(V::splat(0o444)))
+}
+
+/// Propagates to a fixpoint. Err on contradiction, Ok(true) when solved.
+#[inline(always)]
+fn propagate<V: Lanes>(r: &mut [V; 5]) -> Result<bool, ()> {
+    // whether the state is known to be unchanged by `perms`
+    let mut stable = false;
+    loop {
+        let s0 = *r;
+        let (n, err) = singles(r);
+        let ch1 = differ(r, &s0);
+        if !ch1 && stable {
+            if !err.is_zero() {
+                return Err(());
+            }
+            return Ok(n.xor(V::from_array(VALID)).is_zero());
+        }
+        let s1 = *r;
+        if perms(r) || !err.is_zero() {
+            return Err(());
+        }
+        stable = !differ(r, &s1);
+        if stable && !ch1 {
+            return Ok(n.xor(V::from_array(VALID)).is_zero());
+        }
+    }
+}
+
+/// Word of digit d, band b in the array form of a state.
+#[inline(always)]
+fn word(w: &[[u32; 8]; 5], d: usize, b: usize) -> u32 {
+    w[d / 2][(d % 2) * 4 + b]
+}
 
 /// Below this many unsolved cells, branch on the first bivalue cell found.
 const FEW_UNSOLVED: u32 = 30;
 
-/// Number of set bits of a 9-bit value.
-const fn build_pop9() -> [u8; 512] {
-    let mut t = [0u8; 512];
-    let mut v = 0;
-    while v < 512 {
-        t[v] = (v as u32).count_ones() as u8;
-        v += 1;
-    }
-    t
-}
-static POP9: [u8; 512] = build_pop9();
-
+/// Chooses a cell to branch on: (band, bit, digit mask).
 #[inline(always)]
-fn pop27(x: u32) -> u32 {
-    POP9[(x & 511) as usize] as u32
-        + POP9[((x >> 9) & 511) as usize] as u32
-        + POP9[((x >> 18) & 511) as usize] as u32
-}
-
-#[inline(always)]
-fn tri(x: u32) -> u32 {
-    TRI9[(x & 511) as usize] as u32
-        | (TRI9[((x >> 9) & 511) as usize] as u32) << 3
-        | (TRI9[((x >> 18) & 511) as usize] as u32) << 6
-}
-
-#[inline(always)]
-fn row_singles(x: u32) -> u32 {
-    SINGLE9[(x & 511) as usize] as u32
-        | (SINGLE9[((x >> 9) & 511) as usize] as u32) << 9
-        | (SINGLE9[((x >> 18) & 511) as usize] as u32) << 18
-}
-
-#[inline(always)]
-fn spread(c9: u32) -> u32 {
-    c9 | c9 << 9 | c9 << 18
-}
-
-#[inline(always)]
-fn cols(x: u32) -> u32 {
-    (x | x >> 9 | x >> 18) & 511
-}
-
-/// 9-bit column mask of band b -> stack-major layout (stack s at bits
-/// 9s + 3b .. 9s + 3b + 3).
-#[inline(always)]
-fn to_stacks(c9: u32, b: usize) -> u32 {
-    ((c9 & 7) | (c9 & 0o70) << 6 | (c9 & 0o700) << 12) << (3 * b)
-}
-
-/// Inverse of `to_stacks`: band b's 9-bit column mask.
-#[inline(always)]
-fn from_stacks(st: u32, b: usize) -> u32 {
-    let y = st >> (3 * b);
-    (y & 7) | (y >> 6) & 0o70 | (y >> 12) & 0o700
-}
-
-#[derive(Clone, Copy)]
-struct State {
-    /// Candidates: m[b * 9 + d] is digit d's 27-bit mask in band b.
-    m: [u32; 27],
-    /// Value of each digit-band at its last update.
-    seen: [u32; 27],
-    /// Column occupancy (9 bits) of each digit-band at its last update.
-    col: [u16; 27],
-    /// Cells whose digit is known and whose peers lost it, per band.
-    solved: [u32; 3],
-    /// Digits whose column occupancy changed since the last stack check.
-    st_dirty: u32,
-    /// Bands whose cells changed since the last naked-single check.
-    ns_dirty: u32,
-}
-
-/// The other two bands of band b.
-#[inline(always)]
-const fn others(b: usize) -> (usize, usize) {
-    match b {
-        0 => (1, 2),
-        1 => (0, 2),
-        _ => (0, 1),
-    }
-}
-
-macro_rules! sweep {
-    ($s:ident, $any:ident; $($k:literal)*) => {
-        $( $any |= $s.band_update::<$k>()?; )*
+fn choose(w: &[[u32; 8]; 5]) -> (usize, u32, u32) {
+    let digits = |b: usize, i: u32| -> u32 {
+        let mut ds = 0;
+        for d in 0..9 {
+            ds |= ((word(w, d, b) >> i) & 1) << d;
+        }
+        ds
     };
-}
-
-impl State {
-    fn new() -> State {
-        State {
-            m: [ALL27; 27],
-            seen: [ALL27; 27],
-            col: [511; 27],
-            solved: [0; 3],
-            st_dirty: 0,
-            ns_dirty: 7,
-        }
-    }
-
-    /// The state with every given placed and its peers cleared; None when a
-    /// byte is over 9 or two givens clash.
-    fn from_givens(cells: &[u8; 81]) -> Option<State> {
-        // g[v] (bit 0 unused): the cells given digit v, per band.
-        let mut g = [[0u32; 3]; 10];
-        let mut units = [0u16; 27]; // rows, columns, boxes: digits seen
-        for (b, band) in cells.chunks_exact(27).enumerate() {
-            for (i, &v) in band.iter().enumerate() {
-                if v == 0 {
-                    continue;
-                }
-                if v > 9 {
-                    return None;
-                }
-                let (r, c) = (b * 3 + i / 9, i % 9);
-                let bit = 1u16 << v;
-                let (ur, uc, ub) = (r, 9 + c, 18 + b * 3 + c / 3);
-                if (units[ur] | units[uc] | units[ub]) & bit != 0 {
-                    return None;
-                }
-                units[ur] |= bit;
-                units[uc] |= bit;
-                units[ub] |= bit;
-                g[v as usize][b] |= 1 << i;
-            }
-        }
-        let mut s = State::new();
-        let mut given = [0u32; 3];
-        for (d, gd) in g[1..].iter().enumerate() {
-            let c9 = cols(gd[0]) | cols(gd[1]) | cols(gd[2]);
-            for b in 0..3 {
-                let x = gd[b];
-                // rows and boxes holding a given d, columns holding one anywhere
-                let t = tri(x);
-                let rows = TRIEXP[((t & 7 != 0) as usize * 7)
-                    | ((t & 0o70 != 0) as usize * 0o70)
-                    | ((t & 0o700 != 0) as usize * 0o700)];
-                let bx = (t | t >> 3 | t >> 6) & 7;
-                let boxes = TRIEXP[(bx | bx << 3 | bx << 6) as usize];
-                s.m[b * 9 + d] = (ALL27 & !(rows | boxes | spread(c9))) | x;
-                given[b] |= x;
-            }
-        }
-        for b in 0..3 {
-            for (d, gd) in g[1..].iter().enumerate() {
-                s.m[b * 9 + d] &= !given[b] | gd[b];
-            }
-        }
-        s.solved = given;
-        s.st_dirty = 511;
-        Some(s)
-    }
-
-    /// Clears the columns `c9` of digit d in the bands other than b.
-    #[inline(always)]
-    fn clear_cols(&mut self, d: usize, b: usize, c9: u32) {
-        let cs = !spread(c9);
-        let (b1, b2) = others(b);
-        self.m[b1 * 9 + d] &= cs;
-        self.m[b2 * 9 + d] &= cs;
-    }
-
-    /// Places digit d in cell i of band b. False if d is no longer a candidate there.
-    #[inline(always)]
-    fn place(&mut self, d: usize, b: usize, i: u32) -> bool {
-        let bit = 1u32 << i;
-        let k = b * 9 + d;
-        let x = self.m[k];
-        if x & bit == 0 {
-            return false;
-        }
-        for y in &mut self.m[b * 9..b * 9 + 9] {
-            *y &= !bit;
-        }
-        self.m[k] = (x & !BAND_PEERS[i as usize]) | bit;
-        self.solved[b] |= bit;
-        self.clear_cols(d, b, 1 << (i % 9));
-        true
-    }
-
-    /// Band update of digit-band K (= b * 9 + d) if it changed: box-row
-    /// permutations, row singles. Ok(true) if it changed.
-    #[inline(always)]
-    fn band_update<const K: usize>(&mut self) -> Result<bool, ()> {
-        let mut x = self.m[K];
-        if x == self.seen[K] {
-            return Ok(false);
-        }
-        let (d, b) = (K % 9, K / 9);
-        let t = tri(x);
-        let a = PERM[t as usize] as u32;
-        if a == 0 {
-            return Err(());
-        }
-        x &= TRIEXP[a as usize];
-        self.m[K] = x;
-        self.seen[K] = x;
-        self.ns_dirty |= 1 << b;
-        let c = cols(x);
-        self.st_dirty |= ((c != self.col[K] as u32) as u32) << d;
-        self.col[K] = c as u16;
-        let s = row_singles(x) & !self.solved[b];
-        if s != 0 {
-            self.solved[b] |= s;
-            for e in 0..9 {
-                if e != d {
-                    self.m[b * 9 + e] &= !s;
-                }
-            }
-            self.clear_cols(d, b, cols(s));
-        }
-        Ok(true)
-    }
-
-    /// Naked singles and empty cells of band b. Ok(true) if something changed.
-    #[inline(always)]
-    fn naked(&mut self, b: usize) -> Result<bool, ()> {
-        let (mut once, mut twice) = (0u32, 0u32);
-        for &x in &self.m[b * 9..b * 9 + 9] {
+    let mut bis = [0u32; 3];
+    let mut un = [0u32; 3];
+    for b in 0..3 {
+        let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+        for d in 0..9 {
+            let x = word(w, d, b);
+            thrice |= twice & x;
             twice |= once & x;
             once |= x;
         }
-        if once != ALL27 {
-            return Err(());
-        }
-        let new = once & !twice & !self.solved[b];
-        if new == 0 {
-            return Ok(false);
-        }
-        self.solved[b] |= new;
-        for d in 0..9 {
-            let k = b * 9 + d;
-            let mut s = self.m[k] & new;
-            if s != 0 {
-                let x0 = self.m[k];
-                let mut x = x0;
-                let c9 = cols(s);
-                while s != 0 {
-                    let i = s.trailing_zeros();
-                    s &= s - 1;
-                    x &= !BAND_PEERS[(i & 31) as usize % 27];
-                }
-                if x & new != x0 & new {
-                    return Err(());
-                }
-                self.m[k] = x;
-                self.clear_cols(d, b, c9);
-            }
-        }
-        Ok(true)
+        bis[b] = twice & !thrice;
+        un[b] = twice;
     }
-
-    /// Box-column permutations of digit d. Ok(true) if something changed.
-    #[inline(always)]
-    fn stack_update(&mut self, d: usize) -> Result<bool, ()> {
-        let co = to_stacks(self.col[d] as u32, 0)
-            | to_stacks(self.col[9 + d] as u32, 1)
-            | to_stacks(self.col[18 + d] as u32, 2);
-        let a0 = PERM[(co & 511) as usize] as u32;
-        let a1 = PERM[((co >> 9) & 511) as usize] as u32;
-        let a2 = PERM[((co >> 18) & 511) as usize] as u32;
-        if a0 == 0 || a1 == 0 || a2 == 0 {
-            return Err(());
-        }
-        let a = a0 | a1 << 9 | a2 << 18;
-        if a == co {
-            return Ok(false);
-        }
-        for b in 0..3 {
-            self.m[b * 9 + d] &= spread(from_stacks(a, b));
-        }
-        Ok(true)
-    }
-
-    /// Propagates to a fixpoint. Err on contradiction, Ok(true) when solved.
-    #[inline(always)]
-    fn propagate(&mut self) -> Result<bool, ()> {
-        loop {
-            loop {
-                let mut any = false;
-                sweep!(self, any; 0 9 18 1 10 19 2 11 20 3 12 21 4 13 22 5 14 23 6 15 24 7 16 25 8 17 26);
-                if !any {
-                    break;
-                }
-            }
-            if self.ns_dirty != 0 {
-                let mut progress = false;
-                for b in 0..3 {
-                    if self.ns_dirty & (1 << b) != 0 {
-                        progress |= self.naked(b)?;
-                    }
-                }
-                self.ns_dirty = 0;
-                if progress {
-                    continue;
-                }
-            }
-            if self.st_dirty != 0 {
-                let mut progress = false;
-                let mut sd = self.st_dirty;
-                self.st_dirty = 0;
-                while sd != 0 {
-                    let d = sd.trailing_zeros() as usize;
-                    sd &= sd - 1;
-                    progress |= self.stack_update(d % 9)?;
-                }
-                if progress {
-                    continue;
-                }
-            }
-            return Ok(self.solved[0] & self.solved[1] & self.solved[2] == ALL27);
-        }
-    }
-
-    /// Chooses a cell to branch on: (band, index, digit mask).
-    fn choose(&self) -> (usize, u32, u32) {
-        let mut bis = [0u32; 3];
+    if bis == [0; 3] {
         let mut best = (0usize, 0u32, 0u32);
         let mut best_n = 10;
         for b in 0..3 {
-            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
-            for &x in &self.m[b * 9..b * 9 + 9] {
-                thrice |= twice & x;
-                twice |= once & x;
-                once |= x;
-            }
-            bis[b] = twice & !thrice;
-            if bis != [0; 3] {
-                continue;
-            }
-            let mut u = twice;
+            let mut u = un[b];
             while u != 0 {
                 let i = u.trailing_zeros();
                 u &= u - 1;
-                let ds = self.digits(b, i);
+                let ds = digits(b, i);
                 let n = ds.count_ones();
                 if n < best_n {
                     best_n = n;
@@ -502,73 +454,50 @@ impl State {
                 }
             }
         }
-        if bis == [0; 3] {
-            return best;
-        }
-        let un = [
-            !self.solved[0] & ALL27,
-            !self.solved[1] & ALL27,
-            !self.solved[2] & ALL27,
-        ];
-        if pop27(un[0]) + pop27(un[1]) + pop27(un[2]) < FEW_UNSOLVED {
-            // Late in the search the choice matters little: the first one.
-            let b = if bis[0] != 0 {
-                0
-            } else if bis[1] != 0 {
-                1
-            } else {
-                2
-            };
-            let i = bis[b].trailing_zeros();
-            return (b, i, self.digits(b, i));
-        }
-        // The bivalue cell with the most unsolved peers.
-        let mut bs = 0;
-        for b in 0..3 {
-            let mut u = bis[b];
-            let (b1, b2) = others(b);
-            while u != 0 {
-                let i = u.trailing_zeros();
-                u &= u - 1;
-                let c = i % 9;
-                let z = ((un[b1] >> c) & 0x40201) | ((un[b2] >> c) & 0x40201) << 1;
-                let z = (z | z >> 7 | z >> 14) & 63;
-                let sc = pop27(un[b] & BAND_PEERS[i as usize]) + POP9[z as usize] as u32;
-                if sc >= bs {
-                    bs = sc;
-                    best = (b, i, 0);
+        return best;
+    }
+    let nun = un[0].count_ones() + un[1].count_ones() + un[2].count_ones();
+    if nun < FEW_UNSOLVED {
+        let b = if bis[0] != 0 {
+            0
+        } else if bis[1] != 0 {
+            1
+        } else {
+            2
+        };
+        let i = bis[b].trailing_zeros();
+        return (b, i, digits(b, i));
+    }
+    // The bivalue cell with the most unsolved peers.
+    let mut best = (0usize, 0u32);
+    let mut bs = 0;
+    for b in 0..3 {
+        let mut u = bis[b];
+        while u != 0 {
+            let i = u.trailing_zeros();
+            u &= u - 1;
+            let (r, c) = (i / 10, i % 10);
+            let row = (511 << (10 * r)) & un[b];
+            let bx = (7 << (c / 3 * 3)) * L & un[b];
+            let col = (L << c) & (un[0] | un[1] | un[2]);
+            let mut sc = (row | bx).count_ones();
+            for (b2, &u2) in un.iter().enumerate() {
+                if b2 != b {
+                    sc += ((L << c) & u2).count_ones();
                 }
             }
-        }
-        (best.0, best.1, self.digits(best.0, best.1))
-    }
-
-    /// The candidate digits (bit d) of cell i of band b.
-    fn digits(&self, b: usize, i: u32) -> u32 {
-        let mut ds = 0;
-        for d in 0..9 {
-            ds |= ((self.m[b * 9 + d] >> i) & 1) << d;
-        }
-        ds
-    }
-
-    /// Writes a solved state as row-major digits 1..=9.
-    fn write(&self, out: &mut [u8; 81]) {
-        for d in 0..9 {
-            for b in 0..3 {
-                let mut x = self.m[b * 9 + d];
-                while x != 0 {
-                    let i = x.trailing_zeros() as usize;
-                    x &= x - 1;
-                    out[b * 27 + i] = d as u8 + 1;
-                }
+            let _ = col;
+            if sc >= bs {
+                bs = sc;
+                best = (b, i);
             }
         }
     }
+    (best.0, best.1, digits(best.0, best.1))
 }
 
-/// The depth-first search: each recursion level places at least one more
-/// cell, so the depth is at most 81.
+/// Search context: the depth-first search places at least one more cell at
+/// each recursion level, so the depth is at most 81.
 struct Search<'a> {
     limit: u64,
     count: u64,
@@ -576,41 +505,83 @@ struct Search<'a> {
     guesses: u64,
 }
 
-impl Search<'_> {
-    fn run(&mut self, mut s: State) {
+/// Writes a solved state as row-major digits 1..=9.
+fn write(w: &[[u32; 8]; 5], out: &mut [u8; 81]) {
+    for d in 0..9 {
+        for b in 0..3 {
+            let mut x = word(w, d, b);
+            while x != 0 {
+                let i = x.trailing_zeros() as usize;
+                x &= x - 1;
+                out[b * 27 + (i / 10) * 9 + i % 10] = d as u8 + 1;
+            }
+        }
+    }
+}
+
+/// LANE[j]: all ones in lane j, zeros elsewhere.
+static LANE: [[u32; 8]; 8] = {
+    let mut t = [[0u32; 8]; 8];
+    let mut j = 0;
+    while j < 8 {
+        t[j][j] = !0;
+        j += 1;
+    }
+    t
+};
+
+/// BAND[b]: all ones in the lanes of band b (both digits), zeros elsewhere.
+static BAND: [[u32; 8]; 3] = {
+    let mut t = [[0u32; 8]; 3];
+    let mut b = 0;
+    while b < 3 {
+        t[b][b] = !0;
+        t[b][4 + b] = !0;
+        b += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn run<V: Lanes>(ctx: &mut Search, s0: &[V; 5]) {
+    let mut s = *s0;
+    loop {
+        let Ok(done) = propagate(&mut s) else {
+            return;
+        };
+        let w = s.map(V::to_array);
+        if done {
+            if let Some(o) = ctx.out.get_mut(ctx.count as usize) {
+                write(&w, o);
+            }
+            ctx.count += 1;
+            return;
+        }
+        let (b, i, mut ds) = choose(&w);
+        if ds == 0 {
+            return;
+        }
+        let bit = V::splat(1 << i);
+        let cell = bit.and(V::from_array(BAND[b]));
         loop {
-            let Ok(done) = s.propagate() else {
-                return;
-            };
-            if done {
-                if let Some(o) = self.out.get_mut(self.count as usize) {
-                    s.write(o);
-                }
-                self.count += 1;
-                return;
-            }
-            let (b, i, mut ds) = s.choose();
+            let d = ds.trailing_zeros() as usize;
+            ds &= ds - 1;
+            ctx.guesses += 1;
+            let one = bit.and(V::from_array(LANE[(d % 2) * 4 + b]));
             if ds == 0 {
+                // the last candidate: the others were cleared already
+                break;
+            }
+            let mut c = s;
+            for x in c.iter_mut() {
+                *x = x.andnot(cell);
+            }
+            c[d / 2] = c[d / 2].or(one);
+            V::search(ctx, &c);
+            if ctx.count >= ctx.limit {
                 return;
             }
-            loop {
-                let d = ds.trailing_zeros() as usize;
-                ds &= ds - 1;
-                self.guesses += 1;
-                if ds == 0 {
-                    if !s.place(d, b, i) {
-                        return;
-                    }
-                    break;
-                }
-                let mut c = s;
-                if c.place(d, b, i) {
-                    self.run(c);
-                    if self.count >= self.limit {
-                        return;
-                    }
-                }
-            }
+            s[d / 2] = s[d / 2].andnot(one);
         }
     }
 }
@@ -622,22 +593,69 @@ impl Search<'_> {
 /// Givens that conflict with each other (two equal digits in a row, column or box)
 /// simply give 0 solutions; any byte > 9 in `cells` also gives 0 solutions. Never panics.
 pub fn solve(cells: &[u8; 81], limit: u64, out: &mut [[u8; 81]], stats: &mut Fast9Stats) -> u64 {
+    solve_with(cells, limit, out, stats, true)
+}
+
+/// Initial state: every cell holding a given loses the other digits (the
+/// first propagation round does the rest). None if a byte is over 9.
+fn initial(cells: &[u8; 81]) -> Option<[[u32; 8]; 5]> {
+    let mut g = [[0u32; 3]; 10];
+    for (b, band) in cells.chunks_exact(27).enumerate() {
+        for (i, &v) in band.iter().enumerate() {
+            if v > 9 {
+                return None;
+            }
+            g[v as usize][b] |= 1 << (i / 9 * 10 + i % 9);
+        }
+    }
+    let mut w = [[0u32; 8]; 5];
+    for d in 0..9 {
+        for b in 0..3 {
+            let given = ALL & !g[0][b];
+            w[d / 2][(d % 2) * 4 + b] = ALL & (!given | g[d + 1][b]);
+        }
+    }
+    Some(w)
+}
+
+fn solve_with(
+    cells: &[u8; 81],
+    limit: u64,
+    out: &mut [[u8; 81]],
+    stats: &mut Fast9Stats,
+    simd: bool,
+) -> u64 {
     *stats = Fast9Stats::default();
     if limit == 0 {
         return 0;
     }
-    let Some(s) = State::from_givens(cells) else {
+    let Some(init) = initial(cells) else {
         return 0;
     };
-    let mut search = Search {
+    let mut ctx = Search {
         limit,
         count: 0,
         out,
         guesses: 0,
     };
-    search.run(s);
-    stats.guesses = search.guesses;
-    search.count
+    let mut done = false;
+    #[cfg(target_arch = "x86_64")]
+    if simd
+        && is_x86_feature_detected!("avx2")
+        && is_x86_feature_detected!("popcnt")
+        && is_x86_feature_detected!("bmi1")
+        && is_x86_feature_detected!("bmi2")
+    {
+        // SAFETY: AVX2 was just detected.
+        unsafe { avx2::solve(&init, &mut ctx) };
+        done = true;
+    }
+    if !done {
+        let _ = simd;
+        run(&mut ctx, &init.map(Portable::from_array));
+    }
+    stats.guesses = ctx.guesses;
+    ctx.count
 }
 
 #[cfg(test)]

@@ -13,13 +13,18 @@ pub struct Spec {
     pub primary: usize,
     pub secondary: usize,
     pub options: Vec<Vec<(usize, u32)>>,
+    /// (least, most) per primary item; empty for exactly once.
+    pub bounds: Vec<(u32, u32)>,
 }
 
 impl Spec {
     pub fn build(&self) -> Problem {
         let mut b = ProblemBuilder::new();
         for i in 0..self.primary {
-            b.primary(&format!("p{i}")).unwrap();
+            match self.bounds.get(i) {
+                Some(&(lo, hi)) => b.primary_bounded(&format!("p{i}"), lo, hi).unwrap(),
+                None => b.primary(&format!("p{i}")).unwrap(),
+            };
         }
         for i in 0..self.secondary {
             b.secondary(&format!("s{i}")).unwrap();
@@ -62,8 +67,10 @@ impl Spec {
                 }
             }
         }
-        (0..self.primary).all(|i| count[i] == 1)
-            && (self.primary..n).all(|i| count[i] <= 1 || (!plain[i] && color[i].is_some()))
+        (0..self.primary).all(|i| {
+            let (lo, hi) = self.bounds.get(i).copied().unwrap_or((1, 1));
+            lo as usize <= count[i] && count[i] <= hi as usize
+        }) && (self.primary..n).all(|i| count[i] <= 1 || (!plain[i] && color[i].is_some()))
     }
 
     /// Every solution, by trying every subset of options. Each solution is
@@ -134,6 +141,46 @@ pub fn spec_strategy(max_options: usize, colors: u32) -> impl Strategy<Value = S
             primary,
             secondary,
             options,
+            bounds: Vec::new(),
         })
     })
+}
+
+/// Random small problems with multiplicities on the primary items.
+pub fn spec_with_bounds(max_options: usize, colors: u32) -> impl Strategy<Value = Spec> {
+    (
+        spec_strategy(max_options, colors),
+        proptest::collection::vec((0u32..=2, 0u32..=2), 6),
+    )
+        .prop_map(|(mut spec, raw)| {
+            spec.bounds = raw
+                .into_iter()
+                .take(spec.primary)
+                .map(|(lo, extra)| (lo, (lo + extra).max(1)))
+                .collect();
+            spec
+        })
+}
+
+/// Every solution found by the multiplicity engine run directly (also on
+/// problems without multiplicities), checked and sorted like
+/// [`engine_solutions`].
+pub fn dlxm_solutions(p: &Problem) -> Vec<Vec<usize>> {
+    use dancer_core::Engine;
+    let mut e = dancer_core::dlxm::Dlxm::new(p);
+    let mut out = Vec::new();
+    while let Some(sol) = e.next_solution() {
+        if let Err(err) = verify(p, sol) {
+            panic!("dlxm: invalid solution {sol:?}: {err}");
+        }
+        let mut s = sol.to_vec();
+        s.sort();
+        out.push(s);
+    }
+    assert!(e.is_complete());
+    out.sort();
+    let n = out.len();
+    out.dedup();
+    assert_eq!(out.len(), n, "dlxm reported a solution twice");
+    out
 }

@@ -1,0 +1,355 @@
+//! Threads, checkpoints (killed with SIGKILL and resumed), shards and merge,
+//! interrupts, progress lines.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::process::Stdio;
+use std::time::Duration;
+
+fn dancer() -> Command {
+    Command::cargo_bin("dancer").unwrap()
+}
+
+fn gen(args: &[&str]) -> Vec<u8> {
+    let out = dancer().arg("gen").args(args).output().unwrap();
+    assert!(out.status.success());
+    out.stdout
+}
+
+fn summary(stdout: &[u8]) -> serde_json::Value {
+    let text = String::from_utf8(stdout.to_vec()).unwrap();
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn threads_and_engines_agree_exactly() {
+    let q = gen(&["queens", "10"]);
+    for engine in ["dlx", "bitset", "auto"] {
+        let mut first: Option<(u64, u64)> = None;
+        for threads in ["1", "2", "3", "8"] {
+            let out = dancer()
+                .args([
+                    "solve",
+                    "--count",
+                    "--json",
+                    "--engine",
+                    engine,
+                    "--threads",
+                    threads,
+                ])
+                .write_stdin(q.clone())
+                .output()
+                .unwrap();
+            let s = summary(&out.stdout);
+            assert_eq!(s["solutions"], 724, "{engine} {threads}");
+            assert_eq!(s["complete"], true);
+            let key = (s["nodes"].as_u64().unwrap(), s["updates"].as_u64().unwrap());
+            if engine == "dlx" {
+                assert_eq!(
+                    key,
+                    (11578, 198264),
+                    "Knuth's figures with {threads} threads"
+                );
+            }
+            assert_eq!(
+                *first.get_or_insert(key),
+                key,
+                "{engine}: same work for every thread count"
+            );
+        }
+    }
+}
+
+#[test]
+fn ordered_output_is_the_sequential_order() {
+    let q = gen(&["queens", "8"]);
+    let one = dancer()
+        .args(["solve", "--json", "--engine", "dlx", "--threads", "1"])
+        .write_stdin(q.clone())
+        .output()
+        .unwrap();
+    let many = dancer()
+        .args([
+            "solve",
+            "--json",
+            "--engine",
+            "dlx",
+            "--threads",
+            "4",
+            "--ordered",
+        ])
+        .write_stdin(q)
+        .output()
+        .unwrap();
+    let strip = |b: &[u8]| -> Vec<String> {
+        String::from_utf8(b.to_vec())
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains("\"solution\""))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(strip(&one.stdout), strip(&many.stdout));
+    assert_eq!(strip(&one.stdout).len(), 92);
+}
+
+#[test]
+fn shards_merge_to_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = gen(&["queens", "10"]);
+    let n = 3;
+    let mut files = Vec::new();
+    for k in 1..=n {
+        let f = dir.path().join(format!("part{k}.json"));
+        dancer()
+            .args([
+                "solve",
+                "--count",
+                "--engine",
+                "dlx",
+                "--shard",
+                &format!("{k}/{n}"),
+                "--shard-out",
+            ])
+            .arg(&f)
+            .write_stdin(q.clone())
+            .assert()
+            .success();
+        files.push(f);
+    }
+    let out = dancer()
+        .args(["merge", "--json"])
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = summary(&out.stdout);
+    assert_eq!(s["type"], "summary");
+    assert_eq!(
+        (
+            s["solutions"].as_u64(),
+            s["nodes"].as_u64(),
+            s["updates"].as_u64()
+        ),
+        (Some(724), Some(11578), Some(198264))
+    );
+    assert_eq!(s["complete"], true);
+    // a missing shard, a duplicate, a different problem: refused
+    dancer()
+        .arg("merge")
+        .args(&files[..2])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing shards of 3: 3"));
+    dancer()
+        .arg("merge")
+        .args([&files[0], &files[1], &files[2], &files[1]])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("appears twice"));
+    let other = dir.path().join("other.json");
+    dancer()
+        .args([
+            "solve",
+            "--count",
+            "--engine",
+            "dlx",
+            "--shard",
+            "3/3",
+            "--shard-out",
+        ])
+        .arg(&other)
+        .write_stdin(gen(&["queens", "9"]))
+        .assert()
+        .success();
+    dancer()
+        .arg("merge")
+        .args([&files[0], &files[1], &other])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("different problem"));
+    dancer()
+        .args(["solve", "--shard", "0/3"])
+        .write_stdin(q.clone())
+        .assert()
+        .code(2);
+    dancer()
+        .args(["solve", "--shard", "4/3"])
+        .write_stdin(q)
+        .assert()
+        .code(2);
+}
+
+/// A run killed with SIGKILL and resumed ends with the uninterrupted count
+/// (and the same nodes and updates).
+#[test]
+fn checkpoint_survives_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let problem = dir.path().join("q.dlx");
+    std::fs::write(&problem, gen(&["queens", "13"])).unwrap();
+    let whole = dancer()
+        .args([
+            "solve",
+            "--count",
+            "--json",
+            "--engine",
+            "dlx",
+            "--threads",
+            "1",
+        ])
+        .arg(&problem)
+        .output()
+        .unwrap();
+    let whole = summary(&whole.stdout);
+    let ck = dir.path().join("run.ck");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
+        .args([
+            "solve",
+            "--count",
+            "--engine",
+            "dlx",
+            "--threads",
+            "2",
+            "--checkpoint-every",
+            "0.02",
+            "--checkpoint",
+        ])
+        .arg(&ck)
+        .arg(&problem)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // kill it once a checkpoint exists (or it has finished)
+    for _ in 0..200 {
+        if ck.exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(30));
+    let _ = child.kill(); // SIGKILL
+    let _ = child.wait();
+    assert!(ck.exists(), "a checkpoint was written");
+    let out = dancer()
+        .args([
+            "solve",
+            "--count",
+            "--json",
+            "--engine",
+            "dlx",
+            "--threads",
+            "2",
+            "--resume",
+        ])
+        .arg(&ck)
+        .arg(&problem)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = summary(&out.stdout);
+    assert_eq!(s["solutions"], 73712);
+    assert_eq!(s["solutions"], whole["solutions"]);
+    assert_eq!(s["nodes"], whole["nodes"]);
+    assert_eq!(s["updates"], whole["updates"]);
+    assert_eq!(s["complete"], true);
+    // resuming a finished checkpoint changes nothing
+    let again = dancer()
+        .args(["solve", "--count", "--json", "--engine", "dlx", "--resume"])
+        .arg(&ck)
+        .arg(&problem)
+        .output()
+        .unwrap();
+    assert_eq!(summary(&again.stdout)["solutions"], 73712);
+    // a checkpoint of another problem, or another engine, is refused
+    dancer()
+        .args(["solve", "--count", "--engine", "dlx", "--resume"])
+        .arg(&ck)
+        .write_stdin(gen(&["queens", "12"]))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("different problem"));
+    dancer()
+        .args(["solve", "--count", "--engine", "bitset", "--resume"])
+        .arg(&ck)
+        .arg(&problem)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--engine dlx"));
+}
+
+#[test]
+fn interrupt_prints_what_was_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let problem = dir.path().join("q.dlx");
+    std::fs::write(&problem, gen(&["queens", "16"])).unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
+        .args([
+            "solve",
+            "--json",
+            "--count",
+            "--engine",
+            "dlx",
+            "--threads",
+            "2",
+        ])
+        .arg(&problem)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let out = child.wait_with_output().unwrap();
+    let s = summary(&out.stdout);
+    assert_eq!(s["complete"], false);
+    assert!(s["solutions"].as_u64().unwrap() > 0);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+}
+
+#[test]
+fn progress_as_json_lines() {
+    let out = dancer()
+        .args([
+            "solve",
+            "--count",
+            "--engine",
+            "dlx",
+            "--threads",
+            "1",
+            "--progress",
+            "json",
+        ])
+        .write_stdin(gen(&["queens", "14"]))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<serde_json::Value> = err
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        !lines.is_empty(),
+        "queens 14 takes over a second: progress was reported"
+    );
+    let mut last = 0.0;
+    for l in &lines {
+        assert_eq!(l["type"], "progress");
+        let f = l["fraction"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&f));
+        assert!(f + 1e-9 >= last, "the fraction does not go back");
+        last = f;
+    }
+}

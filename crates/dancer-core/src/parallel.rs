@@ -1,0 +1,491 @@
+//! Splitting a search into independent units, and running them on many
+//! threads, in shards, and across restarts.
+//!
+//! # Units
+//!
+//! [`plan`] runs the search down to a *frontier* depth only, and lists, in
+//! the order the sequential search meets them, the solutions found above the
+//! frontier and the nodes at the frontier. Each frontier node is the root of
+//! a subtree that an engine can search on its own after
+//! [`Engine::descend`]ing to it. Together the units cover the tree exactly
+//! once, so counts add up exactly, and so do nodes and updates (the part
+//! above the frontier is counted once, in [`Plan::top`]). The depth grows
+//! until there are enough units to keep every worker busy (a few dozen per
+//! worker, so that uneven subtrees even out) and to make checkpoints and
+//! progress fine-grained.
+//!
+//! # Running
+//!
+//! [`run`] hands the units to `threads` workers on a rayon pool; each worker
+//! keeps one engine and takes the next unit from a shared counter as soon as
+//! it is free, so a long subtree never holds up the others. Results reach
+//! the [`Observer`] one unit at a time, either as units complete or, when
+//! `ordered`, in the order of the sequential search (held back until every
+//! earlier unit is in). The same units, dealt round-robin, make the shards
+//! of a cluster run, and a checkpoint is the list of completed units and
+//! their counters.
+//!
+//! Each unit also carries its share of the tree by Knuth's estimate (the
+//! product of 1/branching over its path), which, with the position inside
+//! the running subtrees, estimates the fraction of the search done.
+
+use crate::problem::{OptionId, Problem};
+use crate::solve::{Engine, EngineError, EngineKind, Event};
+use crate::stats::Stats;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// One piece of a split search.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unit {
+    /// A solution found above the frontier.
+    Solution(Vec<OptionId>),
+    /// The subtree below a frontier node: the options that lead to it, and
+    /// its estimated share of the whole tree.
+    Subtree { prefix: Vec<OptionId>, share: f64 },
+}
+
+/// A search cut into units.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub depth: usize,
+    pub units: Vec<Unit>,
+    /// Counters of the search above the frontier (solutions excluded: the
+    /// units hold them).
+    pub top: Stats,
+}
+
+impl Plan {
+    /// Number of subtree units.
+    pub fn subtrees(&self) -> usize {
+        self.units
+            .iter()
+            .filter(|u| matches!(u, Unit::Subtree { .. }))
+            .count()
+    }
+}
+
+/// Cuts the search at exactly `depth` options.
+pub fn plan_at(problem: &Problem, engine: EngineKind, depth: usize) -> Result<Plan, EngineError> {
+    let mut e = engine.build(problem)?;
+    e.set_frontier(Some(depth));
+    let mut units = Vec::new();
+    while let Some(ev) = e.next_event() {
+        match ev {
+            Event::Solution(s) => units.push(Unit::Solution(s.to_vec())),
+            Event::Frontier(p, d) => {
+                let share = d.iter().fold(1.0, |w, &k| w / k.max(1) as f64);
+                units.push(Unit::Subtree {
+                    prefix: p.to_vec(),
+                    share,
+                })
+            }
+            Event::Pause => {}
+        }
+    }
+    let mut top = e.stats().clone();
+    top.solutions = 0;
+    Ok(Plan { depth, units, top })
+}
+
+/// Cuts the search at the smallest depth (up to `max_depth`) that gives at
+/// least `target` subtrees, or where the tree ends.
+pub fn plan(
+    problem: &Problem,
+    engine: EngineKind,
+    target: usize,
+    max_depth: usize,
+) -> Result<Plan, EngineError> {
+    let mut depth = 1;
+    loop {
+        let p = plan_at(problem, engine, depth)?;
+        let n = p.subtrees();
+        if n >= target || n == 0 || depth >= max_depth {
+            return Ok(p);
+        }
+        depth += 1;
+    }
+}
+
+/// What one unit gave.
+#[derive(Clone, Debug)]
+pub struct UnitResult {
+    /// Index of the unit in the plan.
+    pub index: usize,
+    pub stats: Stats,
+    /// Its solutions, when asked to keep them (truncated at the limit).
+    pub solutions: Vec<Vec<OptionId>>,
+    /// Whether the unit was searched to the end.
+    pub complete: bool,
+}
+
+/// A snapshot for progress reports.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// Estimated fraction of the search done (0 to 1).
+    pub fraction: f64,
+    pub solutions: u64,
+    pub nodes: u64,
+    pub units_done: usize,
+    pub units: usize,
+    pub elapsed: Duration,
+}
+
+/// Receives the results of a run. Calls are serialised.
+pub trait Observer: Sync {
+    /// A unit is finished (or was stopped); `emitted` solutions of it are
+    /// reported (all, unless the limit cut it short).
+    fn unit(&self, r: &UnitResult);
+    /// Called about every `tick` while the run goes on.
+    fn progress(&self, _p: &Progress) {}
+}
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub engine: EngineKind,
+    pub threads: usize,
+    /// Report units in the order of the sequential search.
+    pub ordered: bool,
+    /// Stop once this many solutions have been reported.
+    pub limit: Option<u64>,
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Keep the solutions (else only count them).
+    pub keep: bool,
+    /// How often to call `Observer::progress`.
+    pub tick: Duration,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            engine: EngineKind::Dlx,
+            threads: 1,
+            ordered: false,
+            limit: None,
+            cancel: None,
+            keep: true,
+            tick: Duration::from_millis(250),
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    /// Counters of the units run (the plan's top part not included).
+    pub stats: Stats,
+    /// Solutions reported (at most the limit).
+    pub solutions: u64,
+    /// Every selected unit was searched to the end.
+    pub complete: bool,
+    pub cancelled: bool,
+}
+
+struct Shared<'a> {
+    plan: &'a Plan,
+    selected: &'a [usize],
+    next: AtomicUsize,
+    stop: AtomicBool,
+    reported: Mutex<Reporter>,
+    found: AtomicU64,
+    nodes: AtomicU64,
+    /// Per worker: (share of the unit it runs, fraction of that unit done).
+    running: Mutex<Vec<(f64, f64)>>,
+    done_share: Mutex<f64>,
+    units_done: AtomicUsize,
+}
+
+struct Reporter {
+    /// Next position in `selected` to report, when ordered.
+    next: usize,
+    waiting: BTreeMap<usize, UnitResult>,
+    emitted: u64,
+    stats: Stats,
+    complete: bool,
+}
+
+/// Runs the units `selected` (indices into `plan.units`) and reports them.
+pub fn run(
+    problem: &Problem,
+    plan: &Plan,
+    selected: &[usize],
+    cfg: &RunConfig,
+    observer: &dyn Observer,
+) -> Result<RunSummary, EngineError> {
+    // check the engine takes the problem before starting threads
+    cfg.engine.build(problem)?;
+    let threads = cfg.threads.max(1);
+    let shared = Shared {
+        plan,
+        selected,
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        reported: Mutex::new(Reporter {
+            next: 0,
+            waiting: BTreeMap::new(),
+            emitted: 0,
+            stats: Stats::default(),
+            complete: true,
+        }),
+        found: AtomicU64::new(0),
+        nodes: AtomicU64::new(0),
+        running: Mutex::new(vec![(0.0, 0.0); threads]),
+        done_share: Mutex::new(0.0),
+        units_done: AtomicUsize::new(0),
+    };
+    let total_share: f64 = selected
+        .iter()
+        .map(|&i| match &plan.units[i] {
+            Unit::Subtree { share, .. } => *share,
+            Unit::Solution(_) => 0.0,
+        })
+        .sum::<f64>()
+        .max(f64::MIN_POSITIVE);
+    let start = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    let failure: Mutex<Option<crate::solve::DescendError>> = Mutex::new(None);
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        // the ticker: reports progress every `tick` until the run ends
+        let shared = &shared;
+        scope.spawn(move || {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(cfg.tick) {
+                let running: f64 = shared
+                    .running
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .map(|(s, f)| s * f)
+                    .sum();
+                let done = *shared.done_share.lock().unwrap();
+                observer.progress(&Progress {
+                    fraction: ((done + running) / total_share).clamp(0.0, 1.0),
+                    solutions: shared.found.load(Ordering::Relaxed),
+                    nodes: shared.nodes.load(Ordering::Relaxed),
+                    units_done: shared.units_done.load(Ordering::Relaxed),
+                    units: selected.len(),
+                    elapsed: start.elapsed(),
+                });
+            }
+        });
+        pool.scope(|s| {
+            for w in 0..threads {
+                let failure = &failure;
+                s.spawn(move |_| {
+                    if let Err(e) = worker(problem, w, shared, cfg, observer) {
+                        shared.stop.store(true, Ordering::Relaxed);
+                        *failure.lock().unwrap() = Some(e);
+                    }
+                });
+            }
+        });
+        drop(tx);
+    });
+    if let Some(e) = failure.into_inner().unwrap() {
+        return Err(EngineError::Descend(e));
+    }
+    let units_done = shared.units_done.load(Ordering::Relaxed);
+    let stopped = shared.stop.load(Ordering::Relaxed);
+    let rep = shared.reported.into_inner().unwrap();
+    let cancelled = cfg
+        .cancel
+        .as_ref()
+        .is_some_and(|c| c.load(Ordering::Relaxed));
+    let delivered_all = !cfg.ordered || rep.next == selected.len();
+    Ok(RunSummary {
+        stats: rep.stats,
+        solutions: rep.emitted,
+        complete: rep.complete
+            && delivered_all
+            && units_done == selected.len()
+            && !stopped
+            && !cancelled,
+        cancelled,
+    })
+}
+
+fn worker(
+    problem: &Problem,
+    w: usize,
+    shared: &Shared<'_>,
+    cfg: &RunConfig,
+    observer: &dyn Observer,
+) -> Result<(), crate::solve::DescendError> {
+    let mut engine: Option<Box<dyn Engine + '_>> = None;
+    const PAUSE: u64 = 1 << 14;
+    loop {
+        if shared.stop.load(Ordering::Relaxed)
+            || cfg
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Ok(());
+        }
+        let k = shared.next.fetch_add(1, Ordering::Relaxed);
+        if k >= shared.selected.len() {
+            return Ok(());
+        }
+        let index = shared.selected[k];
+        let mut result = UnitResult {
+            index,
+            stats: Stats::default(),
+            solutions: Vec::new(),
+            complete: true,
+        };
+        match &shared.plan.units[index] {
+            Unit::Solution(s) => {
+                result.stats.solutions = 1;
+                shared.found.fetch_add(1, Ordering::Relaxed);
+                if cfg.keep {
+                    result.solutions.push(s.clone());
+                }
+            }
+            Unit::Subtree { prefix, share } => {
+                let e = engine.get_or_insert_with(|| {
+                    let mut e = cfg.engine.build(problem).expect("checked");
+                    if let Some(c) = &cfg.cancel {
+                        e.set_cancel(c.clone());
+                    }
+                    e
+                });
+                e.reset();
+                e.set_pause(Some(PAUSE));
+                e.descend(prefix)?;
+                let mut last_nodes = 0;
+                loop {
+                    match e.next_event() {
+                        Some(Event::Solution(s)) => {
+                            let n = shared.found.fetch_add(1, Ordering::Relaxed) + 1;
+                            if cfg.keep {
+                                result.solutions.push(s.to_vec());
+                            }
+                            if !cfg.ordered && cfg.limit.is_some_and(|l| n >= l) {
+                                shared.stop.store(true, Ordering::Relaxed);
+                                result.complete = false;
+                                break;
+                            }
+                        }
+                        Some(Event::Pause) => {
+                            let nodes = e.stats().nodes;
+                            shared
+                                .nodes
+                                .fetch_add(nodes - last_nodes, Ordering::Relaxed);
+                            last_nodes = nodes;
+                            shared.running.lock().unwrap()[w] = (*share, e.position());
+                            if shared.stop.load(Ordering::Relaxed) {
+                                result.complete = false;
+                                break;
+                            }
+                        }
+                        Some(Event::Frontier(..)) => unreachable!("no frontier set"),
+                        None => {
+                            if !e.is_complete() {
+                                result.complete = false;
+                            }
+                            break;
+                        }
+                    }
+                }
+                let nodes = e.stats().nodes;
+                shared
+                    .nodes
+                    .fetch_add(nodes - last_nodes, Ordering::Relaxed);
+                result.stats = e.stats().clone();
+                shared.running.lock().unwrap()[w] = (0.0, 0.0);
+                if result.complete {
+                    *shared.done_share.lock().unwrap() += share;
+                }
+            }
+        }
+        shared.units_done.fetch_add(1, Ordering::Relaxed);
+        report(shared, cfg, observer, k, result);
+    }
+}
+
+/// Hands a unit's result to the observer, in order when asked, cutting at
+/// the limit.
+fn report(
+    shared: &Shared<'_>,
+    cfg: &RunConfig,
+    observer: &dyn Observer,
+    k: usize,
+    result: UnitResult,
+) {
+    let mut rep = shared.reported.lock().unwrap();
+    let deliver = |rep: &mut Reporter, mut r: UnitResult| {
+        if let Some(l) = cfg.limit {
+            let room = l.saturating_sub(rep.emitted);
+            if r.stats.solutions > room {
+                r.stats.solutions = room;
+                r.solutions.truncate(room as usize);
+                r.complete = false;
+            }
+            if rep.emitted + r.stats.solutions >= l {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        rep.emitted += r.stats.solutions;
+        rep.stats.merge(&r.stats);
+        if !r.complete {
+            rep.complete = false;
+        }
+        observer.unit(&r);
+    };
+    if !cfg.ordered {
+        deliver(&mut rep, result);
+        return;
+    }
+    rep.waiting.insert(k, result);
+    loop {
+        let next = rep.next;
+        let Some(r) = rep.waiting.remove(&next) else {
+            break;
+        };
+        rep.next += 1;
+        if shared.stop.load(Ordering::Relaxed) && cfg.limit.is_some_and(|l| rep.emitted >= l) {
+            continue;
+        }
+        deliver(&mut rep, r);
+    }
+}
+
+/// A 64-bit fingerprint of a problem (items, bounds, options, colours), to
+/// tell checkpoints and shard results of different problems apart.
+pub fn fingerprint(problem: &Problem) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    let mut eat = |x: u64| {
+        for b in x.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100000001b3);
+        }
+    };
+    eat(problem.n_items() as u64);
+    eat(problem.n_primary() as u64);
+    for i in 0..problem.n_items() {
+        for b in problem.item_name(i).bytes() {
+            eat(b as u64);
+        }
+        let (lo, hi) = problem.bounds(i);
+        eat(((lo as u64) << 32) | hi as u64);
+    }
+    eat(problem.n_options() as u64);
+    for k in 0..problem.n_options() {
+        eat(u64::MAX);
+        for e in problem.option(k).entries() {
+            eat(e.item as u64);
+            if e.color != 0 {
+                for b in problem.color_name(e.color).bytes() {
+                    eat(b as u64 | 0x100);
+                }
+            }
+        }
+    }
+    h
+}

@@ -1,0 +1,213 @@
+//! Split searches add up: every engine, every frontier depth, every thread
+//! count gives the sequential search's solutions, and (for counts of work)
+//! its nodes and updates.
+
+mod common;
+
+use common::{spec_strategy, spec_with_bounds};
+use dancer_core::parallel::{plan, plan_at, run, Observer, RunConfig, Unit, UnitResult};
+use dancer_core::{gen, verify, EngineKind, OptionId, Problem};
+use proptest::prelude::*;
+use std::sync::Mutex;
+
+fn sequential(p: &Problem, engine: EngineKind) -> (Vec<Vec<OptionId>>, u64, u64) {
+    let mut e = engine.build(p).unwrap();
+    let mut sols = Vec::new();
+    while let Some(s) = e.next_solution() {
+        sols.push(s.to_vec());
+    }
+    (sols, e.stats().nodes, e.stats().updates)
+}
+
+/// Searches every unit of a plan one after the other, in plan order.
+fn by_units(p: &Problem, engine: EngineKind, depth: usize) -> (Vec<Vec<OptionId>>, u64, u64) {
+    let pl = plan_at(p, engine, depth).unwrap();
+    let mut sols = Vec::new();
+    let (mut nodes, mut updates) = (pl.top.nodes, pl.top.updates);
+    let mut e = engine.build(p).unwrap();
+    for u in &pl.units {
+        match u {
+            Unit::Solution(s) => sols.push(s.clone()),
+            Unit::Subtree { prefix, share } => {
+                assert!(*share > 0.0 && *share <= 1.0);
+                e.reset();
+                e.descend(prefix).unwrap();
+                // (the multiplicity engine's prefixes may hold "no more
+                // options" branches, which solutions do not list)
+                let chosen: Vec<OptionId> = prefix
+                    .iter()
+                    .copied()
+                    .filter(|&o| o != dancer_core::dlxm::STOP)
+                    .collect();
+                while let Some(s) = e.next_solution() {
+                    assert_eq!(
+                        &s[..chosen.len()],
+                        &chosen[..],
+                        "solutions extend their prefix"
+                    );
+                    sols.push(s.to_vec());
+                }
+                assert!(e.is_complete());
+                nodes += e.stats().nodes;
+                updates += e.stats().updates;
+            }
+        }
+    }
+    (sols, nodes, updates)
+}
+
+fn engines(p: &Problem) -> Vec<EngineKind> {
+    EngineKind::ALL
+        .iter()
+        .copied()
+        .filter(|e| e.supports(p))
+        .collect()
+}
+
+#[test]
+fn units_in_order_are_the_sequential_search() {
+    for p in [
+        gen::queens(6),
+        gen::queens(8),
+        gen::langford(7),
+        gen::langford(8),
+    ] {
+        for engine in engines(&p) {
+            let seq = sequential(&p, engine);
+            for depth in 1..=4 {
+                // same solutions in the same order, same nodes and updates
+                assert_eq!(by_units(&p, engine, depth), seq, "{engine} depth {depth}");
+            }
+        }
+    }
+}
+
+struct Collect(Mutex<Vec<UnitResult>>);
+impl Observer for Collect {
+    fn unit(&self, r: &UnitResult) {
+        self.0.lock().unwrap().push(r.clone());
+    }
+}
+
+fn parallel(
+    p: &Problem,
+    engine: EngineKind,
+    threads: usize,
+    ordered: bool,
+    limit: Option<u64>,
+) -> (Vec<Vec<OptionId>>, u64, bool) {
+    let pl = plan(p, engine, 64, 20).unwrap();
+    let all: Vec<usize> = (0..pl.units.len()).collect();
+    let obs = Collect(Mutex::new(Vec::new()));
+    let cfg = RunConfig {
+        engine,
+        threads,
+        ordered,
+        limit,
+        ..Default::default()
+    };
+    let sum = run(p, &pl, &all, &cfg, &obs).unwrap();
+    let units = obs.0.into_inner().unwrap();
+    let sols: Vec<Vec<OptionId>> = units.iter().flat_map(|u| u.solutions.clone()).collect();
+    assert_eq!(sols.len() as u64, sum.solutions);
+    if sum.complete {
+        assert_eq!(
+            sum.stats.nodes + pl.top.nodes,
+            sequential(p, engine).1,
+            "nodes add up"
+        );
+    }
+    (sols, sum.solutions, sum.complete)
+}
+
+#[test]
+fn threads_give_the_same_solutions() {
+    let p = gen::queens(9);
+    for engine in engines(&p) {
+        let (seq, _, _) = sequential(&p, engine);
+        for threads in [1, 2, 3, 4] {
+            let (mut sols, n, complete) = parallel(&p, engine, threads, false, None);
+            assert!(complete);
+            assert_eq!(n, 352);
+            sols.sort();
+            let mut s2 = seq.clone();
+            s2.sort();
+            assert_eq!(sols, s2, "{engine}, {threads} threads");
+            // ordered: exactly the sequential order
+            let (ord, _, _) = parallel(&p, engine, threads, true, None);
+            assert_eq!(ord, seq, "{engine}, {threads} threads, ordered");
+        }
+    }
+}
+
+#[test]
+fn limits_in_parallel() {
+    let p = gen::queens(8);
+    for engine in engines(&p) {
+        let (seq, _, _) = sequential(&p, engine);
+        for threads in [1, 2, 4] {
+            let (sols, n, complete) = parallel(&p, engine, threads, false, Some(10));
+            assert_eq!((sols.len(), n, complete), (10, 10, false));
+            for s in &sols {
+                assert!(seq.contains(s));
+            }
+            let (ord, _, _) = parallel(&p, engine, threads, true, Some(10));
+            assert_eq!(
+                ord,
+                seq[..10].to_vec(),
+                "ordered with a limit: the first ten"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_prefixes_are_refused() {
+    let p = gen::queens(6);
+    for engine in engines(&p) {
+        let mut e = engine.build(&p).unwrap();
+        // option 0 (r0 c0) is not an option of the item the search starts with
+        let first_item_opts = plan_at(&p, engine, 1).unwrap();
+        let firsts: Vec<usize> = first_item_opts
+            .units
+            .iter()
+            .filter_map(|u| match u {
+                Unit::Subtree { prefix, .. } => Some(prefix[0]),
+                _ => None,
+            })
+            .collect();
+        let outsider = (0..p.n_options()).find(|o| !firsts.contains(o)).unwrap();
+        assert!(e.descend(&[outsider]).is_err(), "{engine}");
+        // and the engine is still usable from the root
+        e.reset();
+        let mut n = 0;
+        while e.next_solution().is_some() {
+            n += 1;
+        }
+        assert_eq!(n, 4);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// Random problems (secondary items, colours, multiplicities), every
+    /// engine, several depths: the units are the sequential search.
+    #[test]
+    fn random_problems_split_exactly(spec in spec_strategy(12, 2), depth in 1usize..4) {
+        let p = spec.build();
+        for engine in engines(&p) {
+            prop_assert_eq!(by_units(&p, engine, depth), sequential(&p, engine));
+        }
+    }
+
+    #[test]
+    fn random_multiplicities_split_exactly(spec in spec_with_bounds(10, 2), depth in 1usize..4) {
+        let p = spec.build();
+        let seq = sequential(&p, EngineKind::Dlx);
+        prop_assert_eq!(by_units(&p, EngineKind::Dlx, depth), seq.clone());
+        for s in &seq.0 {
+            verify(&p, s).unwrap();
+        }
+    }
+}
