@@ -7,6 +7,7 @@
 mod example;
 mod gen;
 mod input;
+mod play;
 mod poly;
 mod solve;
 mod sudoku;

@@ -312,6 +312,7 @@ fn solve(args: SolveArgs) -> Result<Found> {
         counts.unique,
         model.symmetries.len(),
         counts.nodes,
+        engine = counts.engine.unwrap_or(engine),
     );
     Ok(if counts.total > 0 {
         Found::Some

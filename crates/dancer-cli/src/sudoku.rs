@@ -25,6 +25,12 @@ pub enum SudokuCommand {
     Check(CommonArgs),
     /// Write a puzzle's exact cover problem in Knuth's DLX format
     Export(CommonArgs),
+    /// The easiest next step, as a player would take it
+    Hint(crate::play::HintArgs),
+    /// Rate puzzles on the Sukaku Explainer (SE) scale, with a level name
+    Rate(crate::play::RateArgs),
+    /// Generate puzzles with one solution, minimal, of a symmetry and level
+    Generate(crate::play::GenerateArgs),
 }
 
 #[derive(Args, Clone)]
@@ -462,6 +468,9 @@ pub fn run(cmd: SudokuCommand) -> Result<Found> {
             Ok(found(&t, true))
         }
         SudokuCommand::Export(a) => export(&a),
+        SudokuCommand::Hint(a) => crate::play::hint(a),
+        SudokuCommand::Rate(a) => crate::play::rate(a),
+        SudokuCommand::Generate(a) => crate::play::generate_cmd(a),
     }
 }
 

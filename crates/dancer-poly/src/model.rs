@@ -2,17 +2,15 @@
 //!
 //! # The exact cover problem
 //!
-//! Items: every board cell (primary), and for each piece type: one primary
-//! item when it is used exactly once; `k` numbered copies when exactly `k`
-//! times; `a` primary and `b - a` secondary copies when between `a` and `b`
-//! times; none when any number may be used (then the board's cells alone
-//! say when it is full, and identical pieces are never told apart). Options:
-//! every placement of every piece (each orientation its group allows, at
-//! every position where it fits), once per copy.
-//!
-//! Numbered copies would count each solution once per numbering, so only
-//! the numbering that puts the copies' placements in increasing order is
-//! kept: the count is exact, not divided afterwards.
+//! Items: every board cell (primary), and for each piece type one primary
+//! item, to be covered as many times as the piece is to be used: exactly
+//! once, exactly `k` times, or between `a` and `b` times (multiplicities, as
+//! in Knuth's DLX3); none when any number may be used, or when there is one
+//! piece type only (then the board's cells alone say when it is full).
+//! Options: every placement of every piece (each orientation its group
+//! allows, at every position where it fits). Copies of a piece are never
+//! numbered, so identical pieces are never told apart and nothing is
+//! counted twice.
 //!
 //! # Symmetry
 //!
@@ -34,7 +32,7 @@
 
 use crate::puzzle::{Count, Piece, Puzzle};
 use crate::render::Tiling;
-use dancer_core::{EngineKind, OptionId, Problem, ProblemBuilder};
+use dancer_core::{EngineKind, Problem, ProblemBuilder};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -103,6 +101,8 @@ pub struct Counts {
     /// Search nodes (of the engine's tree).
     pub nodes: u64,
     pub complete: bool,
+    /// The engine that ran.
+    pub engine: Option<EngineKind>,
 }
 
 /// A puzzle ready to search.
@@ -111,15 +111,15 @@ pub struct Model {
     pub placements: Vec<Placement>,
     index: HashMap<Placement, usize>,
     pub symmetries: Vec<Symmetry>,
-    /// Per piece: (first copy item, primary copies, secondary copies); the
-    /// first item is usize::MAX when the piece has no item.
-    copies: Vec<(usize, usize, usize)>,
+    /// Per piece: its item's bounds (least, most), or None when it has no
+    /// item.
+    copies: Vec<Option<(u32, u32)>>,
 }
 
 /// An exact cover problem built from a model, with its restriction.
 pub struct Cover {
     pub problem: Problem,
-    /// Option -> (placement, copy number).
+    /// Option -> (placement, 0).
     pub options: Vec<(u32, u32)>,
     pub restriction: Option<(Restriction, Vec<bool>)>,
 }
@@ -167,29 +167,22 @@ impl Model {
         Ok(m)
     }
 
-    fn copy_items(&self) -> Vec<(usize, usize, usize)> {
-        let mut next = self.puzzle.board.len();
-        let mut v = Vec::new();
+    fn copy_items(&self) -> Vec<Option<(u32, u32)>> {
         if self.puzzle.pieces.len() == 1 {
             // One piece type: the board's area fixes the number of copies
-            // (checked before), so no item is needed, and copies are never
-            // told apart.
-            return vec![(usize::MAX, 0, 0)];
+            // (checked before), so no item is needed.
+            return vec![None];
         }
-        for p in &self.puzzle.pieces {
-            let (a, b) = match p.count {
-                Count::Exactly(k) => (k as usize, 0),
-                Count::Between(a, b) => (a as usize, (b - a) as usize),
-                Count::Any => (0, 0),
-            };
-            if a + b == 0 {
-                v.push((usize::MAX, 0, 0));
-            } else {
-                v.push((next, a, b));
-                next += a + b;
-            }
-        }
-        v
+        self.puzzle
+            .pieces
+            .iter()
+            .map(|p| match p.count {
+                Count::Exactly(0) => Some((0, 0)),
+                Count::Exactly(k) => Some((k, k)),
+                Count::Between(a, b) => Some((a, b)),
+                Count::Any => None,
+            })
+            .collect()
     }
 
     /// The best restriction: the one that leaves the fewest placements to
@@ -274,22 +267,12 @@ impl Model {
             };
             b.primary(&name).expect("fresh");
         }
+        let mut piece_item = vec![usize::MAX; self.puzzle.pieces.len()];
         for (pi, p) in self.puzzle.pieces.iter().enumerate() {
-            let (_, a, _) = self.copies[pi];
-            for j in 0..a {
-                let name = if a == 1 && self.copies[pi].2 == 0 {
-                    p.name.clone()
-                } else {
-                    format!("{}#{}", p.name, j + 1)
-                };
-                b.primary(&name).expect("fresh");
-            }
-        }
-        for (pi, p) in self.puzzle.pieces.iter().enumerate() {
-            let (_, a, extra) = self.copies[pi];
-            for j in a..a + extra {
-                b.secondary(&format!("{}#{}", p.name, j + 1))
-                    .expect("fresh");
+            match self.copies[pi] {
+                None | Some((_, 0)) => {}
+                Some((1, 1)) => piece_item[pi] = b.primary(&p.name).expect("fresh"),
+                Some((lo, hi)) => piece_item[pi] = b.primary_bounded(&p.name, lo, hi).expect("fresh"),
             }
         }
         let mut options = Vec::new();
@@ -303,16 +286,15 @@ impl Model {
                     continue;
                 }
             }
-            let (first, a, extra) = self.copies[pl.piece];
-            let labels = if first == usize::MAX { 1 } else { a + extra };
-            for j in 0..labels {
-                let mut entries: Vec<(usize, u32)> = pl.cells.iter().map(|&c| (c, 0)).collect();
-                if first != usize::MAX {
-                    entries.push((first + j, 0));
-                }
-                b.option_ids(entries).expect("valid");
-                options.push((q as u32, j as u32));
+            if self.copies[pl.piece] == Some((0, 0)) {
+                continue; // a piece not to be used
             }
+            let mut entries: Vec<(usize, u32)> = pl.cells.iter().map(|&c| (c, 0)).collect();
+            if piece_item[pl.piece] != usize::MAX {
+                entries.push((piece_item[pl.piece], 0));
+            }
+            b.option_ids(entries).expect("valid");
+            options.push((q as u32, 0));
         }
         Cover {
             problem: b.build().expect("has cells"),
@@ -343,35 +325,6 @@ impl Model {
                 out[c] = (piece as u32, lo);
             }
         }
-    }
-
-    /// Whether numbered copies appear in the one order that is kept.
-    fn copies_in_order(&self, cover: &Cover, options: &[OptionId]) -> bool {
-        let mut used: Vec<(usize, u32, u32)> = options
-            .iter()
-            .map(|&o| {
-                let (q, j) = cover.options[o];
-                (self.placements[q as usize].piece, j, q)
-            })
-            .filter(|&(p, _, _)| {
-                let (first, a, extra) = self.copies[p];
-                first != usize::MAX && a + extra > 1
-            })
-            .collect();
-        used.sort_unstable();
-        for w in used.windows(2) {
-            if w[0].0 == w[1].0 && w[0].2 >= w[1].2 {
-                return false;
-            }
-        }
-        // secondary copies are used in order: copy j only if j-1 is
-        let mut by_piece: HashMap<usize, Vec<u32>> = HashMap::new();
-        for (p, j, _) in used {
-            by_piece.entry(p).or_default().push(j);
-        }
-        by_piece
-            .values()
-            .all(|js| js.iter().enumerate().all(|(k, &j)| k as u32 == j))
     }
 
     /// Is `sol` the representative of its class, for a search with this
@@ -438,7 +391,10 @@ impl Model {
     ) -> Result<Counts, dancer_core::EngineError> {
         let cover = self.cover(opts.symmetry_breaking);
         let restriction = cover.restriction.as_ref();
-        let mut engine = opts.engine.build(&cover.problem)?;
+        // pieces used several times make multiplicities, which only
+        // dancing links handles
+        let kind = if opts.engine.supports(&cover.problem) { opts.engine } else { EngineKind::Dlx };
+        let mut engine = kind.build(&cover.problem)?;
         if let Some(c) = &opts.cancel {
             engine.set_cancel(c.clone());
         }
@@ -446,9 +402,6 @@ impl Model {
         let mut stopped = false;
         let mut sol: Vec<usize> = Vec::new();
         while let Some(options) = engine.next_solution() {
-            if !self.copies_in_order(&cover, options) {
-                continue;
-            }
             sol.clear();
             sol.extend(options.iter().map(|&o| cover.options[o].0 as usize));
             sol.sort_unstable();
@@ -491,6 +444,7 @@ impl Model {
             }
         }
         counts.nodes = engine.stats().nodes;
+        counts.engine = Some(kind);
         counts.complete = !stopped && engine.is_complete();
         Ok(counts)
     }

@@ -53,6 +53,17 @@ trait Lanes: Copy {
     fn zero_lanes(self) -> u32;
     /// The search below state `s`, compiled for this lane type.
     fn search(ctx: &mut Search, s: &[Self; 5]);
+    /// The givens of a puzzle (see [`givens_portable`]).
+    #[inline(always)]
+    fn givens(cells: &[u8; 81]) -> Option<([Self; 5], Self)> {
+        let (g, e) = givens_portable(cells)?;
+        Some((g.map(Self::from_array), Self::from_array(e)))
+    }
+    /// Writes a solved state as row-major digits 1..=9.
+    #[inline(always)]
+    fn write(s: &[Self; 5], out: &mut [u8; 81]) {
+        write_portable(&s.map(Self::to_array), out)
+    }
 }
 
 /// Portable lanes (plain arrays; compilers turn them into SSE2 or NEON).
@@ -65,14 +76,6 @@ impl Portable {
         let mut r = [0u32; 8];
         for i in 0..8 {
             r[i] = f(self.0[i], o.0[i]);
-        }
-        Portable(r)
-    }
-    #[inline(always)]
-    fn perm(self, p: [usize; 8]) -> Self {
-        let mut r = [0u32; 8];
-        for i in 0..8 {
-            r[i] = self.0[p[i]];
         }
         Portable(r)
     }
@@ -117,23 +120,26 @@ impl Lanes for Portable {
     }
     #[inline(always)]
     fn shl<const N: i32>(self) -> Self {
-        Portable(self.0.map(|a| a << N))
+        self.map2(self, |a, _| a << N)
     }
     #[inline(always)]
     fn shr<const N: i32>(self) -> Self {
-        Portable(self.0.map(|a| a >> N))
+        self.map2(self, |a, _| a >> N)
     }
     #[inline(always)]
     fn rot1(self) -> Self {
-        self.perm([1, 2, 0, 3, 5, 6, 4, 7])
+        let a = self.0;
+        Portable([a[1], a[2], a[0], a[3], a[5], a[6], a[4], a[7]])
     }
     #[inline(always)]
     fn rot2(self) -> Self {
-        self.perm([2, 0, 1, 3, 6, 4, 5, 7])
+        let a = self.0;
+        Portable([a[2], a[0], a[1], a[3], a[6], a[4], a[5], a[7]])
     }
     #[inline(always)]
     fn swap(self) -> Self {
-        self.perm([4, 5, 6, 7, 0, 1, 2, 3])
+        let a = self.0;
+        Portable([a[4], a[5], a[6], a[7], a[0], a[1], a[2], a[3]])
     }
     #[inline(always)]
     fn is_zero(self) -> bool {
@@ -149,6 +155,125 @@ impl Lanes for Portable {
     }
     fn search(ctx: &mut Search, s: &[Self; 5]) {
         run(ctx, s)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    //! The lanes in two SSE2 registers: the fallback on x86-64 CPUs without
+    //! AVX2.
+    //!
+    //! Safety: SSE2 is part of the x86-64 baseline (every x86-64 CPU has it
+    //! and the target enables it), so its instructions are always available.
+
+    use super::{Lanes, Search};
+    use core::arch::x86_64::*;
+
+    #[derive(Clone, Copy)]
+    pub(super) struct Sse2([__m128i; 2]);
+
+    impl Sse2 {
+        #[inline(always)]
+        fn map(self, f: impl Fn(__m128i) -> __m128i) -> Self {
+            Sse2([f(self.0[0]), f(self.0[1])])
+        }
+        #[inline(always)]
+        fn map2(self, o: Self, f: impl Fn(__m128i, __m128i) -> __m128i) -> Self {
+            Sse2([f(self.0[0], o.0[0]), f(self.0[1], o.0[1])])
+        }
+    }
+
+    // SAFETY (every `unsafe` block below): SSE2 is always available on
+    // x86-64 (module note); loads and stores stay inside the arrays given.
+    impl Lanes for Sse2 {
+        #[inline(always)]
+        fn from_array(a: [u32; 8]) -> Self {
+            let p = a.as_ptr();
+            unsafe {
+                Sse2([
+                    _mm_loadu_si128(p.cast()),
+                    _mm_loadu_si128(p.add(4).cast()),
+                ])
+            }
+        }
+        #[inline(always)]
+        fn to_array(self) -> [u32; 8] {
+            let mut a = [0u32; 8];
+            let p = a.as_mut_ptr();
+            unsafe {
+                _mm_storeu_si128(p.cast(), self.0[0]);
+                _mm_storeu_si128(p.add(4).cast(), self.0[1]);
+            }
+            a
+        }
+        #[inline(always)]
+        fn splat(x: u32) -> Self {
+            let v = unsafe { _mm_set1_epi32(x as i32) };
+            Sse2([v, v])
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            self.map2(o, |a, b| unsafe { _mm_and_si128(a, b) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            self.map2(o, |a, b| unsafe { _mm_or_si128(a, b) })
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            self.map2(o, |a, b| unsafe { _mm_xor_si128(a, b) })
+        }
+        #[inline(always)]
+        fn andnot(self, o: Self) -> Self {
+            self.map2(o, |a, b| unsafe { _mm_andnot_si128(b, a) })
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            self.map2(o, |a, b| unsafe { _mm_add_epi32(a, b) })
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            self.map2(o, |a, b| unsafe { _mm_sub_epi32(a, b) })
+        }
+        #[inline(always)]
+        fn shl<const N: i32>(self) -> Self {
+            self.map(|a| unsafe { _mm_slli_epi32::<N>(a) })
+        }
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> Self {
+            self.map(|a| unsafe { _mm_srli_epi32::<N>(a) })
+        }
+        #[inline(always)]
+        fn rot1(self) -> Self {
+            self.map(|a| unsafe { _mm_shuffle_epi32::<0b11_00_10_01>(a) })
+        }
+        #[inline(always)]
+        fn rot2(self) -> Self {
+            self.map(|a| unsafe { _mm_shuffle_epi32::<0b11_01_00_10>(a) })
+        }
+        #[inline(always)]
+        fn swap(self) -> Self {
+            Sse2([self.0[1], self.0[0]])
+        }
+        #[inline(always)]
+        fn is_zero(self) -> bool {
+            unsafe {
+                let o = _mm_or_si128(self.0[0], self.0[1]);
+                _mm_movemask_epi8(_mm_cmpeq_epi32(o, _mm_setzero_si128())) == 0xffff
+            }
+        }
+        #[inline(always)]
+        fn zero_lanes(self) -> u32 {
+            unsafe {
+                let z = _mm_setzero_si128();
+                let lo = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(self.0[0], z)));
+                let hi = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(self.0[1], z)));
+                (lo | hi << 4) as u32
+            }
+        }
+        fn search(ctx: &mut Search, s: &[Self; 5]) {
+            super::run(ctx, s)
+        }
     }
 }
 
@@ -247,6 +372,62 @@ mod avx2 {
             // SAFETY: Avx2 values exist only once AVX2 was detected.
             unsafe { run_avx2(ctx, s) }
         }
+        #[inline(always)]
+        fn givens(cells: &[u8; 81]) -> Option<([Self; 5], Self)> {
+            let mut buf = [0u8; 96];
+            buf[..81].copy_from_slice(cells);
+            let mut g = [[0u32; 8]; 5];
+            let mut e = [0u32; 8];
+            for b in 0..3 {
+                // SAFETY: AVX2 is available (module invariant); the load
+                // reads bytes 27 b .. 27 b + 32 of `buf` (96 bytes).
+                unsafe {
+                    let v = _mm256_loadu_si256(buf.as_ptr().add(27 * b).cast());
+                    let nine = _mm256_set1_epi8(9);
+                    let ok = _mm256_cmpeq_epi8(_mm256_max_epu8(v, nine), nine);
+                    if !_mm256_movemask_epi8(ok) & 0x7ff_ffff != 0 {
+                        return None;
+                    }
+                    let cells_of = |d: i8| -> u32 {
+                        let x = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(d));
+                        super::expand(_mm256_movemask_epi8(x) as u32 & 0x7ff_ffff)
+                    };
+                    e[b] = cells_of(0);
+                    e[4 + b] = e[b];
+                    for d in 0..9 {
+                        g[d / 2][(d % 2) * 4 + b] = cells_of(d as i8 + 1);
+                    }
+                }
+            }
+            Some((g.map(Self::from_array), Self::from_array(e)))
+        }
+        #[inline(always)]
+        fn write(s: &[Self; 5], out: &mut [u8; 81]) {
+            let w = s.map(Self::to_array);
+            let mut buf = [0u8; 96];
+            // SAFETY: AVX2 is available (module invariant); the stores write
+            // bytes 27 b .. 27 b + 32 of `buf` (96 bytes).
+            unsafe {
+                // byte k of the expansion tests bit k % 8 of byte k / 8
+                let sel = _mm256_setr_epi8(
+                    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3,
+                    3, 3, 3, 3, 3, 3,
+                );
+                let bits = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+                for b in 0..3 {
+                    let mut acc = _mm256_setzero_si256();
+                    for d in 0..9 {
+                        let m = super::compact(super::word(&w, d, b));
+                        let v = _mm256_shuffle_epi8(_mm256_set1_epi32(m as i32), sel);
+                        let e = _mm256_cmpeq_epi8(_mm256_and_si256(v, bits), bits);
+                        let dv = _mm256_set1_epi8(d as i8 + 1);
+                        acc = _mm256_or_si256(acc, _mm256_and_si256(e, dv));
+                    }
+                    _mm256_storeu_si256(buf.as_mut_ptr().add(27 * b).cast(), acc);
+                }
+            }
+            out.copy_from_slice(&buf[..81]);
+        }
     }
 
     #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
@@ -257,11 +438,10 @@ mod avx2 {
     /// The whole solve with AVX2 lanes.
     ///
     /// # Safety
-    /// The CPU must support AVX2.
+    /// The CPU must support AVX2, POPCNT, BMI1 and BMI2.
     #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-    pub(super) unsafe fn solve(init: &[[u32; 8]; 5], ctx: &mut Search) {
-        let s = init.map(Avx2::from_array);
-        run_avx2(ctx, &s)
+    pub(super) unsafe fn solve(cells: &[u8; 81], ctx: &mut Search) {
+        super::start::<Avx2>(cells, ctx)
     }
 }
 
@@ -383,24 +563,13 @@ fn rot_j<V: Lanes>(c: V) -> V {
 /// Propagates to a fixpoint. Err on contradiction, Ok(true) when solved.
 #[inline(always)]
 fn propagate<V: Lanes>(r: &mut [V; 5]) -> Result<bool, ()> {
-    // whether the state is known to be unchanged by `perms`
-    let mut stable = false;
     loop {
         let s0 = *r;
         let (n, err) = singles(r);
-        let ch1 = differ(r, &s0);
-        if !ch1 && stable {
-            if !err.is_zero() {
-                return Err(());
-            }
-            return Ok(n.xor(V::from_array(VALID)).is_zero());
-        }
-        let s1 = *r;
         if perms(r) || !err.is_zero() {
             return Err(());
         }
-        stable = !differ(r, &s1);
-        if stable && !ch1 {
+        if !differ(r, &s0) {
             return Ok(n.xor(V::from_array(VALID)).is_zero());
         }
     }
@@ -415,38 +584,68 @@ fn word(w: &[[u32; 8]; 5], d: usize, b: usize) -> u32 {
 /// Below this many unsolved cells, branch on the first bivalue cell found.
 const FEW_UNSOLVED: u32 = 30;
 
-/// Chooses a cell to branch on: (band, bit, digit mask).
-#[inline(always)]
-fn choose(w: &[[u32; 8]; 5]) -> (usize, u32, u32) {
-    let digits = |b: usize, i: u32| -> u32 {
-        let mut ds = 0;
-        for d in 0..9 {
-            ds |= ((word(w, d, b) >> i) & 1) << d;
+/// Cell i of a band word (bit 10 r + c) -> its peers inside the band (row,
+/// box and so column), itself excluded.
+static BAND_PEERS: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut i = 0;
+    while i < 30 {
+        let (r, c) = (i / 10, i % 10);
+        let mut m = 0u32;
+        let mut j = 0;
+        while j < 30 {
+            let (r2, c2) = (j / 10, j % 10);
+            if c < 9 && c2 < 9 && j != i && (r2 == r || c2 / 3 == c / 3) {
+                m |= 1 << j;
+            }
+            j += 1;
         }
-        ds
-    };
-    let mut bis = [0u32; 3];
-    let mut un = [0u32; 3];
-    for b in 0..3 {
-        let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
-        for d in 0..9 {
-            let x = word(w, d, b);
-            thrice |= twice & x;
-            twice |= once & x;
-            once |= x;
-        }
-        bis[b] = twice & !thrice;
-        un[b] = twice;
+        t[i] = m;
+        i += 1;
     }
-    if bis == [0; 3] {
+    t
+};
+
+/// The candidate digits (bit d) of cell i of band b.
+#[inline(always)]
+fn digits(w: &[[u32; 8]; 5], b: usize, i: u32) -> u32 {
+    let mut ds = 0;
+    for d in 0..9 {
+        ds |= ((word(w, d, b) >> i) & 1) << d;
+    }
+    ds
+}
+
+/// Chooses a cell to branch on: (band, bit, digit mask). A cell with two
+/// candidates, the one with the most unsolved peers (late in the search,
+/// with few cells left, the first one), else one with the fewest.
+#[inline(always)]
+fn choose<V: Lanes>(s: &[V; 5]) -> (usize, u32, u32) {
+    // o, t, h: cells with at least one, two, three candidates
+    let mut o = s[0];
+    let mut t = o.xor(o);
+    let mut h = t;
+    for &x in &s[1..] {
+        h = h.or(t.and(x));
+        t = t.or(o.and(x));
+        o = o.or(x);
+    }
+    let (o2, t2, h2) = (o.swap(), t.swap(), h.swap());
+    h = h.or(h2).or(t.and(o2)).or(o.and(t2));
+    t = t.or(t2).or(o.and(o2));
+    let un = t.to_array();
+    let bv = t.andnot(h).to_array();
+    let w = s.map(V::to_array);
+    let mut bis = (bv[0] as u128) | (bv[1] as u128) << 32 | (bv[2] as u128) << 64;
+    if bis == 0 {
         let mut best = (0usize, 0u32, 0u32);
         let mut best_n = 10;
-        for b in 0..3 {
-            let mut u = un[b];
+        for (b, &ub) in un[..3].iter().enumerate() {
+            let mut u = ub;
             while u != 0 {
                 let i = u.trailing_zeros();
                 u &= u - 1;
-                let ds = digits(b, i);
+                let ds = digits(&w, b, i);
                 let n = ds.count_ones();
                 if n < best_n {
                     best_n = n;
@@ -457,43 +656,25 @@ fn choose(w: &[[u32; 8]; 5]) -> (usize, u32, u32) {
         return best;
     }
     let nun = un[0].count_ones() + un[1].count_ones() + un[2].count_ones();
-    if nun < FEW_UNSOLVED {
-        let b = if bis[0] != 0 {
-            0
-        } else if bis[1] != 0 {
-            1
-        } else {
-            2
-        };
-        let i = bis[b].trailing_zeros();
-        return (b, i, digits(b, i));
-    }
-    // The bivalue cell with the most unsolved peers.
-    let mut best = (0usize, 0u32);
-    let mut bs = 0;
-    for b in 0..3 {
-        let mut u = bis[b];
-        while u != 0 {
-            let i = u.trailing_zeros();
-            u &= u - 1;
-            let (r, c) = (i / 10, i % 10);
-            let row = (511 << (10 * r)) & un[b];
-            let bx = (7 << (c / 3 * 3)) * L & un[b];
-            let col = (L << c) & (un[0] | un[1] | un[2]);
-            let mut sc = (row | bx).count_ones();
-            for (b2, &u2) in un.iter().enumerate() {
-                if b2 != b {
-                    sc += ((L << c) & u2).count_ones();
-                }
-            }
-            let _ = col;
+    let mut best = bis.trailing_zeros();
+    if nun >= FEW_UNSOLVED {
+        let mut bs = 0;
+        while bis != 0 {
+            let p = bis.trailing_zeros();
+            bis &= bis - 1;
+            let (b, i) = ((p / 32) as usize, p % 32);
+            let c = i % 10;
+            let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
+            let col = ((un[b1] >> c) & L) | ((un[b2] >> c) & L) << 1;
+            let sc = (un[b] & BAND_PEERS[i as usize]).count_ones() + col.count_ones();
             if sc >= bs {
                 bs = sc;
-                best = (b, i);
+                best = p;
             }
         }
     }
-    (best.0, best.1, digits(best.0, best.1))
+    let (b, i) = ((best / 32) as usize, best % 32);
+    (b, i, digits(&w, b, i))
 }
 
 /// Search context: the depth-first search places at least one more cell at
@@ -505,19 +686,112 @@ struct Search<'a> {
     guesses: u64,
 }
 
-/// Writes a solved state as row-major digits 1..=9.
-fn write(w: &[[u32; 8]; 5], out: &mut [u8; 81]) {
+/// Band word (bit 10 r + c) -> 27 bits (bit 9 r + c).
+#[inline(always)]
+fn compact(x: u32) -> u32 {
+    (x & 0x1ff) | (x >> 1) & (0x1ff << 9) | (x >> 2) & (0x1ff << 18)
+}
+
+/// 27 bits (bit 9 r + c) -> band word (bit 10 r + c).
+#[inline(always)]
+fn expand(x: u32) -> u32 {
+    (x & 0x1ff) | (x & (0x1ff << 9)) << 1 | (x & (0x1ff << 18)) << 2
+}
+
+/// Writes a solved state (in array form) as row-major digits 1..=9.
+fn write_portable(w: &[[u32; 8]; 5], out: &mut [u8; 81]) {
     for d in 0..9 {
         for b in 0..3 {
-            let mut x = word(w, d, b);
+            let mut x = compact(word(w, d, b));
             while x != 0 {
                 let i = x.trailing_zeros() as usize;
                 x &= x - 1;
-                out[b * 27 + (i / 10) * 9 + i % 10] = d as u8 + 1;
+                if let Some(o) = out.get_mut(b * 27 + i) {
+                    *o = d as u8 + 1;
+                }
             }
         }
     }
 }
+
+/// The givens of a puzzle, in array form: the cells given each digit, and
+/// the empty cells (in the lanes of every digit). None if a byte is over 9.
+fn givens_portable(cells: &[u8; 81]) -> Option<([[u32; 8]; 5], [u32; 8])> {
+    let mut g = [[0u32; 3]; 10];
+    for (b, band) in cells.chunks_exact(27).enumerate() {
+        for (i, &v) in band.iter().enumerate() {
+            *g.get_mut(v as usize)?.get_mut(b)? |= 1 << i;
+        }
+    }
+    let mut w = [[0u32; 8]; 5];
+    let mut e = [0u32; 8];
+    for b in 0..3 {
+        for d in 0..9 {
+            w[d / 2][(d % 2) * 4 + b] = expand(g[d + 1][b]);
+        }
+        e[b] = expand(g[0][b]);
+        e[4 + b] = e[b];
+    }
+    Some((w, e))
+}
+
+/// The initial state: the empty cells keep every digit but those of the
+/// givens among their peers (row, box, column); each given keeps its digit.
+#[inline(always)]
+fn initial<V: Lanes>(g: &[V; 5], empty: V) -> [V; 5] {
+    let sp = V::splat;
+    let mut s = *g;
+    for (k, (x, &gk)) in s.iter_mut().zip(g).enumerate() {
+        let e = if k == 4 {
+            empty.and(V::from_array(HALF[0]))
+        } else {
+            empty
+        };
+        let nz = gk.add(sp(511 * L)).and(sp(G));
+        let rows = nz.sub(nz.shr::<9>());
+        let t = gk.or(gk.shr::<1>()).or(gk.shr::<2>()).and(sp(TB));
+        let bx = t.or(t.shr::<10>()).or(t.shr::<20>()).and(sp(0o111));
+        let bx = bx.or(bx.shl::<10>()).or(bx.shl::<20>());
+        let boxes = bx.or(bx.shl::<1>()).or(bx.shl::<2>());
+        let c = gk.or(gk.shr::<10>()).or(gk.shr::<20>()).and(sp(511));
+        let c = c.or(c.rot1()).or(c.rot2());
+        let cols = c.or(c.shl::<10>()).or(c.shl::<20>());
+        *x = e.andnot(rows.or(boxes).or(cols)).or(gk);
+    }
+    s
+}
+
+/// HALF[h]: all ones in the lanes of digit half h.
+static HALF: [[u32; 8]; 2] = [[!0, !0, !0, !0, 0, 0, 0, 0], [0, 0, 0, 0, !0, !0, !0, !0]];
+
+/// PEERS[b][i]: the peers of cell i of band b, in the lanes of the three
+/// bands of a digit (both halves): row and box in band b, the column in the
+/// other two.
+static PEERS: [[[u32; 8]; 32]; 3] = {
+    let mut t = [[[0u32; 8]; 32]; 3];
+    let mut b = 0;
+    while b < 3 {
+        let mut i = 0;
+        while i < 30 {
+            if i % 10 < 9 {
+                let mut b2 = 0;
+                while b2 < 3 {
+                    let m = if b2 == b {
+                        BAND_PEERS[i]
+                    } else {
+                        L << (i % 10)
+                    };
+                    t[b][i][b2] = m;
+                    t[b][i][4 + b2] = m;
+                    b2 += 1;
+                }
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 /// LANE[j]: all ones in lane j, zeros elsewhere.
 static LANE: [[u32; 8]; 8] = {
@@ -549,34 +823,37 @@ fn run<V: Lanes>(ctx: &mut Search, s0: &[V; 5]) {
         let Ok(done) = propagate(&mut s) else {
             return;
         };
-        let w = s.map(V::to_array);
         if done {
             if let Some(o) = ctx.out.get_mut(ctx.count as usize) {
-                write(&w, o);
+                V::write(&s, o);
             }
             ctx.count += 1;
             return;
         }
-        let (b, i, mut ds) = choose(&w);
-        if ds == 0 {
+        let (b, i, mut ds) = choose(&s);
+        if ds & ds.wrapping_sub(1) == 0 {
+            // not a cell with two candidates or more (cannot happen)
             return;
         }
         let bit = V::splat(1 << i);
         let cell = bit.and(V::from_array(BAND[b]));
+        let peers = V::from_array(PEERS[b][i as usize]);
         loop {
             let d = ds.trailing_zeros() as usize;
             ds &= ds - 1;
             ctx.guesses += 1;
             let one = bit.and(V::from_array(LANE[(d % 2) * 4 + b]));
+            let pd = peers.and(V::from_array(HALF[d % 2]));
             if ds == 0 {
                 // the last candidate: the others were cleared already
+                s[d / 2] = s[d / 2].andnot(pd);
                 break;
             }
             let mut c = s;
             for x in c.iter_mut() {
                 *x = x.andnot(cell);
             }
-            c[d / 2] = c[d / 2].or(one);
+            c[d / 2] = c[d / 2].andnot(pd).or(one);
             V::search(ctx, &c);
             if ctx.count >= ctx.limit {
                 return;
@@ -593,29 +870,26 @@ fn run<V: Lanes>(ctx: &mut Search, s0: &[V; 5]) {
 /// Givens that conflict with each other (two equal digits in a row, column or box)
 /// simply give 0 solutions; any byte > 9 in `cells` also gives 0 solutions. Never panics.
 pub fn solve(cells: &[u8; 81], limit: u64, out: &mut [[u8; 81]], stats: &mut Fast9Stats) -> u64 {
-    solve_with(cells, limit, out, stats, true)
+    solve_with(cells, limit, out, stats, Path::Best)
 }
 
-/// Initial state: every cell holding a given loses the other digits (the
-/// first propagation round does the rest). None if a byte is over 9.
-fn initial(cells: &[u8; 81]) -> Option<[[u32; 8]; 5]> {
-    let mut g = [[0u32; 3]; 10];
-    for (b, band) in cells.chunks_exact(27).enumerate() {
-        for (i, &v) in band.iter().enumerate() {
-            if v > 9 {
-                return None;
-            }
-            g[v as usize][b] |= 1 << (i / 9 * 10 + i % 9);
-        }
+/// The whole search with lanes V.
+#[inline(always)]
+fn start<V: Lanes>(cells: &[u8; 81], ctx: &mut Search) {
+    if let Some((g, empty)) = V::givens(cells) {
+        V::search(ctx, &initial(&g, empty));
     }
-    let mut w = [[0u32; 8]; 5];
-    for d in 0..9 {
-        for b in 0..3 {
-            let given = ALL & !g[0][b];
-            w[d / 2][(d % 2) * 4 + b] = ALL & (!given | g[d + 1][b]);
-        }
-    }
-    Some(w)
+}
+
+/// Which lanes to run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Path {
+    /// The fastest the CPU supports (AVX2, else SSE2 on x86-64, else plain).
+    Best,
+    /// SSE2 on x86-64, plain arrays elsewhere.
+    Sse2,
+    /// Plain arrays.
+    Portable,
 }
 
 fn solve_with(
@@ -623,36 +897,32 @@ fn solve_with(
     limit: u64,
     out: &mut [[u8; 81]],
     stats: &mut Fast9Stats,
-    simd: bool,
+    path: Path,
 ) -> u64 {
     *stats = Fast9Stats::default();
     if limit == 0 {
         return 0;
     }
-    let Some(init) = initial(cells) else {
-        return 0;
-    };
     let mut ctx = Search {
         limit,
         count: 0,
         out,
         guesses: 0,
     };
-    let mut done = false;
-    #[cfg(target_arch = "x86_64")]
-    if simd
-        && is_x86_feature_detected!("avx2")
-        && is_x86_feature_detected!("popcnt")
-        && is_x86_feature_detected!("bmi1")
-        && is_x86_feature_detected!("bmi2")
-    {
-        // SAFETY: AVX2 was just detected.
-        unsafe { avx2::solve(&init, &mut ctx) };
-        done = true;
-    }
-    if !done {
-        let _ = simd;
-        run(&mut ctx, &init.map(Portable::from_array));
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        Path::Best
+            if is_x86_feature_detected!("avx2")
+                && is_x86_feature_detected!("popcnt")
+                && is_x86_feature_detected!("bmi1")
+                && is_x86_feature_detected!("bmi2") =>
+        {
+            // SAFETY: the features were just detected.
+            unsafe { avx2::solve(cells, &mut ctx) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Path::Best | Path::Sse2 => start::<sse2::Sse2>(cells, &mut ctx),
+        _ => start::<Portable>(cells, &mut ctx),
     }
     stats.guesses = ctx.guesses;
     ctx.count
@@ -773,11 +1043,28 @@ mod tests {
         n
     }
 
-    /// Solves with `limit`, checks every solution kept and that they differ.
+    /// `solve`, and the SSE2 and plain lanes too: all must give the same
+    /// count, the same statistics and write the same solutions.
+    fn solve_both(p: &[u8; 81], limit: u64, out: &mut [[u8; 81]], st: &mut Fast9Stats) -> u64 {
+        let n = solve(p, limit, out, st);
+        for path in [Path::Sse2, Path::Portable] {
+            let mut out2 = vec![[0u8; 81]; out.len()];
+            let mut st2 = Fast9Stats::default();
+            let n2 = solve_with(p, limit, &mut out2, &mut st2, path);
+            assert_eq!(n, n2, "{path:?}: another count");
+            assert_eq!(*st, st2, "{path:?}: other statistics");
+            let written = out.len().min(n as usize);
+            assert_eq!(out[..written], out2[..written], "{path:?}: other solutions");
+        }
+        n
+    }
+
+    /// Solves with `limit` (both lane types), checks every solution kept and
+    /// that they differ.
     fn solve_checked(p: &[u8; 81], limit: u64, keep: usize) -> (u64, Vec<[u8; 81]>) {
         let mut out = vec![[0u8; 81]; keep];
         let mut st = Fast9Stats::default();
-        let n = solve(p, limit, &mut out, &mut st);
+        let n = solve_both(p, limit, &mut out, &mut st);
         assert!(n <= limit);
         out.truncate(keep.min(n as usize));
         for s in &out {
@@ -848,11 +1135,11 @@ mod tests {
         let mut huge = [0u8; 81];
         huge[40] = 255;
         for p in [row, col, bx, far, big, huge] {
-            assert_eq!(solve(&p, 2, &mut out, &mut st), 0);
-            assert_eq!(solve(&p, u64::MAX, &mut out, &mut st), 0);
+            assert_eq!(solve_both(&p, 2, &mut out, &mut st), 0);
+            assert_eq!(solve_both(&p, u64::MAX, &mut out, &mut st), 0);
         }
         // limit 0 finds nothing
-        assert_eq!(solve(&base, 0, &mut out, &mut st), 0);
+        assert_eq!(solve_both(&base, 0, &mut out, &mut st), 0);
     }
 
     #[test]
@@ -867,7 +1154,7 @@ mod tests {
             let p = parse(line);
             let mut out = [[0u8; 81]; 2];
             let mut st = Fast9Stats::default();
-            assert_eq!(solve(&p, u64::MAX, &mut out, &mut st), 0, "{line}");
+            assert_eq!(solve_both(&p, u64::MAX, &mut out, &mut st), 0, "{line}");
             assert_eq!(brute_count(&p, 2), 0, "{line}");
         }
     }
@@ -940,11 +1227,11 @@ mod tests {
         // out shorter than the count: only the first are written
         let mut out = [[0u8; 81]; 1];
         let mut st = Fast9Stats::default();
-        assert_eq!(solve(&empty, 7, &mut out, &mut st), 7);
+        assert_eq!(solve_both(&empty, 7, &mut out, &mut st), 7);
         check(&empty, &out[0]).unwrap();
         assert!(st.guesses > 0);
         // out empty
-        assert_eq!(solve(&empty, 3, &mut [], &mut st), 3);
+        assert_eq!(solve_both(&empty, 3, &mut [], &mut st), 3);
     }
 
     #[test]

@@ -24,8 +24,11 @@
 
 pub mod cover;
 pub mod fast9;
+pub mod generate;
 pub mod generic;
 pub mod grid;
+pub mod logic;
+pub mod play;
 pub mod puzzle;
 pub mod rules;
 pub mod solve;

@@ -1,0 +1,316 @@
+//! Puzzle generation: a random full grid, then givens taken away while the
+//! puzzle keeps exactly one solution.
+//!
+//! Cells are removed in symmetric groups (the orbits of the requested
+//! symmetry), in random order, each removal kept only if the puzzle stays
+//! unique (checked by the fastest exact engine for the size). The result is
+//! *minimal* (no single given can be removed without a second solution
+//! appearing) unless asked otherwise; with a symmetry, a puzzle whose
+//! removable given would break the symmetry is dropped and another tried.
+//! A rating filter (for levels) is applied by the caller's `accept`.
+//! Everything is reproducible from the seed.
+
+use crate::grid::Grid;
+use crate::puzzle::Puzzle;
+use crate::rules::Rules;
+use crate::solve::{Engine, Solver};
+use std::fmt;
+use std::str::FromStr;
+
+/// The symmetry of the pattern of givens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Symmetry {
+    None,
+    /// Half-turn: cell (r, c) and (n-1-r, n-1-c).
+    Rotate180,
+    /// Quarter-turn: the four rotations of a cell.
+    Rotate90,
+    /// Left-right mirror.
+    Mirror,
+    /// Reflection in the main diagonal.
+    Diagonal,
+}
+
+impl FromStr for Symmetry {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "none" => Symmetry::None,
+            "rotate180" => Symmetry::Rotate180,
+            "rotate90" => Symmetry::Rotate90,
+            "mirror" => Symmetry::Mirror,
+            "diagonal" => Symmetry::Diagonal,
+            _ => return Err(format!("unknown symmetry {s:?} (none, rotate180, rotate90, mirror, diagonal)")),
+        })
+    }
+}
+
+impl fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Symmetry::None => "none",
+            Symmetry::Rotate180 => "rotate180",
+            Symmetry::Rotate90 => "rotate90",
+            Symmetry::Mirror => "mirror",
+            Symmetry::Diagonal => "diagonal",
+        })
+    }
+}
+
+impl Symmetry {
+    /// The cells a cell goes with (itself included), sorted, deduplicated.
+    pub fn orbit(self, n: usize, cell: usize) -> Vec<usize> {
+        let (r, c) = (cell / n, cell % n);
+        let m = n - 1;
+        let mut v = vec![(r, c)];
+        match self {
+            Symmetry::None => {}
+            Symmetry::Rotate180 => v.push((m - r, m - c)),
+            Symmetry::Rotate90 => {
+                v.push((c, m - r));
+                v.push((m - r, m - c));
+                v.push((m - c, r));
+            }
+            Symmetry::Mirror => v.push((r, m - c)),
+            Symmetry::Diagonal => v.push((c, r)),
+        }
+        let mut cells: Vec<usize> = v.into_iter().map(|(r, c)| r * n + c).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }
+
+    /// Whether the givens of `g` have this symmetry.
+    pub fn holds(self, g: &Grid) -> bool {
+        let n = g.size();
+        (0..n * n).all(|c| {
+            let filled = g.get(c) != 0;
+            self.orbit(n, c).into_iter().all(|d| (g.get(d) != 0) == filled)
+        })
+    }
+}
+
+/// A small, fast, reproducible random number generator (xorshift*).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i + 1);
+            v.swap(i, j);
+        }
+    }
+}
+
+/// A random complete grid for `rules`, by randomised backtracking (the
+/// cell with the fewest candidates first, digits in random order).
+pub fn random_solution(rules: &Rules, rng: &mut Rng) -> Grid {
+    let n = rules.size();
+    let units: Vec<Vec<usize>> = rules.units().into_iter().map(|u| u.cells).collect();
+    let mut peers = vec![Vec::new(); n * n];
+    for u in &units {
+        for &a in u {
+            for &b in u {
+                if a != b && !peers[a].contains(&b) {
+                    peers[a].push(b);
+                }
+            }
+        }
+    }
+    let full: u32 = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
+    let mut vals = vec![0u8; n * n];
+    fn fill(vals: &mut [u8], peers: &[Vec<usize>], full: u32, rng: &mut Rng, budget: &mut u64) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let mut best = None;
+        let mut best_k = u32::MAX;
+        for c in 0..vals.len() {
+            if vals[c] != 0 {
+                continue;
+            }
+            let mut used = 0u32;
+            for &p in &peers[c] {
+                if vals[p] != 0 {
+                    used |= 1 << (vals[p] - 1);
+                }
+            }
+            let k = (full & !used).count_ones();
+            if k < best_k {
+                best_k = k;
+                best = Some((c, full & !used));
+                if k <= 1 {
+                    break;
+                }
+            }
+        }
+        let Some((c, cand)) = best else { return true };
+        let mut digits: Vec<u8> = (0..32).filter(|d| cand >> d & 1 == 1).map(|d| d as u8 + 1).collect();
+        rng.shuffle(&mut digits);
+        for d in digits {
+            vals[c] = d;
+            if fill(vals, peers, full, rng, budget) {
+                return true;
+            }
+        }
+        vals[c] = 0;
+        false
+    }
+    loop {
+        vals.iter_mut().for_each(|v| *v = 0);
+        let mut budget = 200_000;
+        if fill(&mut vals, &peers, full, rng, &mut budget) {
+            return Grid::from_cells(n, vals);
+        }
+    }
+}
+
+/// How to generate.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub rules: Rules,
+    pub symmetry: Symmetry,
+    /// Remove givens until none can go (else stop at the first pass).
+    pub minimal: bool,
+    /// Give up on a grid after this many tries to reach an accepted puzzle.
+    pub attempts: usize,
+}
+
+/// Generates one puzzle with exactly one solution, accepted by `accept`
+/// (e.g. a rating in the wanted range). Returns None after
+/// `opts.attempts` rejected puzzles.
+pub fn generate(opts: &Options, seed: u64, mut accept: impl FnMut(&Puzzle) -> bool) -> Option<Puzzle> {
+    let rules = &opts.rules;
+    let n = rules.size();
+    let solver = Solver::new(rules, Engine::Auto).expect("auto fits every rule");
+    let mut rng = Rng::new(seed);
+    let unique = |g: &Grid| solver.solve(g, 2, 0).count == 1;
+    for _ in 0..opts.attempts.max(1) {
+        let sol = random_solution(rules, &mut rng);
+        let mut g = sol.clone();
+        // orbits in random order
+        let mut orbits: Vec<Vec<usize>> = Vec::new();
+        let mut seen = vec![false; n * n];
+        for c in 0..n * n {
+            if !seen[c] {
+                let o = opts.symmetry.orbit(n, c);
+                for &d in &o {
+                    seen[d] = true;
+                }
+                orbits.push(o);
+            }
+        }
+        rng.shuffle(&mut orbits);
+        for o in &orbits {
+            let keep: Vec<u8> = o.iter().map(|&c| g.get(c)).collect();
+            for &c in o {
+                g.set(c, 0);
+            }
+            if !unique(&g) {
+                for (&c, &d) in o.iter().zip(&keep) {
+                    g.set(c, d);
+                }
+            }
+        }
+        if opts.minimal && !is_minimal(&g, &unique) {
+            continue; // a single given could go, but not its symmetric partners
+        }
+        let p = Puzzle::new(rules.clone(), g).expect("givens of a solution");
+        if accept(&p) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// Whether no given of `g` can be removed with the puzzle staying unique.
+pub fn is_minimal(g: &Grid, unique: &impl Fn(&Grid) -> bool) -> bool {
+    let mut t = g.clone();
+    for c in 0..g.cells().len() {
+        let d = g.get(c);
+        if d == 0 {
+            continue;
+        }
+        t.set(c, 0);
+        let u = unique(&t);
+        t.set(c, d);
+        if u {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orbits() {
+        assert_eq!(Symmetry::Rotate180.orbit(9, 0), vec![0, 80]);
+        assert_eq!(Symmetry::Rotate180.orbit(9, 40), vec![40]);
+        assert_eq!(Symmetry::Rotate90.orbit(9, 0), vec![0, 8, 72, 80]);
+        assert_eq!(Symmetry::Mirror.orbit(9, 10), vec![10, 16]);
+        assert_eq!(Symmetry::Diagonal.orbit(9, 1), vec![1, 9]);
+    }
+
+    #[test]
+    fn generated_puzzles_are_unique_minimal_and_symmetric() {
+        for (size, sym, minimal) in [
+            (9, Symmetry::None, true),
+            (9, Symmetry::Rotate180, true),
+            (9, Symmetry::Mirror, true),
+            (9, Symmetry::Diagonal, true),
+            (9, Symmetry::Rotate90, false),
+            (4, Symmetry::Rotate180, false),
+            (16, Symmetry::Rotate180, false),
+        ] {
+            let rules = Rules::standard(size).unwrap();
+            let opts = Options {
+                rules: rules.clone(),
+                symmetry: sym,
+                minimal,
+                attempts: 20_000,
+            };
+            let solver = Solver::new(&rules, Engine::Dlx).unwrap();
+            let unique = |g: &Grid| solver.solve(g, 2, 0).count == 1;
+            for seed in 0..2 {
+                let p = generate(&opts, seed, |_| true).unwrap_or_else(|| panic!("{size} {sym}"));
+                assert!(unique(&p.givens), "unique");
+                assert!(sym.holds(&p.givens), "{sym}");
+                if minimal {
+                    assert!(is_minimal(&p.givens, &unique), "minimal");
+                } else {
+                    // no symmetric group of givens can go
+                    let n = size;
+                    for c in 0..n * n {
+                        if p.givens.get(c) == 0 {
+                            continue;
+                        }
+                        let mut t = p.givens.clone();
+                        for d in sym.orbit(n, c) {
+                            t.set(d, 0);
+                        }
+                        assert!(!unique(&t), "orbit of {c} removable");
+                    }
+                }
+                // reproducible
+                assert_eq!(generate(&opts, seed, |_| true).unwrap(), p);
+            }
+        }
+    }
+}

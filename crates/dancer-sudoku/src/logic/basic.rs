@@ -1,0 +1,645 @@
+//! Singles, locked candidates, naked and hidden subsets, and fish (basic,
+//! finned and sashimi).
+
+use super::board::*;
+use super::step::{Step, Technique};
+
+fn digit_list(mask: Digits) -> Vec<u8> {
+    digits_of(mask).collect()
+}
+
+/// The last empty cell of a unit.
+pub fn full_house(b: &Board) -> Option<Step> {
+    for (u, unit) in UNITS.iter().enumerate() {
+        let mut empty = None;
+        let mut n = 0;
+        let mut seen: Digits = 0;
+        for &c in unit {
+            let c = c as usize;
+            if b.value(c) == 0 {
+                n += 1;
+                empty = Some(c);
+            } else {
+                seen |= bit(b.value(c));
+            }
+        }
+        if n == 1 {
+            let c = empty.unwrap();
+            let missing = ALL_DIGITS & !seen;
+            if count(missing) != 1 || b.cands(c) & missing == 0 {
+                continue; // broken board: let other techniques (or nothing) handle it
+            }
+            let d = missing.trailing_zeros() as u8 + 1;
+            let mut s = Step::new(Technique::FullHouse);
+            s.placements.push((c, d));
+            s.cells.push(c);
+            s.units.push(unit_name(u));
+            s.digits.push(d);
+            s.description = format!(
+                "Full house: {} is the last empty cell of {}, so it is {}",
+                cell_name(c),
+                unit_name(u),
+                d
+            );
+            return Some(s);
+        }
+    }
+    None
+}
+
+fn hidden_single_in(b: &Board, units: std::ops::Range<usize>, t: Technique) -> Option<Step> {
+    for u in units {
+        let mut once: Digits = 0;
+        let mut more: Digits = 0;
+        for &c in &UNITS[u] {
+            let m = b.cands(c as usize);
+            more |= once & m;
+            once |= m;
+        }
+        let single = once & !more;
+        if single != 0 {
+            let d = single.trailing_zeros() as u8 + 1;
+            let c = UNITS[u]
+                .iter()
+                .map(|&c| c as usize)
+                .find(|&c| b.has(c, d))
+                .unwrap();
+            let mut s = Step::new(t);
+            s.placements.push((c, d));
+            s.cells.push(c);
+            s.units.push(unit_name(u));
+            s.digits.push(d);
+            s.description = format!(
+                "Hidden single: in {}, {} can only go in {}",
+                unit_name(u),
+                d,
+                cell_name(c)
+            );
+            return Some(s);
+        }
+    }
+    None
+}
+
+/// The only place of a digit in a box.
+pub fn hidden_single_box(b: &Board) -> Option<Step> {
+    hidden_single_in(b, 18..27, Technique::HiddenSingleBox)
+}
+
+/// The only place of a digit in a row or a column.
+pub fn hidden_single_line(b: &Board) -> Option<Step> {
+    hidden_single_in(b, 0..18, Technique::HiddenSingleLine)
+}
+
+/// The only candidate of a cell.
+pub fn naked_single(b: &Board) -> Option<Step> {
+    for c in 0..81 {
+        let m = b.cands(c);
+        if b.value(c) == 0 && count(m) == 1 {
+            let d = m.trailing_zeros() as u8 + 1;
+            let mut s = Step::new(Technique::NakedSingle);
+            s.placements.push((c, d));
+            s.cells.push(c);
+            s.digits.push(d);
+            s.description = format!("Naked single: {} can only be {}", cell_name(c), d);
+            return Some(s);
+        }
+    }
+    None
+}
+
+fn elims_of(b: &Board, cells: Cells, d: u8) -> Vec<(usize, u8)> {
+    cells_of(cells)
+        .filter(|&c| b.has(c, d))
+        .map(|c| (c, d))
+        .collect()
+}
+
+/// In a box, a digit confined to one line: it leaves the rest of the line.
+pub fn pointing(b: &Board) -> Option<Step> {
+    for bx in 18..27 {
+        for d in 1..=9u8 {
+            let p = b.unit_positions(bx, d);
+            if count_cells(p) < 2 {
+                continue;
+            }
+            for line in 0..18 {
+                if p & !UNIT_MASK[line] == 0 {
+                    let el = elims_of(b, UNIT_MASK[line] & !UNIT_MASK[bx], d);
+                    if el.is_empty() {
+                        continue;
+                    }
+                    let mut s = Step::new(Technique::Pointing);
+                    s.eliminations = el;
+                    s.cells = cells_of(p).collect();
+                    s.units = vec![unit_name(bx), unit_name(line)];
+                    s.digits.push(d);
+                    s.description = format!(
+                        "Pointing: in {}, {} lies only in {}, so it is removed from the rest of {}",
+                        unit_name(bx),
+                        d,
+                        unit_name(line),
+                        unit_name(line)
+                    );
+                    return Some(s);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// In a line, a digit confined to one box: it leaves the rest of the box.
+pub fn claiming(b: &Board) -> Option<Step> {
+    for line in 0..18 {
+        for d in 1..=9u8 {
+            let p = b.unit_positions(line, d);
+            if count_cells(p) < 2 {
+                continue;
+            }
+            for bx in 18..27 {
+                if p & !UNIT_MASK[bx] == 0 {
+                    let el = elims_of(b, UNIT_MASK[bx] & !UNIT_MASK[line], d);
+                    if el.is_empty() {
+                        continue;
+                    }
+                    let mut s = Step::new(Technique::Claiming);
+                    s.eliminations = el;
+                    s.cells = cells_of(p).collect();
+                    s.units = vec![unit_name(line), unit_name(bx)];
+                    s.digits.push(d);
+                    s.description = format!(
+                        "Claiming: in {}, {} lies only in {}, so it is removed from the rest of {}",
+                        unit_name(line),
+                        d,
+                        unit_name(bx),
+                        unit_name(bx)
+                    );
+                    return Some(s);
+                }
+            }
+        }
+    }
+    None
+}
+
+#[inline]
+pub(crate) fn count_cells(s: Cells) -> u32 {
+    s.count_ones()
+}
+
+/// Calls `f` on every `k`-subset of `items` (as indices into it); stops when
+/// `f` returns `Some`.
+pub(crate) fn combinations<T>(
+    n: usize,
+    k: usize,
+    f: &mut dyn FnMut(&[usize]) -> Option<T>,
+) -> Option<T> {
+    fn rec<T>(
+        n: usize,
+        k: usize,
+        start: usize,
+        cur: &mut Vec<usize>,
+        f: &mut dyn FnMut(&[usize]) -> Option<T>,
+    ) -> Option<T> {
+        if cur.len() == k {
+            return f(cur);
+        }
+        let need = k - cur.len();
+        for i in start..=n.saturating_sub(need) {
+            if n < need {
+                break;
+            }
+            cur.push(i);
+            if let Some(t) = rec(n, k, i + 1, cur, f) {
+                return Some(t);
+            }
+            cur.pop();
+        }
+        None
+    }
+    if k > n {
+        return None;
+    }
+    let mut cur = Vec::with_capacity(k);
+    rec(n, k, 0, &mut cur, f)
+}
+
+fn subset_technique(size: usize, hidden: bool) -> Technique {
+    match (size, hidden) {
+        (2, false) => Technique::NakedPair,
+        (3, false) => Technique::NakedTriple,
+        (4, false) => Technique::NakedQuad,
+        (2, true) => Technique::HiddenPair,
+        (3, true) => Technique::HiddenTriple,
+        _ => Technique::HiddenQuad,
+    }
+}
+
+fn subset_word(size: usize) -> &'static str {
+    match size {
+        2 => "pair",
+        3 => "triple",
+        _ => "quad",
+    }
+}
+
+/// `size` cells of a unit holding only `size` digits: those digits leave
+/// the unit's other cells.
+pub fn naked_subset(b: &Board, size: usize) -> Option<Step> {
+    for u in 0..27 {
+        let cells: Vec<usize> = UNITS[u]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| b.value(c) == 0 && (count(b.cands(c)) as usize) <= size)
+            .collect();
+        let open = UNITS[u]
+            .iter()
+            .filter(|&&c| b.value(c as usize) == 0)
+            .count();
+        if open <= size {
+            continue;
+        }
+        let found = combinations(cells.len(), size, &mut |idx| {
+            let mut m: Digits = 0;
+            for &i in idx {
+                m |= b.cands(cells[i]);
+            }
+            if count(m) as usize != size {
+                return None;
+            }
+            let mut set: Cells = 0;
+            for &i in idx {
+                set |= 1u128 << cells[i];
+            }
+            let mut el = Vec::new();
+            for &c in &UNITS[u] {
+                let c = c as usize;
+                if set >> c & 1 == 0 {
+                    for d in digits_of(b.cands(c) & m) {
+                        el.push((c, d));
+                    }
+                }
+            }
+            if el.is_empty() {
+                return None;
+            }
+            let mut s = Step::new(subset_technique(size, false));
+            s.eliminations = el;
+            s.cells = cells_of(set).collect();
+            s.units.push(unit_name(u));
+            s.digits = digit_list(m);
+            s.description = format!(
+                "Naked {}: {} hold only {} in {}, so these digits leave the other cells of {}",
+                subset_word(size),
+                cells_name(cells_of(set)),
+                digits_name(m),
+                unit_name(u),
+                unit_name(u)
+            );
+            Some(s)
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// `size` digits of a unit confined to `size` cells: the other candidates of
+/// those cells go.
+pub fn hidden_subset(b: &Board, size: usize) -> Option<Step> {
+    for u in 0..27 {
+        let mut digits = Vec::new();
+        let mut pos = [0u128; 10];
+        let mut open = 0;
+        for &c in &UNITS[u] {
+            if b.value(c as usize) == 0 {
+                open += 1;
+            }
+        }
+        if open <= size {
+            continue;
+        }
+        for d in 1..=9u8 {
+            let p = b.unit_positions(u, d);
+            let k = count_cells(p) as usize;
+            if k >= 1 && k <= size {
+                digits.push(d);
+                pos[d as usize] = p;
+            }
+        }
+        let found = combinations(digits.len(), size, &mut |idx| {
+            let mut cells: Cells = 0;
+            let mut m: Digits = 0;
+            for &i in idx {
+                cells |= pos[digits[i] as usize];
+                m |= bit(digits[i]);
+            }
+            if count_cells(cells) as usize != size {
+                return None;
+            }
+            let mut el = Vec::new();
+            for c in cells_of(cells) {
+                for d in digits_of(b.cands(c) & !m) {
+                    el.push((c, d));
+                }
+            }
+            if el.is_empty() {
+                return None;
+            }
+            let mut s = Step::new(subset_technique(size, true));
+            s.eliminations = el;
+            s.cells = cells_of(cells).collect();
+            s.units.push(unit_name(u));
+            s.digits = digit_list(m);
+            s.description = format!(
+                "Hidden {}: in {}, {} can only go in {}, so the other candidates of these cells go",
+                subset_word(size),
+                unit_name(u),
+                digits_name(m),
+                cells_name(cells_of(cells))
+            );
+            Some(s)
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+pub fn naked_pair(b: &Board) -> Option<Step> {
+    naked_subset(b, 2)
+}
+pub fn naked_triple(b: &Board) -> Option<Step> {
+    naked_subset(b, 3)
+}
+pub fn naked_quad(b: &Board) -> Option<Step> {
+    naked_subset(b, 4)
+}
+pub fn hidden_pair(b: &Board) -> Option<Step> {
+    hidden_subset(b, 2)
+}
+pub fn hidden_triple(b: &Board) -> Option<Step> {
+    hidden_subset(b, 3)
+}
+pub fn hidden_quad(b: &Board) -> Option<Step> {
+    hidden_subset(b, 4)
+}
+
+fn fish_name(size: usize) -> &'static str {
+    match size {
+        2 => "X-Wing",
+        3 => "Swordfish",
+        _ => "Jellyfish",
+    }
+}
+
+fn lines_name(lines: &[usize], rows: bool) -> String {
+    let v: Vec<String> = lines.iter().map(|&l| (l + 1).to_string()).collect();
+    format!("{} {}", if rows { "rows" } else { "columns" }, v.join(","))
+}
+
+/// A basic fish of `size` on one digit: `size` lines whose candidates lie in
+/// `size` cross lines.
+pub fn basic_fish(b: &Board, size: usize) -> Option<Step> {
+    let t = match size {
+        2 => Technique::XWing,
+        3 => Technique::Swordfish,
+        _ => Technique::Jellyfish,
+    };
+    for d in 1..=9u8 {
+        for rows in [true, false] {
+            // positions of d in each base line, as a 9-bit mask of cross indices
+            let mut lines = Vec::new();
+            let mut masks = [0u16; 9];
+            for l in 0..9 {
+                let u = if rows { l } else { 9 + l };
+                let mut m = 0u16;
+                for (i, &c) in UNITS[u].iter().enumerate() {
+                    if b.has(c as usize, d) {
+                        m |= 1 << i;
+                    }
+                }
+                masks[l] = m;
+                let k = m.count_ones() as usize;
+                if k >= 2 && k <= size {
+                    lines.push(l);
+                }
+            }
+            let found = combinations(lines.len(), size, &mut |idx| {
+                let mut cover = 0u16;
+                for &i in idx {
+                    cover |= masks[lines[i]];
+                }
+                if cover.count_ones() as usize != size {
+                    return None;
+                }
+                let base: Vec<usize> = idx.iter().map(|&i| lines[i]).collect();
+                let mut el = Vec::new();
+                for x in 0..9 {
+                    if cover >> x & 1 == 0 {
+                        continue;
+                    }
+                    for l in 0..9 {
+                        if base.contains(&l) {
+                            continue;
+                        }
+                        let c = if rows { l * 9 + x } else { x * 9 + l };
+                        if b.has(c, d) {
+                            el.push((c, d));
+                        }
+                    }
+                }
+                if el.is_empty() {
+                    return None;
+                }
+                el.sort_unstable();
+                let covers: Vec<usize> = (0..9).filter(|&x| cover >> x & 1 == 1).collect();
+                let mut s = Step::new(t);
+                s.eliminations = el;
+                for &l in &base {
+                    for &x in &covers {
+                        let c = if rows { l * 9 + x } else { x * 9 + l };
+                        if b.has(c, d) {
+                            s.cells.push(c);
+                        }
+                    }
+                }
+                s.cells.sort_unstable();
+                for &l in &base {
+                    s.units.push(unit_name(if rows { l } else { 9 + l }));
+                }
+                for &x in &covers {
+                    s.units.push(unit_name(if rows { 9 + x } else { x }));
+                }
+                s.digits.push(d);
+                s.description = format!(
+                    "{} on {}: in {} the {}s lie in {}, so {} is removed from the rest of those {}",
+                    fish_name(size),
+                    d,
+                    lines_name(&base, rows),
+                    d,
+                    lines_name(&covers, !rows),
+                    d,
+                    if rows { "columns" } else { "rows" }
+                );
+                Some(s)
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    None
+}
+
+pub fn x_wing(b: &Board) -> Option<Step> {
+    basic_fish(b, 2)
+}
+pub fn swordfish(b: &Board) -> Option<Step> {
+    basic_fish(b, 3)
+}
+pub fn jellyfish(b: &Board) -> Option<Step> {
+    basic_fish(b, 4)
+}
+
+/// A finned (or sashimi) fish of `size` on one digit: `size` base lines
+/// whose candidates lie in `size` cover lines, except for fins that all lie
+/// in one box. The digit leaves the cover lines' cells in the fins' box
+/// (outside the base lines), since either a fin is true or the fish holds.
+pub fn finned_fish(b: &Board, size: usize) -> Option<Step> {
+    let t = match size {
+        2 => Technique::FinnedXWing,
+        3 => Technique::FinnedSwordfish,
+        _ => Technique::FinnedJellyfish,
+    };
+    for d in 1..=9u8 {
+        for rows in [true, false] {
+            let mut lines = Vec::new();
+            let mut masks = [0u16; 9];
+            for l in 0..9 {
+                let u = if rows { l } else { 9 + l };
+                let mut m = 0u16;
+                for (i, &c) in UNITS[u].iter().enumerate() {
+                    if b.has(c as usize, d) {
+                        m |= 1 << i;
+                    }
+                }
+                masks[l] = m;
+                let k = m.count_ones() as usize;
+                if k >= 1 && k <= size + 3 {
+                    lines.push(l);
+                }
+            }
+            let cell_at = |l: usize, x: usize| if rows { l * 9 + x } else { x * 9 + l };
+            let found = combinations(lines.len(), size, &mut |idx| {
+                let base: Vec<usize> = idx.iter().map(|&i| lines[i]).collect();
+                let mut union = 0u16;
+                for &l in &base {
+                    union |= masks[l];
+                }
+                let un = union.count_ones() as usize;
+                if un <= size || un > size + 3 {
+                    return None;
+                }
+                let cross: Vec<usize> = (0..9).filter(|&x| union >> x & 1 == 1).collect();
+                combinations(cross.len(), size, &mut |cidx| {
+                    let mut cover = 0u16;
+                    for &i in cidx {
+                        cover |= 1 << cross[i];
+                    }
+                    // fins: base candidates outside the cover lines
+                    let mut fins: Cells = 0;
+                    for &l in &base {
+                        if masks[l] & cover == 0 {
+                            return None; // a base line with nothing in the cover
+                        }
+                        for x in 0..9 {
+                            if (masks[l] & !cover) >> x & 1 == 1 {
+                                fins |= 1u128 << cell_at(l, x);
+                            }
+                        }
+                    }
+                    if fins == 0 {
+                        return None;
+                    }
+                    let fbox = box_of(fins.trailing_zeros() as usize);
+                    if fins & !UNIT_MASK[18 + fbox] != 0 {
+                        return None;
+                    }
+                    let mut el = Vec::new();
+                    for x in 0..9 {
+                        if cover >> x & 1 == 0 {
+                            continue;
+                        }
+                        for l in 0..9 {
+                            if base.contains(&l) {
+                                continue;
+                            }
+                            let c = cell_at(l, x);
+                            if box_of(c) == fbox && b.has(c, d) {
+                                el.push((c, d));
+                            }
+                        }
+                    }
+                    if el.is_empty() {
+                        return None;
+                    }
+                    let sashimi = base
+                        .iter()
+                        .any(|&l| (masks[l] & cover).count_ones() < 2 && masks[l] & !cover != 0);
+                    let covers: Vec<usize> = (0..9).filter(|&x| cover >> x & 1 == 1).collect();
+                    let mut s = Step::new(t);
+                    s.eliminations = el;
+                    for &l in &base {
+                        for x in 0..9 {
+                            if masks[l] >> x & 1 == 1 {
+                                s.cells.push(cell_at(l, x));
+                            }
+                        }
+                    }
+                    s.cells.sort_unstable();
+                    for &l in &base {
+                        s.units.push(unit_name(if rows { l } else { 9 + l }));
+                    }
+                    for &x in &covers {
+                        s.units.push(unit_name(if rows { 9 + x } else { x }));
+                    }
+                    s.units.push(unit_name(18 + fbox));
+                    s.digits.push(d);
+                    s.description = format!(
+                        "{} {} on {}: in {} the {}s lie in {} except for the fin{} {}; \
+                         either a fin is true or the fish holds, so {} leaves {}",
+                        if sashimi { "Sashimi" } else { "Finned" },
+                        fish_name(size),
+                        d,
+                        lines_name(&base, rows),
+                        d,
+                        lines_name(&covers, !rows),
+                        if count_cells(fins) > 1 { "s" } else { "" },
+                        cells_name(cells_of(fins)),
+                        d,
+                        cells_name(s.eliminations.iter().map(|e| e.0))
+                    );
+                    Some(s)
+                })
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    None
+}
+
+pub fn finned_x_wing(b: &Board) -> Option<Step> {
+    finned_fish(b, 2)
+}
+pub fn finned_swordfish(b: &Board) -> Option<Step> {
+    finned_fish(b, 3)
+}
+pub fn finned_jellyfish(b: &Board) -> Option<Step> {
+    finned_fish(b, 4)
+}

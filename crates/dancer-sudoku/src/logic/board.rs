@@ -1,0 +1,440 @@
+//! The candidate grid: values, 9-bit candidate masks, the 27 units and the
+//! peers of every cell.
+//!
+//! Cells are numbered 0..81 row-major; digits are 1..=9 and a candidate mask
+//! holds digit `d` in bit `d - 1`. Units are numbered 0..27: rows 0..9,
+//! columns 9..18, boxes 18..27.
+
+use crate::grid::Grid;
+use std::fmt;
+
+/// A set of digits: bit `d - 1` for digit `d`.
+pub type Digits = u16;
+/// A set of cells: bit `c` for cell `c`.
+pub type Cells = u128;
+
+/// Every digit.
+pub const ALL_DIGITS: Digits = 0x1ff;
+
+/// The bit of digit `d` (1..=9).
+#[inline]
+pub const fn bit(d: u8) -> Digits {
+    1 << (d - 1)
+}
+
+/// The digits of a mask, ascending.
+#[inline]
+pub fn digits_of(mask: Digits) -> impl Iterator<Item = u8> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let d = m.trailing_zeros() as u8 + 1;
+            m &= m - 1;
+            Some(d)
+        }
+    })
+}
+
+/// The cells of a cell set, ascending.
+#[inline]
+pub fn cells_of(set: Cells) -> impl Iterator<Item = usize> {
+    let mut m = set;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(c)
+        }
+    })
+}
+
+/// Number of digits in a mask.
+#[inline]
+pub fn count(mask: Digits) -> u32 {
+    mask.count_ones()
+}
+
+const fn make_units() -> [[u8; 9]; 27] {
+    let mut u = [[0u8; 9]; 27];
+    let mut i = 0;
+    while i < 9 {
+        let mut j = 0;
+        while j < 9 {
+            u[i][j] = (i * 9 + j) as u8;
+            u[9 + i][j] = (j * 9 + i) as u8;
+            let br = (i / 3) * 3;
+            let bc = (i % 3) * 3;
+            u[18 + i][j] = ((br + j / 3) * 9 + bc + j % 3) as u8;
+            j += 1;
+        }
+        i += 1;
+    }
+    u
+}
+
+/// The cells of every unit: rows, then columns, then boxes.
+pub static UNITS: [[u8; 9]; 27] = make_units();
+
+const fn make_cell_units() -> [[u8; 3]; 81] {
+    let mut cu = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let r = c / 9;
+        let col = c % 9;
+        cu[c] = [r as u8, (9 + col) as u8, (18 + (r / 3) * 3 + col / 3) as u8];
+        c += 1;
+    }
+    cu
+}
+
+/// The row, column and box unit of every cell.
+pub static CELL_UNITS: [[u8; 3]; 81] = make_cell_units();
+
+const fn make_unit_masks() -> [Cells; 27] {
+    let mut m = [0u128; 27];
+    let mut u = 0;
+    while u < 27 {
+        let mut j = 0;
+        while j < 9 {
+            m[u] |= 1u128 << UNITS[u][j];
+            j += 1;
+        }
+        u += 1;
+    }
+    m
+}
+
+/// The cells of every unit as a set.
+pub static UNIT_MASK: [Cells; 27] = make_unit_masks();
+
+const fn make_peer_masks() -> [Cells; 81] {
+    let mut m = [0u128; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut k = 0;
+        while k < 3 {
+            m[c] |= UNIT_MASK[CELL_UNITS[c][k] as usize];
+            k += 1;
+        }
+        m[c] &= !(1u128 << c);
+        c += 1;
+    }
+    m
+}
+
+/// The 20 peers of every cell as a set.
+pub static PEER_MASK: [Cells; 81] = make_peer_masks();
+
+const fn make_peers() -> [[u8; 20]; 81] {
+    let mut p = [[0u8; 20]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut n = 0;
+        let mut o = 0;
+        while o < 81 {
+            if (PEER_MASK[c] >> o) & 1 == 1 {
+                p[c][n] = o as u8;
+                n += 1;
+            }
+            o += 1;
+        }
+        c += 1;
+    }
+    p
+}
+
+/// The 20 peers of every cell.
+pub static PEERS: [[u8; 20]; 81] = make_peers();
+
+/// All 81 cells.
+pub const ALL_CELLS: Cells = (1u128 << 81) - 1;
+
+/// Row of a cell (0..9).
+#[inline]
+pub const fn row_of(c: usize) -> usize {
+    c / 9
+}
+/// Column of a cell (0..9).
+#[inline]
+pub const fn col_of(c: usize) -> usize {
+    c % 9
+}
+/// Box of a cell (0..9).
+#[inline]
+pub const fn box_of(c: usize) -> usize {
+    (c / 27) * 3 + (c % 9) / 3
+}
+
+/// Do two distinct cells share a unit?
+#[inline]
+pub fn sees(a: usize, b: usize) -> bool {
+    (PEER_MASK[a] >> b) & 1 == 1
+}
+
+/// The cells that see every cell of `set` (the cells of `set` excluded).
+#[inline]
+pub fn common_peers(set: Cells) -> Cells {
+    let mut m = ALL_CELLS;
+    for c in cells_of(set) {
+        m &= PEER_MASK[c];
+    }
+    m & !set
+}
+
+/// `r3c7`, 1-based.
+pub fn cell_name(c: usize) -> String {
+    format!("r{}c{}", c / 9 + 1, c % 9 + 1)
+}
+
+/// `r3c7,r4c1`.
+pub fn cells_name(cells: impl IntoIterator<Item = usize>) -> String {
+    let v: Vec<String> = cells.into_iter().map(cell_name).collect();
+    v.join(",")
+}
+
+/// `row 3`, `column 5`, `box 7` (1-based).
+pub fn unit_name(u: usize) -> String {
+    match u {
+        0..=8 => format!("row {}", u + 1),
+        9..=17 => format!("column {}", u - 8),
+        _ => format!("box {}", u - 17),
+    }
+}
+
+/// `1/5/9`.
+pub fn digits_name(mask: Digits) -> String {
+    let v: Vec<String> = digits_of(mask).map(|d| d.to_string()).collect();
+    v.join("/")
+}
+
+/// A 9x9 grid with pencil marks.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    values: [u8; 81],
+    cands: [Digits; 81],
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.to_line())
+    }
+}
+
+impl fmt::Display for Board {
+    /// The candidate grid, one row per line, each cell padded to the widest.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cell_text = |c: usize| -> String {
+            if self.values[c] != 0 {
+                self.values[c].to_string()
+            } else {
+                digits_of(self.cands[c]).map(|d| (b'0' + d) as char).collect()
+            }
+        };
+        let width = (0..81).map(|c| cell_text(c).len()).max().unwrap_or(1);
+        for r in 0..9 {
+            if r > 0 && r % 3 == 0 {
+                writeln!(f, "{}", "-".repeat(9 * (width + 1) + 4))?;
+            }
+            for col in 0..9 {
+                if col > 0 && col % 3 == 0 {
+                    write!(f, "| ")?;
+                }
+                write!(f, "{:<w$} ", cell_text(r * 9 + col), w = width)?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl Board {
+    /// An empty board: every cell open to every digit.
+    pub fn empty() -> Self {
+        Board {
+            values: [0; 81],
+            cands: [ALL_DIGITS; 81],
+        }
+    }
+
+    /// The board of a 9x9 grid: its digits placed, the candidates of the other
+    /// cells computed from them. `None` if the grid is not 9x9.
+    pub fn try_from_grid(grid: &Grid) -> Option<Self> {
+        if grid.size() != 9 {
+            return None;
+        }
+        let mut b = Board::empty();
+        for c in 0..81 {
+            let d = grid.get(c);
+            if d != 0 {
+                b.place(c, d);
+            }
+        }
+        Some(b)
+    }
+
+    /// The board of a 9x9 grid. Panics if the grid is not 9x9.
+    pub fn from_grid(grid: &Grid) -> Self {
+        Self::try_from_grid(grid).expect("the logical solver handles 9x9 grids only")
+    }
+
+    /// A board from 81 symbols (`1`-`9`, `.` or `0` for empty). `None` if the
+    /// line is not 81 such symbols.
+    pub fn from_line(line: &str) -> Option<Self> {
+        let t = line.trim();
+        if t.chars().count() != 81 {
+            return None;
+        }
+        let mut b = Board::empty();
+        for (c, ch) in t.chars().enumerate() {
+            match ch {
+                '1'..='9' => b.place(c, ch as u8 - b'0'),
+                '.' | '0' => {}
+                _ => return None,
+            }
+        }
+        Some(b)
+    }
+
+    /// A board from explicit values and candidates (for positions set up by
+    /// hand, e.g. in tests). A cell with a value has no candidates.
+    pub fn from_parts(values: [u8; 81], cands: [Digits; 81]) -> Self {
+        let mut b = Board { values, cands };
+        for c in 0..81 {
+            if b.values[c] != 0 {
+                b.cands[c] = 0;
+            } else {
+                b.cands[c] &= ALL_DIGITS;
+            }
+        }
+        b
+    }
+
+    /// The digit in a cell, 0 if empty.
+    #[inline]
+    pub fn value(&self, c: usize) -> u8 {
+        self.values[c]
+    }
+    /// The candidates of a cell (0 for a filled cell).
+    #[inline]
+    pub fn cands(&self, c: usize) -> Digits {
+        self.cands[c]
+    }
+    /// Is `d` a candidate of cell `c`?
+    #[inline]
+    pub fn has(&self, c: usize, d: u8) -> bool {
+        self.cands[c] & bit(d) != 0
+    }
+    /// Every value (0 for empty).
+    pub fn values(&self) -> &[u8; 81] {
+        &self.values
+    }
+    /// Every candidate mask.
+    pub fn all_cands(&self) -> &[Digits; 81] {
+        &self.cands
+    }
+    /// The cells where `d` is a candidate.
+    pub fn positions(&self, d: u8) -> Cells {
+        let b = bit(d);
+        let mut m = 0u128;
+        for c in 0..81 {
+            if self.cands[c] & b != 0 {
+                m |= 1u128 << c;
+            }
+        }
+        m
+    }
+    /// The cells of unit `u` where `d` is a candidate.
+    pub fn unit_positions(&self, u: usize, d: u8) -> Cells {
+        let b = bit(d);
+        let mut m = 0u128;
+        for &c in &UNITS[u] {
+            if self.cands[c as usize] & b != 0 {
+                m |= 1u128 << c;
+            }
+        }
+        m
+    }
+    /// The empty cells.
+    pub fn empty_cells(&self) -> Cells {
+        let mut m = 0u128;
+        for c in 0..81 {
+            if self.values[c] == 0 {
+                m |= 1u128 << c;
+            }
+        }
+        m
+    }
+
+    /// Puts `d` in cell `c` and removes `d` from the candidates of its peers.
+    pub fn place(&mut self, c: usize, d: u8) {
+        self.values[c] = d;
+        self.cands[c] = 0;
+        let b = !bit(d);
+        for &p in &PEERS[c] {
+            self.cands[p as usize] &= b;
+        }
+    }
+
+    /// Removes candidate `d` from cell `c`; true if it was there.
+    pub fn eliminate(&mut self, c: usize, d: u8) -> bool {
+        let had = self.cands[c] & bit(d) != 0;
+        self.cands[c] &= !bit(d);
+        had
+    }
+
+    /// Every cell filled.
+    pub fn is_solved(&self) -> bool {
+        self.values.iter().all(|&v| v != 0)
+    }
+
+    /// Number of empty cells.
+    pub fn unsolved(&self) -> usize {
+        self.values.iter().filter(|&&v| v == 0).count()
+    }
+
+    /// No empty cell without candidates, no digit without a place in a unit,
+    /// no digit twice in a unit.
+    pub fn is_consistent(&self) -> bool {
+        for c in 0..81 {
+            if self.values[c] == 0 && self.cands[c] == 0 {
+                return false;
+            }
+        }
+        for unit in &UNITS {
+            let mut seen: Digits = 0;
+            let mut open: Digits = 0;
+            for &c in unit {
+                let v = self.values[c as usize];
+                if v != 0 {
+                    if seen & bit(v) != 0 {
+                        return false;
+                    }
+                    seen |= bit(v);
+                } else {
+                    open |= self.cands[c as usize];
+                }
+            }
+            if (seen | open) != ALL_DIGITS {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The values as a grid (0 for empty).
+    pub fn to_grid(&self) -> Grid {
+        Grid::from_cells(9, self.values.to_vec())
+    }
+
+    /// The values as 81 symbols, `.` for empty.
+    pub fn to_line(&self) -> String {
+        self.values
+            .iter()
+            .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
+            .collect()
+    }
+}

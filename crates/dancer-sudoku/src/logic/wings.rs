@@ -1,0 +1,296 @@
+//! Wings: XY-Wing, XYZ-Wing, WXYZ-Wing and VWXYZ-Wing (a pivot and bivalue
+//! wings), and the W-Wing.
+
+use super::board::*;
+use super::step::{Step, Technique};
+
+/// A pivot seeing `wings` bivalue cells `{a, z}`, one for each digit `a` of
+/// the pivot other than `z`; the pivot may hold `z` too. Whatever the pivot
+/// is, one of the wings (or the pivot) is `z`, so `z` leaves every cell that
+/// sees all the `z` cells.
+fn pivot_wing(b: &Board, wings: usize, t: Technique, with_z: Option<bool>) -> Option<Step> {
+    debug_assert!(wings >= 2);
+    for p in 0..81 {
+        let pm = b.cands(p);
+        let k = count(pm) as usize;
+        if b.value(p) != 0 || k < wings || k > wings + 1 {
+            continue;
+        }
+        let pivot_has_z = k == wings + 1;
+        if let Some(w) = with_z {
+            if w != pivot_has_z {
+                continue;
+            }
+        }
+        for z in 1..=9u8 {
+            if (pm & bit(z) != 0) != pivot_has_z {
+                continue;
+            }
+            let others = pm & !bit(z);
+            // candidate wings for each digit a of the pivot
+            let mut lists: Vec<Vec<usize>> = Vec::with_capacity(wings);
+            for a in digits_of(others) {
+                let want = bit(a) | bit(z);
+                let l: Vec<usize> = PEERS[p]
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| b.cands(c) == want)
+                    .collect();
+                if l.is_empty() {
+                    break;
+                }
+                lists.push(l);
+            }
+            if lists.len() != wings {
+                continue;
+            }
+            // every combination of one wing per digit
+            let mut idx = vec![0usize; wings];
+            loop {
+                let mut zcells: Cells = 0;
+                for (i, l) in lists.iter().enumerate() {
+                    zcells |= 1u128 << l[idx[i]];
+                }
+                if pivot_has_z {
+                    zcells |= 1u128 << p;
+                }
+                let targets = common_peers(zcells) & !(1u128 << p);
+                let el: Vec<(usize, u8)> = cells_of(targets)
+                    .filter(|&c| b.has(c, z))
+                    .map(|c| (c, z))
+                    .collect();
+                if !el.is_empty() {
+                    let mut s = Step::new(t);
+                    let wing_cells: Vec<usize> =
+                        lists.iter().enumerate().map(|(i, l)| l[idx[i]]).collect();
+                    s.eliminations = el;
+                    s.cells.push(p);
+                    s.cells.extend(&wing_cells);
+                    s.digits = digits_of(pm | bit(z)).collect();
+                    s.description = format!(
+                        "{}: pivot {} ({}) with wings {}: whatever the pivot is, {} is in {}, \
+                         so {} leaves {}",
+                        t.name(),
+                        cell_name(p),
+                        digits_name(pm),
+                        wing_cells
+                            .iter()
+                            .map(|&c| format!("{} ({})", cell_name(c), digits_name(b.cands(c))))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        z,
+                        cells_name(cells_of(zcells)),
+                        z,
+                        cells_name(s.eliminations.iter().map(|e| e.0))
+                    );
+                    return Some(s);
+                }
+                // next combination
+                let mut i = 0;
+                loop {
+                    if i == wings {
+                        break;
+                    }
+                    idx[i] += 1;
+                    if idx[i] < lists[i].len() {
+                        break;
+                    }
+                    idx[i] = 0;
+                    i += 1;
+                }
+                if i == wings {
+                    break;
+                }
+            }
+        }
+    }
+    None
+}
+
+/// XY-Wing: pivot `xy`, wings `xz` and `yz`; `z` leaves the cells seeing both wings.
+pub fn xy_wing(b: &Board) -> Option<Step> {
+    pivot_wing(b, 2, Technique::XYWing, Some(false))
+}
+
+/// XYZ-Wing: pivot `xyz`, wings `xz` and `yz`; `z` leaves the cells seeing all three.
+pub fn xyz_wing(b: &Board) -> Option<Step> {
+    pivot_wing(b, 2, Technique::XYZWing, Some(true))
+}
+
+/// WXYZ-Wing: a bivalue cell and an almost locked set of three cells (see
+/// [`als_wing`]).
+pub fn wxyz_wing(b: &Board) -> Option<Step> {
+    als_wing(b, 3)
+}
+
+/// VWXYZ-Wing: a bivalue cell and an almost locked set of four cells.
+pub fn vwxyz_wing(b: &Board) -> Option<Step> {
+    als_wing(b, 4)
+}
+
+/// W-Wing: two bivalue cells `xy` that do not see each other, joined by a
+/// strong link on `y` (each end seeing one of them): one of them is `x`, so
+/// `x` leaves the cells that see both.
+pub fn w_wing(b: &Board) -> Option<Step> {
+    let biv: Vec<usize> = (0..81).filter(|&c| count(b.cands(c)) == 2).collect();
+    for (i, &a) in biv.iter().enumerate() {
+        for &c2 in &biv[i + 1..] {
+            if b.cands(a) != b.cands(c2) || sees(a, c2) {
+                continue;
+            }
+            let m = b.cands(a);
+            let targets = PEER_MASK[a] & PEER_MASK[c2];
+            for y in digits_of(m) {
+                let x = digits_of(m & !bit(y)).next().unwrap();
+                let el: Vec<(usize, u8)> = cells_of(targets)
+                    .filter(|&c| b.has(c, x))
+                    .map(|c| (c, x))
+                    .collect();
+                if el.is_empty() {
+                    continue;
+                }
+                for u in 0..27 {
+                    let p = b.unit_positions(u, y);
+                    if p.count_ones() != 2 {
+                        continue;
+                    }
+                    let mut it = cells_of(p);
+                    let (p1, p2) = (it.next().unwrap(), it.next().unwrap());
+                    for (e1, e2) in [(p1, p2), (p2, p1)] {
+                        if e1 == a || e2 == c2 || e1 == c2 || e2 == a {
+                            continue;
+                        }
+                        if sees(e1, a) && sees(e2, c2) {
+                            let mut s = Step::new(Technique::WWing);
+                            s.complexity = 8;
+                            s.eliminations = el;
+                            s.cells = vec![a, c2, e1, e2];
+                            s.units.push(unit_name(u));
+                            s.digits = vec![x, y];
+                            s.description = format!(
+                                "W-Wing: {} and {} both hold {}/{}; the strong link on {} in {} \
+                                 ({} - {}) means one of them is {}, so {} leaves {}",
+                                cell_name(a),
+                                cell_name(c2),
+                                x.min(y),
+                                x.max(y),
+                                y,
+                                unit_name(u),
+                                cell_name(e1),
+                                cell_name(e2),
+                                x,
+                                x,
+                                cells_name(s.eliminations.iter().map(|e| e.0))
+                            );
+                            return Some(s);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The technique of an ALS wing with an ALS of `k` cells.
+fn als_wing_technique(k: usize) -> Technique {
+    match k {
+        2 => Technique::XYZWing,
+        3 => Technique::WXYZWing,
+        4 => Technique::VWXYZWing,
+        _ => Technique::UVWXYZWing,
+    }
+}
+
+/// An ALS wing: a bivalue cell `xz` and an almost locked set of `k` cells of
+/// one unit holding `k + 1` digits, among them `x` and `z`, every `x` of the
+/// set seeing the bivalue cell. If the bivalue cell is not `z` it is `x`,
+/// which leaves the set locked with `z` in it; so `z` leaves every cell that
+/// sees the bivalue cell and all the `z`s of the set. (XY- and XYZ-Wings are
+/// the case `k = 2`; WXYZ-, VWXYZ- and UVWXYZ-Wings are `k = 3, 4, 5`.)
+pub fn als_wing(b: &Board, k: usize) -> Option<Step> {
+    let t = als_wing_technique(k);
+    let biv: Cells = (0..81)
+        .filter(|&c| count(b.cands(c)) == 2)
+        .fold(0, |m, c| m | 1u128 << c);
+    if biv == 0 {
+        return None;
+    }
+    let mut pos = [0u128; 10];
+    for (d, p) in pos.iter_mut().enumerate().skip(1) {
+        *p = b.positions(d as u8);
+    }
+    let mut seen_sets: Vec<Cells> = Vec::new();
+    for u in 0..27 {
+        let cells: Vec<usize> = UNITS[u]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| b.value(c) == 0 && (count(b.cands(c)) as usize) <= k + 1)
+            .collect();
+        let found = super::basic::combinations(cells.len(), k, &mut |idx| {
+            let mut m: Digits = 0;
+            let mut set: Cells = 0;
+            for &i in idx {
+                m |= b.cands(cells[i]);
+                set |= 1u128 << cells[i];
+            }
+            if count(m) as usize != k + 1 {
+                return None;
+            }
+            // a set inside a box and a line is seen from both units
+            if seen_sets.contains(&set) {
+                return None;
+            }
+            seen_sets.push(set);
+            for x in digits_of(m) {
+                let xcells = pos[x as usize] & set;
+                let ys = common_peers(xcells) & biv & !set;
+                for y in cells_of(ys) {
+                    let ym = b.cands(y);
+                    if ym & bit(x) == 0 || ym & !m != 0 {
+                        continue;
+                    }
+                    let z = (ym & !bit(x)).trailing_zeros() as u8 + 1;
+                    let zcells = pos[z as usize] & set;
+                    let targets = common_peers(zcells | 1u128 << y) & pos[z as usize] & !set;
+                    if targets == 0 {
+                        continue;
+                    }
+                    let mut s = Step::new(t);
+                    s.eliminations = cells_of(targets).map(|c| (c, z)).collect();
+                    s.cells.push(y);
+                    s.cells.extend(cells_of(set));
+                    s.units.push(unit_name(u));
+                    s.digits = digits_of(m).collect();
+                    s.description = format!(
+                        "{}: {} ({}) is {} or {}; if {}, the cells {} of {} hold only {} and \
+                         must take {}: either way {} leaves {}",
+                        t.name(),
+                        cell_name(y),
+                        digits_name(ym),
+                        x,
+                        z,
+                        x,
+                        cells_name(cells_of(set)),
+                        unit_name(u),
+                        digits_name(m & !bit(x)),
+                        z,
+                        z,
+                        cells_name(cells_of(targets))
+                    );
+                    return Some(s);
+                }
+            }
+            None
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// UVWXYZ-Wing: a bivalue cell and an almost locked set of five cells.
+pub fn uvwxyz_wing(b: &Board) -> Option<Step> {
+    als_wing(b, 5)
+}
