@@ -102,7 +102,10 @@ fn cell(c: usize) -> String {
 
 fn read_one(input: &str) -> Result<(String, Puzzle)> {
     let (name, text) = if std::path::Path::new(input).is_file() {
-        (input.to_string(), std::fs::read_to_string(input).with_context(|| format!("cannot read {input}"))?)
+        (
+            input.to_string(),
+            std::fs::read_to_string(input).with_context(|| format!("cannot read {input}"))?,
+        )
     } else {
         ("<argument>".to_string(), input.to_string())
     };
@@ -110,7 +113,9 @@ fn read_one(input: &str) -> Result<(String, Puzzle)> {
     let Some(e) = entries.into_iter().next() else {
         bail!("{name}: no puzzle found");
     };
-    let p = e.puzzle.map_err(|err| anyhow::anyhow!("{name}:{}: invalid puzzle: {err}", e.line))?;
+    let p = e
+        .puzzle
+        .map_err(|err| anyhow::anyhow!("{name}:{}: invalid puzzle: {err}", e.line))?;
     Ok((name, p))
 }
 
@@ -141,20 +146,28 @@ fn step_json(step: &Step, level: HintLevel) -> serde_json::Value {
 pub fn hint(args: HintArgs) -> Result<Found> {
     let (_, p) = read_one(&args.puzzle)?;
     if !p.rules.is_standard_9x9() {
-        bail!("hints are given for plain 9x9 puzzles; this one is {}", p.rules.describe());
+        bail!(
+            "hints are given for plain 9x9 puzzles; this one is {}",
+            p.rules.describe()
+        );
     }
     let s = Solver::new(&p.rules, dancer_sudoku::Engine::Auto)?.solve(&p.givens, 2, 1);
     match s.status() {
         Status::None => {
             if args.json {
-                println!("{}", json!({"status": "none", "message": "the puzzle has no solution"}));
+                println!(
+                    "{}",
+                    json!({"status": "none", "message": "the puzzle has no solution"})
+                );
             } else {
                 println!("This puzzle has no solution: a digit is already wrong.");
             }
             return Ok(Found::None);
         }
         Status::Multiple => {
-            eprintln!("warning: the puzzle has more than one solution; logic alone cannot finish it");
+            eprintln!(
+                "warning: the puzzle has more than one solution; logic alone cannot finish it"
+            );
         }
         Status::Unique => {}
     }
@@ -187,7 +200,11 @@ pub fn hint(args: HintArgs) -> Result<Found> {
                 } else {
                     format!(" Look at {}.", step.units.join(", "))
                 };
-                println!("Try a {} (SE {:.1}).{place}", step.technique.name(), step.rating());
+                println!(
+                    "Try a {} (SE {:.1}).{place}",
+                    step.technique.name(),
+                    step.rating()
+                );
             }
             HintLevel::Full => {
                 println!("{} (SE {:.1})", step.description, step.rating());
@@ -195,7 +212,11 @@ pub fn hint(args: HintArgs) -> Result<Found> {
                     println!("  place {d} in {}", cell(c));
                 }
                 if !step.eliminations.is_empty() {
-                    let e: Vec<String> = step.eliminations.iter().map(|&(c, d)| format!("{d} from {}", cell(c))).collect();
+                    let e: Vec<String> = step
+                        .eliminations
+                        .iter()
+                        .map(|&(c, d)| format!("{d} from {}", cell(c)))
+                        .collect();
                     println!("  remove {}", e.join(", "));
                 }
             }
@@ -211,22 +232,30 @@ pub fn rate(args: RateArgs) -> Result<Found> {
             std::io::stdin().read_to_string(&mut s)?;
             ("<stdin>".to_string(), s)
         }
-        Some(f) if std::path::Path::new(f).is_file() => {
-            (f.to_string(), std::fs::read_to_string(f).with_context(|| format!("cannot read {f}"))?)
-        }
+        Some(f) if std::path::Path::new(f).is_file() => (
+            f.to_string(),
+            std::fs::read_to_string(f).with_context(|| format!("cannot read {f}"))?,
+        ),
         Some(puzzle) => ("<argument>".to_string(), puzzle.to_string()),
     };
     let entries = read_puzzles(&text, None, Layout::Lines);
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build()?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()?;
     let start = Instant::now();
-    let results: Vec<(usize, Result<(logic::Rating, bool), String>)> = pool.install(|| {
+    let results: Vec<(usize, RateResult)> = pool.install(|| {
         entries
             .into_par_iter()
             .map(|e| {
                 let r = match e.puzzle {
                     Err(err) => Err(err.to_string()),
-                    Ok(p) if !p.rules.is_standard_9x9() => Err(format!("ratings are for plain 9x9, not {}", p.rules.describe())),
+                    Ok(p) if !p.rules.is_standard_9x9() => Err(format!(
+                        "ratings are for plain 9x9, not {}",
+                        p.rules.describe()
+                    )),
                     Ok(p) => {
                         let unique = dancer_sudoku::solve(&p, 2).count == 1;
                         Ok((logic::rate(&p.givens), unique))
@@ -276,9 +305,17 @@ pub fn rate(args: RateArgs) -> Result<Found> {
     out.flush().ok();
     if results.len() > 1 {
         let secs = start.elapsed().as_secs_f64();
-        eprintln!("{} puzzles rated in {secs:.2} s ({:.0}/s)", results.len(), results.len() as f64 / secs.max(1e-9));
+        eprintln!(
+            "{} puzzles rated in {secs:.2} s ({:.0}/s)",
+            results.len(),
+            results.len() as f64 / secs.max(1e-9)
+        );
     }
-    Ok(if invalid > 0 { Found::Invalid } else { Found::Some })
+    Ok(if invalid > 0 {
+        Found::Invalid
+    } else {
+        Found::Some
+    })
 }
 
 fn level_name(l: Level) -> &'static str {
@@ -291,18 +328,32 @@ fn level_name(l: Level) -> &'static str {
     }
 }
 
+/// A puzzle's rating and whether it is unique, or why it could not be rated.
+type RateResult = Result<(logic::Rating, bool), String>;
+
 fn parse_range(s: &str) -> Result<(f64, f64)> {
-    let (a, b) = s.split_once('-').with_context(|| format!("--rating {s:?}: expected A-B, e.g. 3.0-4.5"))?;
-    let a: f64 = a.trim().parse().with_context(|| format!("--rating {s:?}: bad lower bound"))?;
-    let b: f64 = b.trim().parse().with_context(|| format!("--rating {s:?}: bad upper bound"))?;
-    if !(a <= b) {
+    let (a, b) = s
+        .split_once('-')
+        .with_context(|| format!("--rating {s:?}: expected A-B, e.g. 3.0-4.5"))?;
+    let a: f64 = a
+        .trim()
+        .parse()
+        .with_context(|| format!("--rating {s:?}: bad lower bound"))?;
+    let b: f64 = b
+        .trim()
+        .parse()
+        .with_context(|| format!("--rating {s:?}: bad upper bound"))?;
+    if a.is_nan() || b.is_nan() || a > b {
         bail!("--rating {s:?}: the lower bound is above the upper");
     }
     Ok((a, b))
 }
 
 pub fn generate_cmd(args: GenerateArgs) -> Result<Found> {
-    let symmetry: Symmetry = args.symmetry.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    let symmetry: Symmetry = args
+        .symmetry
+        .parse()
+        .map_err(|e: String| anyhow::anyhow!(e))?;
     if ![4, 9, 16].contains(&args.size) {
         bail!("--size must be 4, 9 or 16, not {}", args.size);
     }
@@ -312,7 +363,10 @@ pub fn generate_cmd(args: GenerateArgs) -> Result<Found> {
         (None, Some(l)) => {
             let l = l.level();
             // the SE interval of a level (see `Level::of`)
-            let probe: Vec<f64> = (0..=120).map(|k| k as f64 / 10.0).filter(|&x| Level::of(x) == l).collect();
+            let probe: Vec<f64> = (0..=120)
+                .map(|k| k as f64 / 10.0)
+                .filter(|&x| Level::of(x) == l)
+                .collect();
             Some((probe[0], *probe.last().unwrap()))
         }
         (None, None) => None,
@@ -331,8 +385,12 @@ pub fn generate_cmd(args: GenerateArgs) -> Result<Found> {
         minimal: !args.not_minimal,
         attempts: 2_000_000,
     };
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build()?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()?;
     let start = Instant::now();
     let bar = (std::io::stderr().is_terminal() && args.count > 1).then(|| {
         let b = indicatif::ProgressBar::new(args.count as u64);

@@ -272,7 +272,9 @@ impl Model {
             match self.copies[pi] {
                 None | Some((_, 0)) => {}
                 Some((1, 1)) => piece_item[pi] = b.primary(&p.name).expect("fresh"),
-                Some((lo, hi)) => piece_item[pi] = b.primary_bounded(&p.name, lo, hi).expect("fresh"),
+                Some((lo, hi)) => {
+                    piece_item[pi] = b.primary_bounded(&p.name, lo, hi).expect("fresh")
+                }
             }
         }
         let mut options = Vec::new();
@@ -393,7 +395,11 @@ impl Model {
         let restriction = cover.restriction.as_ref();
         // pieces used several times make multiplicities, which only
         // dancing links handles
-        let kind = if opts.engine.supports(&cover.problem) { opts.engine } else { EngineKind::Dlx };
+        let kind = if opts.engine.supports(&cover.problem) {
+            opts.engine
+        } else {
+            EngineKind::Dlx
+        };
         let mut engine = kind.build(&cover.problem)?;
         if let Some(c) = &opts.cancel {
             engine.set_cancel(c.clone());

@@ -40,7 +40,11 @@ impl FromStr for Symmetry {
             "rotate90" => Symmetry::Rotate90,
             "mirror" => Symmetry::Mirror,
             "diagonal" => Symmetry::Diagonal,
-            _ => return Err(format!("unknown symmetry {s:?} (none, rotate180, rotate90, mirror, diagonal)")),
+            _ => {
+                return Err(format!(
+                    "unknown symmetry {s:?} (none, rotate180, rotate90, mirror, diagonal)"
+                ))
+            }
         })
     }
 }
@@ -85,7 +89,9 @@ impl Symmetry {
         let n = g.size();
         (0..n * n).all(|c| {
             let filled = g.get(c) != 0;
-            self.orbit(n, c).into_iter().all(|d| (g.get(d) != 0) == filled)
+            self.orbit(n, c)
+                .into_iter()
+                .all(|d| (g.get(d) != 0) == filled)
         })
     }
 }
@@ -132,7 +138,13 @@ pub fn random_solution(rules: &Rules, rng: &mut Rng) -> Grid {
     }
     let full: u32 = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
     let mut vals = vec![0u8; n * n];
-    fn fill(vals: &mut [u8], peers: &[Vec<usize>], full: u32, rng: &mut Rng, budget: &mut u64) -> bool {
+    fn fill(
+        vals: &mut [u8],
+        peers: &[Vec<usize>],
+        full: u32,
+        rng: &mut Rng,
+        budget: &mut u64,
+    ) -> bool {
         if *budget == 0 {
             return false;
         }
@@ -159,7 +171,10 @@ pub fn random_solution(rules: &Rules, rng: &mut Rng) -> Grid {
             }
         }
         let Some((c, cand)) = best else { return true };
-        let mut digits: Vec<u8> = (0..32).filter(|d| cand >> d & 1 == 1).map(|d| d as u8 + 1).collect();
+        let mut digits: Vec<u8> = (0..32)
+            .filter(|d| cand >> d & 1 == 1)
+            .map(|d| d as u8 + 1)
+            .collect();
         rng.shuffle(&mut digits);
         for d in digits {
             vals[c] = d;
@@ -193,7 +208,11 @@ pub struct Options {
 /// Generates one puzzle with exactly one solution, accepted by `accept`
 /// (e.g. a rating in the wanted range). Returns None after
 /// `opts.attempts` rejected puzzles.
-pub fn generate(opts: &Options, seed: u64, mut accept: impl FnMut(&Puzzle) -> bool) -> Option<Puzzle> {
+pub fn generate(
+    opts: &Options,
+    seed: u64,
+    mut accept: impl FnMut(&Puzzle) -> bool,
+) -> Option<Puzzle> {
     let rules = &opts.rules;
     let n = rules.size();
     let solver = Solver::new(rules, Engine::Auto).expect("auto fits every rule");

@@ -151,7 +151,9 @@ impl Game {
 
     /// The pencil marks of a cell.
     pub fn marks(&self, cell: usize) -> Vec<u8> {
-        (1..=self.size as u8).filter(|d| self.marks[cell] >> (d - 1) & 1 == 1).collect()
+        (1..=self.size as u8)
+            .filter(|d| self.marks[cell] >> (d - 1) & 1 == 1)
+            .collect()
     }
 
     /// The candidates of every empty cell from the grid as it stands
@@ -281,7 +283,9 @@ impl Game {
 
     /// The cells whose entries are wrong.
     pub fn mistakes(&self) -> Vec<usize> {
-        (0..self.entries.len()).filter(|&c| self.check(c) == Check::Wrong).collect()
+        (0..self.entries.len())
+            .filter(|&c| self.check(c) == Check::Wrong)
+            .collect()
     }
 
     /// Every cell filled, and rightly.
@@ -302,10 +306,16 @@ impl Game {
             g.removed = vec![0; n * n];
         }
         let ok = (4..=25).contains(&n)
-            && [&g.givens, &g.solution, &g.entries].iter().all(|v| v.len() == n * n)
+            && [&g.givens, &g.solution, &g.entries]
+                .iter()
+                .all(|v| v.len() == n * n)
             && g.marks.len() == n * n
             && g.removed.len() == n * n
-            && g.givens.iter().chain(&g.solution).chain(&g.entries).all(|&d| d as usize <= n)
+            && g.givens
+                .iter()
+                .chain(&g.solution)
+                .chain(&g.entries)
+                .all(|&d| d as usize <= n)
             && g.puzzle == g.givens.iter().map(|&d| symbol(d)).collect::<String>();
         if !ok {
             return Err(PlayError::Load("inconsistent game".into()));
@@ -318,7 +328,8 @@ impl Game {
 mod tests {
     use super::*;
 
-    const P: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const P: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
     #[test]
     fn a_game() {

@@ -533,105 +533,204 @@ pub fn finned_fish(b: &Board, size: usize) -> Option<Step> {
                     lines.push(l);
                 }
             }
-            let cell_at = |l: usize, x: usize| if rows { l * 9 + x } else { x * 9 + l };
-            let found = combinations(lines.len(), size, &mut |idx| {
-                let base: Vec<usize> = idx.iter().map(|&i| lines[i]).collect();
-                let mut union = 0u16;
-                for &l in &base {
-                    union |= masks[l];
+            // every choice of `size` lines whose candidates span at most size + 3
+            // cross lines
+            let mut choices: Vec<(u16, u16)> = Vec::new();
+            fn pick(
+                lines: &[usize],
+                masks: &[u16; 9],
+                size: usize,
+                from: usize,
+                sel: u16,
+                union: u16,
+                out: &mut Vec<(u16, u16)>,
+            ) {
+                if sel.count_ones() as usize == size {
+                    if union.count_ones() as usize > size {
+                        out.push((sel, union));
+                    }
+                    return;
                 }
-                let un = union.count_ones() as usize;
-                if un <= size || un > size + 3 {
-                    return None;
+                for i in from..lines.len() {
+                    let u2 = union | masks[lines[i]];
+                    if u2.count_ones() as usize > size + 3 {
+                        continue;
+                    }
+                    pick(lines, masks, size, i + 1, sel | 1 << lines[i], u2, out);
                 }
-                let cross: Vec<usize> = (0..9).filter(|&x| union >> x & 1 == 1).collect();
-                combinations(cross.len(), size, &mut |cidx| {
-                    let mut cover = 0u16;
-                    for &i in cidx {
-                        cover |= 1 << cross[i];
+            }
+            pick(&lines, &masks, size, 0, 0, 0, &mut choices);
+            for (sel, union) in choices {
+                // the fins lie in one box, so every base line holding a fin is
+                // in one band, and every cross line outside one stack is covered
+                for stack in 0..3 {
+                    let smask: u16 = 0b111 << (3 * stack);
+                    let required = union & !smask;
+                    let nreq = required.count_ones() as usize;
+                    if nreq > size {
+                        continue;
                     }
-                    // fins: base candidates outside the cover lines
-                    let mut fins: Cells = 0;
-                    for &l in &base {
-                        if masks[l] & cover == 0 {
-                            return None; // a base line with nothing in the cover
-                        }
-                        for x in 0..9 {
-                            if (masks[l] & !cover) >> x & 1 == 1 {
-                                fins |= 1u128 << cell_at(l, x);
-                            }
-                        }
+                    let free = union & smask;
+                    let need = size - nreq;
+                    if need >= free.count_ones() as usize {
+                        continue; // no fin left
                     }
-                    if fins == 0 {
-                        return None;
-                    }
-                    let fbox = box_of(fins.trailing_zeros() as usize);
-                    if fins & !UNIT_MASK[18 + fbox] != 0 {
-                        return None;
-                    }
-                    let mut el = Vec::new();
-                    for x in 0..9 {
-                        if cover >> x & 1 == 0 {
+                    for extra in 0u16..8 {
+                        let add = pdep3(extra, free);
+                        if add == u16::MAX || add.count_ones() as usize != need {
                             continue;
                         }
-                        for l in 0..9 {
-                            if base.contains(&l) {
+                        let cover = required | add;
+                        // quick checks: every base line meets the cover, the fin
+                        // lines share a band, and that band has a victim
+                        let mut band = usize::MAX;
+                        let mut ok = true;
+                        for (l, &m) in masks.iter().enumerate() {
+                            if sel >> l & 1 == 0 {
                                 continue;
                             }
-                            let c = cell_at(l, x);
-                            if box_of(c) == fbox && b.has(c, d) {
-                                el.push((c, d));
+                            if m & cover == 0 {
+                                ok = false;
+                                break;
+                            }
+                            if m & !cover != 0 {
+                                if band != usize::MAX && band != l / 3 {
+                                    ok = false;
+                                    break;
+                                }
+                                band = l / 3;
                             }
                         }
-                    }
-                    if el.is_empty() {
-                        return None;
-                    }
-                    let sashimi = base
-                        .iter()
-                        .any(|&l| (masks[l] & cover).count_ones() < 2 && masks[l] & !cover != 0);
-                    let covers: Vec<usize> = (0..9).filter(|&x| cover >> x & 1 == 1).collect();
-                    let mut s = Step::new(t);
-                    s.eliminations = el;
-                    for &l in &base {
-                        for x in 0..9 {
-                            if masks[l] >> x & 1 == 1 {
-                                s.cells.push(cell_at(l, x));
-                            }
+                        if !ok || band == usize::MAX {
+                            continue;
+                        }
+                        let victims = (band * 3..band * 3 + 3)
+                            .any(|l| sel >> l & 1 == 0 && masks[l] & cover & smask != 0);
+                        if !victims {
+                            continue;
+                        }
+                        let base: Vec<usize> = (0..9).filter(|&l| sel >> l & 1 == 1).collect();
+                        if let Some(st) =
+                            finned_candidate(b, d, size, t, rows, &base, &masks, cover)
+                        {
+                            return Some(st);
                         }
                     }
-                    s.cells.sort_unstable();
-                    for &l in &base {
-                        s.units.push(unit_name(if rows { l } else { 9 + l }));
-                    }
-                    for &x in &covers {
-                        s.units.push(unit_name(if rows { 9 + x } else { x }));
-                    }
-                    s.units.push(unit_name(18 + fbox));
-                    s.digits.push(d);
-                    s.description = format!(
-                        "{} {} on {}: in {} the {}s lie in {} except for the fin{} {}; \
-                         either a fin is true or the fish holds, so {} leaves {}",
-                        if sashimi { "Sashimi" } else { "Finned" },
-                        fish_name(size),
-                        d,
-                        lines_name(&base, rows),
-                        d,
-                        lines_name(&covers, !rows),
-                        if count_cells(fins) > 1 { "s" } else { "" },
-                        cells_name(cells_of(fins)),
-                        d,
-                        cells_name(s.eliminations.iter().map(|e| e.0))
-                    );
-                    Some(s)
-                })
-            });
-            if found.is_some() {
-                return found;
+                }
             }
         }
     }
     None
+}
+
+/// Spreads the low bits of `bits` over the set bits of `mask` (at most 3);
+/// `u16::MAX` when `bits` has a bit beyond them.
+fn pdep3(bits: u16, mask: u16) -> u16 {
+    let mut out = 0u16;
+    let mut m = mask;
+    let mut i = 0;
+    while m != 0 {
+        let low = m & m.wrapping_neg();
+        if bits >> i & 1 == 1 {
+            out |= low;
+        }
+        m &= m - 1;
+        i += 1;
+    }
+    if bits >> i != 0 {
+        return u16::MAX;
+    }
+    out
+}
+
+/// A finned fish on `base` lines with `cover` cross lines, if its fins lie
+/// in one box and it eliminates something.
+#[allow(clippy::too_many_arguments)]
+fn finned_candidate(
+    b: &Board,
+    d: u8,
+    size: usize,
+    t: Technique,
+    rows: bool,
+    base: &[usize],
+    masks: &[u16; 9],
+    cover: u16,
+) -> Option<Step> {
+    let cell_at = |l: usize, x: usize| if rows { l * 9 + x } else { x * 9 + l };
+    // fins: base candidates outside the cover lines
+    let mut fins: Cells = 0;
+    for &l in base {
+        if masks[l] & cover == 0 {
+            return None; // a base line with nothing in the cover
+        }
+        for x in 0..9 {
+            if (masks[l] & !cover) >> x & 1 == 1 {
+                fins |= 1u128 << cell_at(l, x);
+            }
+        }
+    }
+    if fins == 0 {
+        return None;
+    }
+    let fbox = box_of(fins.trailing_zeros() as usize);
+    if fins & !UNIT_MASK[18 + fbox] != 0 {
+        return None;
+    }
+    let mut el = Vec::new();
+    for x in 0..9 {
+        if cover >> x & 1 == 0 {
+            continue;
+        }
+        for l in 0..9 {
+            if base.contains(&l) {
+                continue;
+            }
+            let c = cell_at(l, x);
+            if box_of(c) == fbox && b.has(c, d) {
+                el.push((c, d));
+            }
+        }
+    }
+    if el.is_empty() {
+        return None;
+    }
+    let sashimi = base
+        .iter()
+        .any(|&l| (masks[l] & cover).count_ones() < 2 && masks[l] & !cover != 0);
+    let covers: Vec<usize> = (0..9).filter(|&x| cover >> x & 1 == 1).collect();
+    let mut s = Step::new(t);
+    s.eliminations = el;
+    for &l in base {
+        for x in 0..9 {
+            if masks[l] >> x & 1 == 1 {
+                s.cells.push(cell_at(l, x));
+            }
+        }
+    }
+    s.cells.sort_unstable();
+    for &l in base {
+        s.units.push(unit_name(if rows { l } else { 9 + l }));
+    }
+    for &x in &covers {
+        s.units.push(unit_name(if rows { 9 + x } else { x }));
+    }
+    s.units.push(unit_name(18 + fbox));
+    s.digits.push(d);
+    s.description = format!(
+        "{} {} on {}: in {} the {}s lie in {} except for the fin{} {}; \
+         either a fin is true or the fish holds, so {} leaves {}",
+        if sashimi { "Sashimi" } else { "Finned" },
+        fish_name(size),
+        d,
+        lines_name(base, rows),
+        d,
+        lines_name(&covers, !rows),
+        if count_cells(fins) > 1 { "s" } else { "" },
+        cells_name(cells_of(fins)),
+        d,
+        cells_name(s.eliminations.iter().map(|e| e.0))
+    );
+    Some(s)
 }
 
 pub fn finned_x_wing(b: &Board) -> Option<Step> {

@@ -231,7 +231,9 @@ impl fmt::Display for Board {
             if self.values[c] != 0 {
                 self.values[c].to_string()
             } else {
-                digits_of(self.cands[c]).map(|d| (b'0' + d) as char).collect()
+                digits_of(self.cands[c])
+                    .map(|d| (b'0' + d) as char)
+                    .collect()
             }
         };
         let width = (0..81).map(|c| cell_text(c).len()).max().unwrap_or(1);

@@ -13,6 +13,8 @@
 
 use super::board::*;
 use super::step::{max_complexity_for, Step, Technique};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 pub(crate) const NONE: u16 = u16::MAX;
 pub(crate) const NCAND: usize = 729;
@@ -158,18 +160,6 @@ impl Net {
             }
         }
     }
-
-    /// The strong partners of candidate `c` in a mode.
-    pub fn strong(&self, c: usize, mode: Mode) -> Vec<usize> {
-        let mut v = Vec::new();
-        self.next(c * 2, mode, &mut |n| {
-            let o = n >> 1;
-            if !v.contains(&o) {
-                v.push(o);
-            }
-        });
-        v
-    }
 }
 
 /// Breadth-first search over nodes, with reusable buffers.
@@ -273,17 +263,9 @@ fn describe_forcing(t: Technique, path: &[usize]) -> String {
     let target = *path.last().unwrap();
     let c = target >> 1;
     let verdict = if target & 1 == 1 {
-        format!(
-            "so {} is {}",
-            cell_name(cand_cell(c)),
-            cand_digit(c)
-        )
+        format!("so {} is {}", cell_name(cand_cell(c)), cand_digit(c))
     } else {
-        format!(
-            "so {} leaves {}",
-            cand_digit(c),
-            cell_name(cand_cell(c))
-        )
+        format!("so {} leaves {}", cand_digit(c), cell_name(cand_cell(c)))
     };
     format!(
         "{}: {} (assuming {} leads to its opposite), {}",
@@ -294,65 +276,262 @@ fn describe_forcing(t: Technique, path: &[usize]) -> String {
     )
 }
 
-/// The shortest chain, in `mode`, from a candidate on to itself off (or off
-/// to on), rated below `limit`.
-pub(crate) fn forcing_chain(b: &Board, mode: Mode, t: Technique, limit: f64) -> Option<Step> {
-    let net = Net::new(b);
-    let mut bfs = Bfs::new();
-    let base = t.se_rating();
-    for k in 0.. {
-        if base + 0.1 * k as f64 >= limit - 1e-9 {
-            return None;
-        }
-        let max_nodes = max_complexity_for(k);
-        let mut best: Option<Vec<usize>> = None;
-        let mut truncated = false;
+/// A set of candidates.
+type Set = [u64; 12];
+
+#[inline]
+fn set_has(s: &Set, c: usize) -> bool {
+    s[c >> 6] >> (c & 63) & 1 == 1
+}
+#[inline]
+fn set_add(s: &mut Set, c: usize) {
+    s[c >> 6] |= 1 << (c & 63);
+}
+#[inline]
+fn set_empty(s: &Set) -> bool {
+    s.iter().all(|&w| w == 0)
+}
+#[inline]
+fn set_iter(s: &Set) -> impl Iterator<Item = usize> + '_ {
+    s.iter().enumerate().flat_map(|(i, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            if w == 0 {
+                None
+            } else {
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                Some(i * 64 + b)
+            }
+        })
+    })
+}
+
+/// The links of a mode as candidate sets, for breadth-first searches that
+/// advance many starts together, one layer at a time.
+pub(crate) struct Layers {
+    /// For each candidate, the candidates its being on turns off.
+    weak: Vec<Set>,
+    /// For each candidate, the candidates its being off turns on
+    /// ([`NONE`]-padded).
+    strong: Vec<[u16; 4]>,
+}
+
+impl Layers {
+    fn new(net: &Net, mode: Mode) -> Self {
+        let mut weak = vec![[0u64; 12]; NCAND];
+        let mut strong = vec![[NONE; 4]; NCAND];
         for c in 0..NCAND {
             if !net.has(c) {
                 continue;
             }
-            for on in [true, false] {
-                let start = node(c, on);
-                let target = node(c, !on);
-                let limit_nodes = best.as_ref().map_or(max_nodes, |p| p.len() - 1);
-                if limit_nodes < 2 {
-                    continue;
+            net.next(node(c, true), mode, &mut |n| set_add(&mut weak[c], n >> 1));
+            let st = &mut strong[c];
+            net.next(node(c, false), mode, &mut |n| {
+                let o = (n >> 1) as u16;
+                if let Some(slot) = st.iter_mut().find(|x| **x == NONE || **x == o) {
+                    *slot = o;
                 }
-                let (found, tr) = bfs.run(&net, start, mode, limit_nodes - 1, NONE as usize, &|n| {
-                    n == target
-                });
-                truncated |= tr;
-                if let Some(f) = found {
-                    best = Some(bfs.path(f));
+            });
+        }
+        Layers { weak, strong }
+    }
+
+    #[inline]
+    fn strong_of(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        self.strong[c]
+            .iter()
+            .take_while(|&&o| o != NONE)
+            .map(|&o| o as usize)
+    }
+}
+
+/// The network and layers of the last board seen, per thread: the chain
+/// searches of one step share them.
+struct Cache {
+    cands: [Digits; 81],
+    net: Rc<Net>,
+    layers: [Option<Rc<Layers>>; 3],
+}
+
+thread_local! {
+    static CACHE: RefCell<Option<Cache>> = const { RefCell::new(None) };
+}
+
+fn cached<R>(b: &Board, f: impl FnOnce(&mut Cache) -> R) -> R {
+    CACHE.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let fresh = match slot.as_ref() {
+            Some(c) => c.cands != *b.all_cands(),
+            None => true,
+        };
+        if fresh {
+            *slot = Some(Cache {
+                cands: *b.all_cands(),
+                net: Rc::new(Net::new(b)),
+                layers: [None, None, None],
+            });
+        }
+        f(slot.as_mut().unwrap())
+    })
+}
+
+/// The network of a board (shared with the other searches of the same board).
+pub(crate) fn net_of(b: &Board) -> Rc<Net> {
+    cached(b, |c| c.net.clone())
+}
+
+fn layers_of(b: &Board, mode: Mode) -> (Rc<Net>, Rc<Layers>) {
+    cached(b, |c| {
+        let i = mode as usize;
+        if c.layers[i].is_none() {
+            c.layers[i] = Some(Rc::new(Layers::new(&c.net, mode)));
+        }
+        (c.net.clone(), c.layers[i].clone().unwrap())
+    })
+}
+
+/// One search of a lockstep breadth-first walk.
+struct Walker {
+    /// The starting node.
+    start: usize,
+    /// Is the frontier made of "on" nodes?
+    on: bool,
+    frontier: Set,
+    seen_on: Set,
+    seen_off: Set,
+    alive: bool,
+}
+
+impl Walker {
+    fn new(start: usize, blocked: Option<usize>) -> Self {
+        let mut w = Walker {
+            start,
+            on: start & 1 == 1,
+            frontier: [0; 12],
+            seen_on: [0; 12],
+            seen_off: [0; 12],
+            alive: true,
+        };
+        set_add(&mut w.frontier, start >> 1);
+        if w.on {
+            set_add(&mut w.seen_on, start >> 1);
+        } else {
+            set_add(&mut w.seen_off, start >> 1);
+        }
+        if let Some(b) = blocked {
+            set_add(&mut w.seen_on, b);
+            set_add(&mut w.seen_off, b);
+        }
+        w
+    }
+
+    /// Advances one layer; false when nothing new was reached.
+    fn step(&mut self, layers: &Layers) -> bool {
+        let mut new = [0u64; 12];
+        if self.on {
+            for c in set_iter(&self.frontier) {
+                let w = &layers.weak[c];
+                for i in 0..12 {
+                    new[i] |= w[i];
                 }
             }
-        }
-        if let Some(path) = best {
-            let mut s = Step::new(t);
-            s.complexity = path.len();
-            let target = *path.last().unwrap();
-            let c = target >> 1;
-            if target & 1 == 1 {
-                s.placements.push((cand_cell(c), cand_digit(c)));
-            } else {
-                s.eliminations.push((cand_cell(c), cand_digit(c)));
+            for i in 0..12 {
+                new[i] &= !self.seen_off[i];
+                self.seen_off[i] |= new[i];
             }
-            let mut cells: Vec<usize> = path.iter().map(|&n| cand_cell(n >> 1)).collect();
-            cells.sort_unstable();
-            cells.dedup();
-            s.cells = cells;
-            let mut digits: Vec<u8> = path.iter().map(|&n| cand_digit(n >> 1)).collect();
-            digits.sort_unstable();
-            digits.dedup();
-            s.digits = digits;
-            s.description = describe_forcing(t, &path);
-            return Some(s);
+        } else {
+            for c in set_iter(&self.frontier) {
+                for o in layers.strong_of(c) {
+                    set_add(&mut new, o);
+                }
+            }
+            for i in 0..12 {
+                new[i] &= !self.seen_on[i];
+                self.seen_on[i] |= new[i];
+            }
         }
-        if !truncated {
-            return None;
+        self.frontier = new;
+        self.on = !self.on;
+        self.alive = !set_empty(&new);
+        self.alive
+    }
+}
+
+/// The largest number of nodes for a chain of base `base` rated below `limit`.
+fn node_cap(base: f64, limit: f64) -> Option<usize> {
+    if base >= limit - 1e-9 {
+        return None;
+    }
+    if limit.is_infinite() {
+        return Some(NNODE + 2);
+    }
+    let mut k = 0u32;
+    while base + 0.1 * ((k + 1) as f64) < limit - 1e-9 {
+        k += 1;
+    }
+    Some(max_complexity_for(k))
+}
+
+/// The shortest chain, in `mode`, from a candidate on to itself off (or off
+/// to on), rated below `limit`.
+pub(crate) fn forcing_chain(b: &Board, mode: Mode, t: Technique, limit: f64) -> Option<Step> {
+    let cap = node_cap(t.se_rating(), limit)?;
+    let (net, layers) = layers_of(b, mode);
+    let mut walkers: Vec<Walker> = Vec::new();
+    for c in 0..NCAND {
+        if net.has(c) {
+            walkers.push(Walker::new(node(c, true), None));
+            walkers.push(Walker::new(node(c, false), None));
         }
     }
-    None
+    let mut found = None;
+    'layers: for layer in 1..cap {
+        let mut any = false;
+        for (i, w) in walkers.iter_mut().enumerate() {
+            if !w.alive {
+                continue;
+            }
+            if !w.step(&layers) {
+                continue;
+            }
+            any = true;
+            // the start's opposite reached?
+            let c = w.start >> 1;
+            let target_on = w.start & 1 == 0;
+            if w.on == target_on && set_has(&w.frontier, c) {
+                found = Some((i, layer));
+                break 'layers;
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    let (i, layer) = found?;
+    let start = walkers[i].start;
+    let target = start ^ 1;
+    let mut bfs = Bfs::new();
+    let (f, _) = bfs.run(&net, start, mode, layer, NONE as usize, &|n| n == target);
+    let path = bfs.path(f?);
+    let mut s = Step::new(t);
+    s.complexity = path.len();
+    let c = target >> 1;
+    if target & 1 == 1 {
+        s.placements.push((cand_cell(c), cand_digit(c)));
+    } else {
+        s.eliminations.push((cand_cell(c), cand_digit(c)));
+    }
+    let mut cells: Vec<usize> = path.iter().map(|&n| cand_cell(n >> 1)).collect();
+    cells.sort_unstable();
+    cells.dedup();
+    s.cells = cells;
+    let mut digits: Vec<u8> = path.iter().map(|&n| cand_digit(n >> 1)).collect();
+    digits.sort_unstable();
+    digits.dedup();
+    s.digits = digits;
+    s.description = describe_forcing(t, &path);
+    Some(s)
 }
 
 /// The eliminations of a continuous loop (nodes alternating on/off, starting
@@ -394,34 +573,53 @@ fn loop_eliminations(net: &Net, lp: &[usize]) -> Vec<(usize, u8)> {
 }
 
 /// The shortest continuous loop, in `mode`, with eliminations, rated below
-/// `limit`.
+/// `limit`. Each strong link `b -> a` (b off implies a on) is tried: the
+/// shortest alternating path from `a` on to a candidate that sees `b`, with
+/// `b` itself left out, closes a loop.
 pub(crate) fn cycle(b: &Board, mode: Mode, t: Technique, limit: f64) -> Option<Step> {
-    let net = Net::new(b);
-    let mut bfs = Bfs::new();
-    let base = t.se_rating();
-    // strong links (b -> a): b off implies a on
+    let cap = node_cap(t.se_rating(), limit)?;
+    let (net, layers) = layers_of(b, mode);
     let mut links = Vec::new();
+    let mut walkers: Vec<Walker> = Vec::new();
     for c in 0..NCAND {
         if net.has(c) {
-            for a in net.strong(c, mode) {
+            for a in layers.strong_of(c) {
                 links.push((c, a));
+                walkers.push(Walker::new(node(a, true), Some(c)));
             }
         }
     }
-    for k in 0.. {
-        if base + 0.1 * k as f64 >= limit - 1e-9 {
-            return None;
-        }
-        let max_nodes = max_complexity_for(k);
+    let mut bfs = Bfs::new();
+    // loop nodes: the path to the last "on" node, then b off
+    for layer in 1..cap.saturating_sub(1) {
+        let mut any = false;
+        // (the chain's nodes, the eliminations it makes)
+        #[allow(clippy::type_complexity)]
         let mut best: Option<(Vec<usize>, Vec<(usize, u8)>)> = None;
-        let mut truncated = false;
-        for &(bc, a) in &links {
-            let limit_nodes = best.as_ref().map_or(max_nodes, |p| p.0.len() - 1);
-            if limit_nodes < 4 {
+        for (i, w) in walkers.iter_mut().enumerate() {
+            if !w.alive {
+                continue;
+            }
+            if !w.step(&layers) {
+                continue;
+            }
+            any = true;
+            if !w.on || layer < 2 {
+                continue;
+            }
+            let (bc, a) = links[i];
+            let mut goal = layers.weak[bc];
+            goal[a >> 6] &= !(1u64 << (a & 63));
+            if !(0..12).any(|k| goal[k] & w.frontier[k] != 0) {
+                continue;
+            }
+            // the first loop found for this link decides it
+            w.alive = false;
+            if best.is_some() {
                 continue;
             }
             let (bcell, bd) = (cand_cell(bc), cand_digit(bc));
-            let goal = |n: usize| {
+            let goal_fn = |n: usize| {
                 if n & 1 == 0 || n >> 1 == a {
                     return false;
                 }
@@ -433,25 +631,19 @@ pub(crate) fn cycle(b: &Board, mode: Mode, t: Technique, limit: f64) -> Option<S
                     mode != Mode::X && kc == bcell
                 }
             };
-            // loop nodes: path to ON(k), then OFF(b)
-            let (found, tr) = bfs.run(&net, node(a, true), mode, limit_nodes - 2, bc, &goal);
-            truncated |= tr;
-            if let Some(f) = found {
-                let mut lp = bfs.path(f);
-                lp.push(node(bc, false));
-                if lp.len() < 4 {
-                    continue;
-                }
-                let mut seen: Vec<usize> = lp.iter().map(|&n| n >> 1).collect();
-                seen.sort_unstable();
-                seen.dedup();
-                if seen.len() != lp.len() {
-                    continue;
-                }
-                let el = loop_eliminations(&net, &lp);
-                if !el.is_empty() {
-                    best = Some((lp, el));
-                }
+            let (f, _) = bfs.run(&net, node(a, true), mode, layer, bc, &goal_fn);
+            let Some(f) = f else { continue };
+            let mut lp = bfs.path(f);
+            lp.push(node(bc, false));
+            let mut seen: Vec<usize> = lp.iter().map(|&n| n >> 1).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            if seen.len() != lp.len() {
+                continue;
+            }
+            let el = loop_eliminations(&net, &lp);
+            if !el.is_empty() {
+                best = Some((lp, el));
             }
         }
         if let Some((lp, el)) = best {
@@ -480,8 +672,8 @@ pub(crate) fn cycle(b: &Board, mode: Mode, t: Technique, limit: f64) -> Option<S
             );
             return Some(s);
         }
-        if !truncated {
-            return None;
+        if !any {
+            break;
         }
     }
     None

@@ -467,12 +467,7 @@ impl<'a> Propagator<'a> {
                         }
                         let m = cands[c2];
                         let mut ps = Vec::new();
-                        self.offs_in(
-                            br,
-                            (1u128 << cells[i]) | (1u128 << c2),
-                            ALL_DIGITS,
-                            &mut ps,
-                        );
+                        self.offs_in(br, (1u128 << cells[i]) | (1u128 << c2), ALL_DIGITS, &mut ps);
                         for &c in &cells {
                             if c != cells[i] && c != c2 && cands[c] & m != 0 {
                                 for d in digits_of(cands[c] & m) {
@@ -690,8 +685,9 @@ pub(crate) fn forcing_filtered(
     only: Option<Technique>,
 ) -> Option<Step> {
     let cap = complexity_cap(technique_for(kind, 0).se_rating(), limit)?;
-    let net = Net::new(b);
-    let mut prop = Propagator::new(&net, kind);
+    let net = super::chains::net_of(b);
+    let net: &Net = &net;
+    let mut prop = Propagator::new(net, kind);
     let mut stamp: Vec<u32> = Vec::new();
     let mut gen = 0u32;
     let mut best = Best {
@@ -748,9 +744,7 @@ pub(crate) fn forcing_filtered(
                     unit: None,
                 });
             }
-        } else if on.conflict.is_none()
-            && only.is_none_or(|o| o == technique_for(kind, 1))
-        {
+        } else if on.conflict.is_none() && only.is_none_or(|o| o == technique_for(kind, 1)) {
             // double forcing: implied both ways
             for (i, &n) in on.nodes.iter().enumerate().skip(1) {
                 let n = n as usize;
@@ -835,7 +829,7 @@ pub(crate) fn forcing_filtered(
         }
     }
     let c = best.found?;
-    Some(build_step(b, &net, kind, c))
+    Some(build_step(b, net, kind, c))
 }
 
 /// Conclusions common to the on-branches of `xs`.
@@ -1003,7 +997,11 @@ only!(
     Kind::Static,
     Technique::DoubleForcingChain
 );
-only!(cell_forcing_chain, Kind::Static, Technique::CellForcingChain);
+only!(
+    cell_forcing_chain,
+    Kind::Static,
+    Technique::CellForcingChain
+);
 only!(
     digit_forcing_chain,
     Kind::Static,

@@ -25,8 +25,18 @@ fn strong_links(b: &Board, d: u8, grouped: bool) -> Vec<Link> {
         if p.count_ones() == 2 {
             let a = 1u128 << p.trailing_zeros();
             let c = p & !a;
-            v.push(Link { unit: u, grouped: false, s: a, e: c });
-            v.push(Link { unit: u, grouped: false, s: c, e: a });
+            v.push(Link {
+                unit: u,
+                grouped: false,
+                s: a,
+                e: c,
+            });
+            v.push(Link {
+                unit: u,
+                grouped: false,
+                s: c,
+                e: a,
+            });
         } else if grouped && u >= 18 && p.count_ones() >= 3 {
             let bx = u - 18;
             let (r0, c0) = ((bx / 3) * 3, (bx % 3) * 3);
@@ -40,8 +50,18 @@ fn strong_links(b: &Board, d: u8, grouped: bool) -> Vec<Link> {
                     if rp & !x == 0 || cp & !x == 0 {
                         continue;
                     }
-                    v.push(Link { unit: u, grouped: true, s: rp | (p & x), e: cp & !x });
-                    v.push(Link { unit: u, grouped: true, s: cp | (p & x), e: rp & !x });
+                    v.push(Link {
+                        unit: u,
+                        grouped: true,
+                        s: rp | (p & x),
+                        e: cp & !x,
+                    });
+                    v.push(Link {
+                        unit: u,
+                        grouped: true,
+                        s: cp | (p & x),
+                        e: rp & !x,
+                    });
                 }
             }
         }
@@ -97,11 +117,12 @@ fn classify(units: &[usize], grouped: bool) -> (Technique, f64) {
 }
 
 struct Search<'a> {
-    b: &'a Board,
     d: u8,
     n: usize,
     pos: Cells,
     links: &'a [Link],
+    /// For each link, the links that may follow it.
+    next: &'a [Vec<u16>],
     chain: Vec<usize>,
     used: Cells,
     best: Option<(f64, Step)>,
@@ -115,17 +136,20 @@ impl Search<'_> {
             self.conclude();
             return;
         }
-        let last_end = self.chain.last().map(|&i| self.links[i].e);
-        for i in 0..self.links.len() {
+        let next = self.next;
+        let last = self.chain.last().copied();
+        let total = match last {
+            Some(x) => next[x].len(),
+            None => self.links.len(),
+        };
+        for k in 0..total {
+            let i = match last {
+                Some(x) => next[x][k] as usize,
+                None => k,
+            };
             let l = self.links[i];
             if self.used & (l.s | l.e) != 0 {
                 continue;
-            }
-            if let Some(le) = last_end {
-                // every cell of the next start sees every cell of the last end
-                if l.s & !common_peers(le) != 0 {
-                    continue;
-                }
             }
             self.chain.push(i);
             self.used |= l.s | l.e;
@@ -209,12 +233,22 @@ pub(crate) fn strong_link_chain(b: &Board, n: usize, only: Option<Technique>) ->
         if links.len() < 2 * n {
             continue;
         }
+        // every cell of the next start sees every cell of the last end
+        let next: Vec<Vec<u16>> = links
+            .iter()
+            .map(|l| {
+                let cp = common_peers(l.e);
+                (0..links.len() as u16)
+                    .filter(|&j| links[j as usize].s & !cp == 0)
+                    .collect()
+            })
+            .collect();
         let mut search = Search {
-            b,
             d,
             n,
             pos: b.positions(d),
             links: &links,
+            next: &next,
             chain: Vec::with_capacity(n),
             used: 0,
             best: best.take(),
@@ -275,7 +309,17 @@ pub fn empty_rectangle(b: &Board) -> Option<Step> {
                         }
                         let target = rq * 9 + c;
                         if b.has(target, d) {
-                            return Some(er_step(b, d, bx, r, c, 9 + c2, r * 9 + c2, other, target));
+                            return Some(er_step(
+                                b,
+                                d,
+                                bx,
+                                r,
+                                c,
+                                9 + c2,
+                                r * 9 + c2,
+                                other,
+                                target,
+                            ));
                         }
                     }
                     // a strong link in a row r2 outside the box, one end in column c

@@ -38,6 +38,7 @@
 //! [`length_increment`] for their length. Patterns SE lacks by name are rated
 //! like the deduction SE would find instead (see [`Technique::se_rating`]).
 
+#![allow(clippy::needless_range_loop)] // unit and peer tables are walked by index
 mod basic;
 mod board;
 mod chains;
@@ -100,39 +101,138 @@ fn entries() -> &'static [Entry] {
     E.get_or_init(|| {
         let t = |t: Technique| t.se_rating();
         let mut v = vec![
-            Entry { floor: t(Technique::FullHouse), find: plain!(full_house) },
-            Entry { floor: t(Technique::HiddenSingleBox), find: plain!(hidden_single_box) },
-            Entry { floor: t(Technique::HiddenSingleLine), find: plain!(hidden_single_line) },
-            Entry { floor: t(Technique::NakedSingle), find: plain!(naked_single) },
-            Entry { floor: t(Technique::Pointing), find: plain!(pointing) },
-            Entry { floor: t(Technique::Claiming), find: plain!(claiming) },
-            Entry { floor: t(Technique::NakedPair), find: plain!(naked_pair) },
-            Entry { floor: t(Technique::XWing), find: plain!(x_wing) },
-            Entry { floor: t(Technique::HiddenPair), find: plain!(hidden_pair) },
-            Entry { floor: t(Technique::NakedTriple), find: plain!(naked_triple) },
-            Entry { floor: t(Technique::Swordfish), find: plain!(swordfish) },
-            Entry { floor: t(Technique::HiddenTriple), find: plain!(hidden_triple) },
-            Entry { floor: t(Technique::Skyscraper), find: plain!(two_links) },
-            Entry { floor: t(Technique::EmptyRectangle), find: plain!(empty_rectangle) },
-            Entry { floor: t(Technique::XYWing), find: plain!(xy_wing) },
-            Entry { floor: t(Technique::FinnedXWing), find: plain!(finned_x_wing) },
-            Entry { floor: t(Technique::XYZWing), find: plain!(xyz_wing) },
-            Entry { floor: t(Technique::UniqueRectangle1), find: plain!(unique_rectangle_1) },
-            Entry { floor: t(Technique::WXYZWing), find: plain!(wxyz_wing) },
-            Entry { floor: t(Technique::UniqueRectangle2), find: plain!(unique_rectangle_2) },
-            Entry { floor: t(Technique::UniqueRectangle3), find: plain!(unique_rectangle_3) },
-            Entry { floor: t(Technique::UniqueRectangle4), find: plain!(unique_rectangle_4) },
-            Entry { floor: t(Technique::NakedQuad), find: plain!(naked_quad) },
-            Entry { floor: t(Technique::Jellyfish), find: plain!(jellyfish) },
-            Entry { floor: t(Technique::HiddenQuad), find: plain!(hidden_quad) },
-            Entry { floor: t(Technique::ThreeStrongLinks), find: plain!(three_strong_links) },
-            Entry { floor: t(Technique::FinnedSwordfish), find: plain!(finned_swordfish) },
-            Entry { floor: t(Technique::BugPlusOne), find: plain!(bug_plus_one) },
-            Entry { floor: t(Technique::VWXYZWing), find: plain!(vwxyz_wing) },
-            Entry { floor: t(Technique::UVWXYZWing), find: plain!(uvwxyz_wing) },
-            Entry { floor: t(Technique::FinnedJellyfish), find: plain!(finned_jellyfish) },
-            Entry { floor: t(Technique::FourStrongLinks), find: plain!(four_strong_links) },
-            Entry { floor: t(Technique::WWing), find: plain!(w_wing) },
+            Entry {
+                floor: t(Technique::FullHouse),
+                find: plain!(full_house),
+            },
+            Entry {
+                floor: t(Technique::HiddenSingleBox),
+                find: plain!(hidden_single_box),
+            },
+            Entry {
+                floor: t(Technique::HiddenSingleLine),
+                find: plain!(hidden_single_line),
+            },
+            Entry {
+                floor: t(Technique::NakedSingle),
+                find: plain!(naked_single),
+            },
+            Entry {
+                floor: t(Technique::Pointing),
+                find: plain!(pointing),
+            },
+            Entry {
+                floor: t(Technique::Claiming),
+                find: plain!(claiming),
+            },
+            Entry {
+                floor: t(Technique::NakedPair),
+                find: plain!(naked_pair),
+            },
+            Entry {
+                floor: t(Technique::XWing),
+                find: plain!(x_wing),
+            },
+            Entry {
+                floor: t(Technique::HiddenPair),
+                find: plain!(hidden_pair),
+            },
+            Entry {
+                floor: t(Technique::NakedTriple),
+                find: plain!(naked_triple),
+            },
+            Entry {
+                floor: t(Technique::Swordfish),
+                find: plain!(swordfish),
+            },
+            Entry {
+                floor: t(Technique::HiddenTriple),
+                find: plain!(hidden_triple),
+            },
+            Entry {
+                floor: t(Technique::Skyscraper),
+                find: plain!(two_links),
+            },
+            Entry {
+                floor: t(Technique::EmptyRectangle),
+                find: plain!(empty_rectangle),
+            },
+            Entry {
+                floor: t(Technique::XYWing),
+                find: plain!(xy_wing),
+            },
+            Entry {
+                floor: t(Technique::FinnedXWing),
+                find: plain!(finned_x_wing),
+            },
+            Entry {
+                floor: t(Technique::XYZWing),
+                find: plain!(xyz_wing),
+            },
+            Entry {
+                floor: t(Technique::UniqueRectangle1),
+                find: plain!(unique_rectangle_1),
+            },
+            Entry {
+                floor: t(Technique::WXYZWing),
+                find: plain!(wxyz_wing),
+            },
+            Entry {
+                floor: t(Technique::UniqueRectangle2),
+                find: plain!(unique_rectangle_2),
+            },
+            Entry {
+                floor: t(Technique::UniqueRectangle3),
+                find: plain!(unique_rectangle_3),
+            },
+            Entry {
+                floor: t(Technique::UniqueRectangle4),
+                find: plain!(unique_rectangle_4),
+            },
+            Entry {
+                floor: t(Technique::NakedQuad),
+                find: plain!(naked_quad),
+            },
+            Entry {
+                floor: t(Technique::Jellyfish),
+                find: plain!(jellyfish),
+            },
+            Entry {
+                floor: t(Technique::HiddenQuad),
+                find: plain!(hidden_quad),
+            },
+            Entry {
+                floor: t(Technique::ThreeStrongLinks),
+                find: plain!(three_strong_links),
+            },
+            Entry {
+                floor: t(Technique::FinnedSwordfish),
+                find: plain!(finned_swordfish),
+            },
+            Entry {
+                floor: t(Technique::BugPlusOne),
+                find: plain!(bug_plus_one),
+            },
+            Entry {
+                floor: t(Technique::VWXYZWing),
+                find: plain!(vwxyz_wing),
+            },
+            Entry {
+                floor: t(Technique::UVWXYZWing),
+                find: plain!(uvwxyz_wing),
+            },
+            Entry {
+                floor: t(Technique::FinnedJellyfish),
+                find: plain!(finned_jellyfish),
+            },
+            Entry {
+                floor: t(Technique::FourStrongLinks),
+                find: plain!(four_strong_links),
+            },
+            Entry {
+                floor: t(Technique::WWing),
+                find: plain!(w_wing),
+            },
             Entry {
                 floor: t(Technique::XCycle),
                 find: |b, l| chains::cycle(b, Mode::X, Technique::XCycle, l),
@@ -141,8 +241,14 @@ fn entries() -> &'static [Entry] {
                 floor: t(Technique::YCycle),
                 find: |b, l| chains::cycle(b, Mode::Y, Technique::YCycle, l),
             },
-            Entry { floor: t(Technique::ColourTrap), find: plain!(colour_trap) },
-            Entry { floor: t(Technique::ColourWrap), find: plain!(colour_wrap) },
+            Entry {
+                floor: t(Technique::ColourTrap),
+                find: plain!(colour_trap),
+            },
+            Entry {
+                floor: t(Technique::ColourWrap),
+                find: plain!(colour_wrap),
+            },
             Entry {
                 floor: t(Technique::XChain),
                 find: |b, l| chains::forcing_chain(b, Mode::X, Technique::XChain, l),

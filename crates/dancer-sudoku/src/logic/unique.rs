@@ -57,8 +57,16 @@ pub fn unique_rectangle(b: &Board, ty: u8) -> Option<Step> {
         for i in 0..cs.len() {
             for j in i + 1..cs.len() {
                 let ab = bit(cs[i]) | bit(cs[j]);
-                let floor: Vec<usize> = cells.iter().copied().filter(|&c| b.cands(c) == ab).collect();
-                let roof: Vec<usize> = cells.iter().copied().filter(|&c| b.cands(c) != ab).collect();
+                let floor: Vec<usize> = cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| b.cands(c) == ab)
+                    .collect();
+                let roof: Vec<usize> = cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| b.cands(c) != ab)
+                    .collect();
                 let pair = digits_name(ab);
                 match ty {
                     1 if floor.len() == 3 => {

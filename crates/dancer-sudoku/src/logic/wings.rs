@@ -221,25 +221,19 @@ pub fn als_wing(b: &Board, k: usize) -> Option<Step> {
         *p = b.positions(d as u8);
     }
     let mut seen_sets: Vec<Cells> = Vec::new();
+    let mut fallback: Option<Step> = None;
     for u in 0..27 {
         let cells: Vec<usize> = UNITS[u]
             .iter()
             .map(|&c| c as usize)
             .filter(|&c| b.value(c) == 0 && (count(b.cands(c)) as usize) <= k + 1)
             .collect();
-        let found = super::basic::combinations(cells.len(), k, &mut |idx| {
-            let mut m: Digits = 0;
-            let mut set: Cells = 0;
-            for &i in idx {
-                m |= b.cands(cells[i]);
-                set |= 1u128 << cells[i];
-            }
-            if count(m) as usize != k + 1 {
-                return None;
-            }
+        let mut sets: Vec<(Cells, Digits)> = Vec::new();
+        almost_locked_sets(b, &cells, k, 0, 0, 0, &mut sets);
+        for (set, m) in sets {
             // a set inside a box and a line is seen from both units
             if seen_sets.contains(&set) {
-                return None;
+                continue;
             }
             seen_sets.push(set);
             for x in digits_of(m) {
@@ -257,6 +251,10 @@ pub fn als_wing(b: &Board, k: usize) -> Option<Step> {
                         continue;
                     }
                     let mut s = Step::new(t);
+                    // a cell of the set holding every digit of it: 0.1 harder
+                    if cells_of(set).any(|c| b.cands(c) == m) {
+                        s.adjust = 0.1;
+                    }
                     s.eliminations = cells_of(targets).map(|c| (c, z)).collect();
                     s.cells.push(y);
                     s.cells.extend(cells_of(set));
@@ -278,16 +276,46 @@ pub fn als_wing(b: &Board, k: usize) -> Option<Step> {
                         z,
                         cells_name(cells_of(targets))
                     );
-                    return Some(s);
+                    if s.adjust == 0.0 {
+                        return Some(s);
+                    }
+                    if fallback.is_none() {
+                        fallback = Some(s);
+                    }
                 }
             }
-            None
-        });
-        if found.is_some() {
-            return found;
         }
     }
-    None
+    fallback
+}
+
+/// Every set of `k` of `cells` (from index `from`) holding `k + 1` digits.
+fn almost_locked_sets(
+    b: &Board,
+    cells: &[usize],
+    k: usize,
+    from: usize,
+    set: Cells,
+    m: Digits,
+    out: &mut Vec<(Cells, Digits)>,
+) {
+    let n = set.count_ones() as usize;
+    if n == k {
+        if count(m) as usize == k + 1 {
+            out.push((set, m));
+        }
+        return;
+    }
+    for i in from..cells.len() {
+        if cells.len() - i < k - n {
+            break;
+        }
+        let m2 = m | b.cands(cells[i]);
+        if count(m2) as usize > k + 1 {
+            continue;
+        }
+        almost_locked_sets(b, cells, k, i + 1, set | 1u128 << cells[i], m2, out);
+    }
 }
 
 /// UVWXYZ-Wing: a bivalue cell and an almost locked set of five cells.
