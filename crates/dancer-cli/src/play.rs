@@ -8,7 +8,7 @@ use dancer_sudoku::logic::{self, Level, Step};
 use dancer_sudoku::{read_puzzles, Grid, Layout, Puzzle, Rules, Solver, Status};
 use rayon::prelude::*;
 use serde_json::json;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -101,14 +101,7 @@ fn cell(c: usize) -> String {
 }
 
 fn read_one(input: &str) -> Result<(String, Puzzle)> {
-    let (name, text) = if std::path::Path::new(input).is_file() {
-        (
-            input.to_string(),
-            std::fs::read_to_string(input).with_context(|| format!("cannot read {input}"))?,
-        )
-    } else {
-        ("<argument>".to_string(), input.to_string())
-    };
+    let (name, text) = crate::sudoku::read_input(Some(input))?;
     let entries = read_puzzles(&text, None, Layout::Auto);
     let Some(e) = entries.into_iter().next() else {
         bail!("{name}: no puzzle found");
@@ -165,9 +158,18 @@ pub fn hint(args: HintArgs) -> Result<Found> {
             return Ok(Found::None);
         }
         Status::Multiple => {
-            eprintln!(
-                "warning: the puzzle has more than one solution; logic alone cannot finish it"
-            );
+            // Steps that assume a unique solution (unique rectangles, BUG+1)
+            // could mislead here, and the search for a step can be long:
+            // say so instead of hinting.
+            if args.json {
+                println!(
+                    "{}",
+                    json!({"status": "multiple", "message": "the puzzle has more than one solution"})
+                );
+            } else {
+                println!("This puzzle has more than one solution: no hint can lead to one answer.");
+            }
+            return Ok(Found::None);
         }
         Status::Unique => {}
     }
@@ -226,18 +228,7 @@ pub fn hint(args: HintArgs) -> Result<Found> {
 }
 
 pub fn rate(args: RateArgs) -> Result<Found> {
-    let (name, text) = match args.input.as_deref() {
-        None | Some("-") => {
-            let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s)?;
-            ("<stdin>".to_string(), s)
-        }
-        Some(f) if std::path::Path::new(f).is_file() => (
-            f.to_string(),
-            std::fs::read_to_string(f).with_context(|| format!("cannot read {f}"))?,
-        ),
-        Some(puzzle) => ("<argument>".to_string(), puzzle.to_string()),
-    };
+    let (name, text) = crate::sudoku::read_input(args.input.as_deref())?;
     let entries = read_puzzles(&text, None, Layout::Lines);
     let threads = args
         .threads
@@ -257,8 +248,10 @@ pub fn rate(args: RateArgs) -> Result<Found> {
                         p.rules.describe()
                     )),
                     Ok(p) => {
+                        // only a unique puzzle is rated: logic on a grid with
+                        // many solutions can search for a very long time
                         let unique = dancer_sudoku::solve(&p, 2).count == 1;
-                        Ok((logic::rate(&p.givens), unique))
+                        Ok(unique.then(|| logic::rate(&p.givens)))
                     }
                 };
                 (e.line, r)
@@ -278,7 +271,7 @@ pub fn rate(args: RateArgs) -> Result<Found> {
                     format!("invalid: {why}")
                 }
             }
-            Ok((_, false)) => {
+            Ok(None) => {
                 invalid += 1;
                 eprintln!("{name}:{line}: the puzzle has no unique solution; it is not rated");
                 if args.json {
@@ -287,7 +280,7 @@ pub fn rate(args: RateArgs) -> Result<Found> {
                     "not unique".to_string()
                 }
             }
-            Ok((rt, true)) => {
+            Ok(Some(rt)) => {
                 let level = level_name(rt.level);
                 if args.json {
                     json!({"line": line, "rating": rt.se, "level": level,
@@ -328,8 +321,9 @@ fn level_name(l: Level) -> &'static str {
     }
 }
 
-/// A puzzle's rating and whether it is unique, or why it could not be rated.
-type RateResult = Result<(logic::Rating, bool), String>;
+/// A puzzle's rating (`None` when it has no unique solution), or why it
+/// could not be rated.
+type RateResult = Result<Option<logic::Rating>, String>;
 
 fn parse_range(s: &str) -> Result<(f64, f64)> {
     let (a, b) = s
@@ -345,6 +339,10 @@ fn parse_range(s: &str) -> Result<(f64, f64)> {
         .with_context(|| format!("--rating {s:?}: bad upper bound"))?;
     if a.is_nan() || b.is_nan() || a > b {
         bail!("--rating {s:?}: the lower bound is above the upper");
+    }
+    if b < 1.0 {
+        // the easiest step, a full house, rates 1.0: nothing could be found
+        bail!("--rating {s:?}: no puzzle rates below 1.0");
     }
     Ok((a, b))
 }

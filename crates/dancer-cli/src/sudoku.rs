@@ -181,8 +181,9 @@ impl RulesSpec {
     }
 }
 
-/// Where the puzzles come from, and the text.
-fn read_input(input: Option<&str>) -> Result<(String, String)> {
+/// Where the puzzles come from, and the text: standard input for `None` or
+/// `-`, a file, or a puzzle given as the argument itself.
+pub(crate) fn read_input(input: Option<&str>) -> Result<(String, String)> {
     match input {
         None | Some("-") => {
             let mut s = String::new();

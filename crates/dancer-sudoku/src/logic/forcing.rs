@@ -951,21 +951,24 @@ fn build_step(b: &Board, net: &Net, kind: Kind, c: Conclusion) -> Step {
                 };
                 parts.push(format!("if {}: {}", node_name(src), text));
             }
-            let what = match c.technique {
-                Technique::DoubleForcingChain | Technique::DynamicDoubleForcingChain => format!(
+            // The form is read from the conclusion itself, not from the
+            // technique: the plus and nested kinds name all their forms alike.
+            let double = c.sources.len() == 2 && c.sources[0] ^ 1 == c.sources[1];
+            let what = match c.unit {
+                _ if double => format!(
                     "{} implies {} whether it is true or not",
                     node_name(c.sources[0] | 1),
                     node_name(target)
                 ),
-                Technique::CellForcingChain | Technique::DynamicCellForcingChain => format!(
+                None => format!(
                     "every candidate of {} implies {}",
                     cell_name(cand_cell(c.sources[0] >> 1)),
                     node_name(target)
                 ),
-                _ => format!(
+                Some(u) => format!(
                     "every place of {} in {} implies {}",
                     cand_digit(c.sources[0] >> 1),
-                    c.unit.map(unit_name).unwrap_or_default(),
+                    unit_name(u),
                     node_name(target)
                 ),
             };

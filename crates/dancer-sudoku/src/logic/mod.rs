@@ -30,9 +30,9 @@
 //! claiming 2.8, naked pair 3.0, X-Wing 3.2, hidden pair 3.4, naked triple
 //! 3.6, swordfish 3.8, hidden triple 4.0, skyscraper 4.0, 2-string kite 4.1,
 //! turbot fish and empty rectangle 4.2, XY-Wing 4.2, XYZ-Wing 4.4, unique
-//! rectangles 4.5-4.8, WXYZ-Wing 4.5-4.6, naked quad 5.0, jellyfish 5.2,
-//! hidden quad 5.4, three strong links 5.4-5.6, BUG+1 5.6, four strong links
-//! 6.2-6.4, X-cycles 6.5+, X- and XY-chains 6.6+, AICs and loops 7.0+,
+//! rectangles 4.5-4.8, naked quad 5.0, jellyfish 5.2, hidden quad 5.4, three
+//! strong links 5.4-5.6, WXYZ-Wing 5.5, BUG+1 5.6, four strong links 6.2-6.4,
+//! X-cycles 6.5+, X-chains 6.6+, XY-chains, AICs and loops 7.0+,
 //! Nishio 7.5+, cell/digit/double/contradiction forcing chains 8.0+, their
 //! dynamic forms 8.5+, dynamic plus 9.0+, nested 9.5+. Chains add
 //! [`length_increment`] for their length. Patterns SE lacks by name are rated
@@ -400,13 +400,13 @@ pub enum Level {
     Easy,
     /// Locked candidates, pairs, X-Wing (SE <= 3.4).
     Medium,
-    /// Triples, swordfish, skyscraper and kite, XY/XYZ/WXYZ-Wings, unique
-    /// rectangles (SE <= 4.6).
+    /// Triples, swordfish, skyscraper and kite, XY- and XYZ-Wings, finned
+    /// X-Wings, unique rectangles (SE <= 4.6).
     Hard,
-    /// Quads, jellyfish, chains of three or four strong links, BUG+1,
-    /// X-cycles, short X- and XY-chains (SE <= 6.9).
+    /// Quads, jellyfish, WXYZ-Wings, chains of three or four strong links,
+    /// BUG+1, X-cycles, colouring, short X-chains (SE <= 6.9).
     Expert,
-    /// Forcing chains (AICs) and beyond (SE above 6.9).
+    /// XY-chains, AICs, forcing chains and beyond (SE above 6.9).
     Extreme,
 }
 
