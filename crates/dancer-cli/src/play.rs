@@ -405,6 +405,14 @@ pub fn generate_cmd(args: GenerateArgs) -> Result<Found> {
                 let p = generate(&opts, s, |p| match range {
                     None => true,
                     Some((a, b)) => {
+                        // too hard: given up early; too easy: cheap anyway
+                        let Some(r) = logic::rate_at_most(&p.givens, b) else {
+                            return false;
+                        };
+                        if r.se < a - 1e-9 {
+                            return false;
+                        }
+                        // the rating printed is the full one
                         let r = logic::rate(&p.givens);
                         let ok = r.solved && r.se >= a - 1e-9 && r.se <= b + 1e-9;
                         rating = Some(r);

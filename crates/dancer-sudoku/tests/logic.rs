@@ -20,7 +20,7 @@
 
 use dancer_sudoku::generate::{generate, Options, Symmetry};
 use dancer_sudoku::logic::{
-    apply, find, next_step, rate, rate_with, Board, Level, Step, Technique as T,
+    apply, find, next_step, rate, rate_at_most, rate_with, Board, Level, Step, Technique as T,
 };
 use dancer_sudoku::play::{Check, Game, PlayError};
 use dancer_sudoku::{Engine, Grid, Puzzle, Rules, Solver};
@@ -972,6 +972,27 @@ fn ratings_follow_sudoku_explainer() {
         start.elapsed().as_secs_f64()
     );
     assert!(rho >= 0.8, "Spearman {rho:.3}");
+}
+
+/// `rate_at_most(g, max)` gives up exactly on the puzzles that `rate` finds
+/// harder than `max` (or cannot finish), and otherwise gives `rate`'s answer.
+#[test]
+fn capped_rating_agrees_with_the_full_one() {
+    for p in PUZZLES.iter().chain([&TWO_SOLUTIONS]) {
+        let g = grid_of(p);
+        let full = rate(&g);
+        for max in [1.5, 2.3, 2.6, 3.4, 4.2, 4.6, 5.5, 6.9, 7.5, 9.0, 12.0] {
+            let capped = rate_at_most(&g, max);
+            if full.solved && full.se <= max + 1e-9 {
+                assert_eq!(capped.as_ref(), Some(&full), "{p} at most {max}");
+            } else {
+                assert!(
+                    capped.is_none(),
+                    "{p} at most {max}: {capped:?}, full {full:?}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -362,11 +362,17 @@ pub fn find(board: &Board, technique: Technique) -> Option<Step> {
 /// first technique in the order of [`Technique::ALL`]. `None` when the board
 /// is solved or no technique applies (no or several solutions).
 pub fn next_step(board: &Board) -> Option<Step> {
+    next_step_below(board, f64::INFINITY)
+}
+
+/// [`next_step`] among the steps rated at most `max`: the techniques whose
+/// base rating is above it are not tried.
+fn next_step_below(board: &Board, max: f64) -> Option<Step> {
     if board.is_solved() {
         return None;
     }
     let mut best: Option<Step> = None;
-    let mut limit = f64::INFINITY;
+    let mut limit = max + 2e-9;
     for e in entries() {
         if e.floor >= limit - 1e-9 {
             break;
@@ -449,7 +455,20 @@ pub fn rate(givens: &Grid) -> Rating {
 }
 
 /// As [`rate`], calling `f` with the board before each step and the step.
-pub fn rate_with(givens: &Grid, mut f: impl FnMut(&Board, &Step)) -> Rating {
+pub fn rate_with(givens: &Grid, f: impl FnMut(&Board, &Step)) -> Rating {
+    rate_below(givens, f64::INFINITY, f)
+}
+
+/// As [`rate`] for a puzzle that may not need a step rated above `max`:
+/// `None` as soon as it does (or when logic cannot finish it), without
+/// trying the costlier techniques. A generator looking for easier puzzles
+/// throws the hard ones away quickly this way.
+pub fn rate_at_most(givens: &Grid, max: f64) -> Option<Rating> {
+    let r = rate_below(givens, max, |_, _| {});
+    r.solved.then_some(r)
+}
+
+fn rate_below(givens: &Grid, max: f64, mut f: impl FnMut(&Board, &Step)) -> Rating {
     let mut r = Rating {
         se: 0.0,
         hardest: None,
@@ -464,7 +483,7 @@ pub fn rate_with(givens: &Grid, mut f: impl FnMut(&Board, &Step)) -> Rating {
         return r;
     }
     while !b.is_solved() {
-        let Some(s) = next_step(&b) else {
+        let Some(s) = next_step_below(&b, max) else {
             break;
         };
         f(&b, &s);
