@@ -67,6 +67,10 @@ pub struct SolveArgs {
     /// symmetry before the search (slower; for checking)
     #[arg(long)]
     pub no_symmetry_breaking: bool,
+    /// Worker threads (default: all cores); solutions come out in the same
+    /// order whatever the number
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 fn load(spec: &str) -> Result<Puzzle> {
@@ -171,6 +175,12 @@ fn solve(args: SolveArgs) -> Result<Found> {
     let puzzle = load(&args.puzzle)?;
     let engine = engine_for(&args.engine, &puzzle)?;
     let model = Model::new(puzzle)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
     for dir in [&args.svg, &args.png].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -185,6 +195,7 @@ fn solve(args: SolveArgs) -> Result<Found> {
         limit: args.limit,
         unique: args.unique,
         cancel: Some(cancel.clone()),
+        threads,
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -305,13 +316,14 @@ fn solve(args: SolveArgs) -> Result<Found> {
     };
     let plural = |k: u64| if k == 1 { "" } else { "s" };
     eprintln!(
-        "{}: {} solution{}, {} unique up to the {} symmetries; {} nodes ({engine}), {secs:.3} s ({how})",
+        "{}: {} solution{}, {} unique up to the {} symmetries; {} nodes ({engine}, {threads} thread{}), {secs:.3} s ({how})",
         model.puzzle.name,
         counts.total,
         plural(counts.total),
         counts.unique,
         model.symmetries.len(),
         counts.nodes,
+        plural(threads as u64),
         engine = counts.engine.unwrap_or(engine),
     );
     Ok(if counts.total > 0 {

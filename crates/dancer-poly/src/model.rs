@@ -77,6 +77,9 @@ pub struct Options {
     /// Report only one solution per symmetry class.
     pub unique: bool,
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Worker threads (1: the plain sequential search). The solutions reach
+    /// `emit` in the same order either way.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -87,6 +90,7 @@ impl Default for Options {
             limit: None,
             unique: false,
             cancel: None,
+            threads: 1,
         }
     }
 }
@@ -392,7 +396,6 @@ impl Model {
         mut emit: impl FnMut(&[usize]) -> bool,
     ) -> Result<Counts, dancer_core::EngineError> {
         let cover = self.cover(opts.symmetry_breaking);
-        let restriction = cover.restriction.as_ref();
         // pieces used several times make multiplicities, which only
         // dancing links handles
         let kind = if opts.engine.supports(&cover.problem) {
@@ -400,6 +403,9 @@ impl Model {
         } else {
             EngineKind::Dlx
         };
+        if opts.threads > 1 {
+            return self.solve_threads(opts, &cover, kind, emit);
+        }
         let mut engine = kind.build(&cover.problem)?;
         if let Some(c) = &opts.cancel {
             engine.set_cancel(c.clone());
@@ -408,22 +414,130 @@ impl Model {
         let mut stopped = false;
         let mut sol: Vec<usize> = Vec::new();
         while let Some(options) = engine.next_solution() {
+            if self.take(opts, &cover, options, &mut sol, &mut counts, &mut emit) {
+                stopped = true;
+                break;
+            }
+        }
+        counts.nodes = engine.stats().nodes;
+        counts.engine = Some(kind);
+        counts.complete = !stopped && engine.is_complete();
+        Ok(counts)
+    }
+
+    /// The search on `opts.threads` workers: the tree is cut into units
+    /// (see `dancer_core::parallel`), their solutions come back in the
+    /// sequential order and are classified and emitted here, on the
+    /// calling thread.
+    fn solve_threads(
+        &self,
+        opts: &Options,
+        cover: &Cover,
+        kind: EngineKind,
+        mut emit: impl FnMut(&[usize]) -> bool,
+    ) -> Result<Counts, dancer_core::EngineError> {
+        use dancer_core::parallel::{self, Observer, Progress, RunConfig, UnitResult};
+        use std::sync::atomic::Ordering;
+        use std::sync::mpsc;
+        use std::sync::Mutex;
+
+        /// Sends each unit's solutions to the thread that emits them, and
+        /// passes the caller's cancellation on to the run.
+        struct Forward<'a> {
+            tx: Mutex<mpsc::Sender<Vec<Vec<usize>>>>,
+            user: Option<&'a AtomicBool>,
+            halt: &'a AtomicBool,
+        }
+        impl Observer for Forward<'_> {
+            fn unit(&self, r: &UnitResult) {
+                // the receiver only goes away once the run has ended
+                let _ = self.tx.lock().unwrap().send(r.solutions.clone());
+            }
+            fn progress(&self, _p: &Progress) {
+                if self.user.is_some_and(|u| u.load(Ordering::Relaxed)) {
+                    self.halt.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+
+        let plan = parallel::plan(&cover.problem, kind, 64 * opts.threads, 24)?;
+        let selected: Vec<usize> = (0..plan.units.len()).collect();
+        let halt = Arc::new(AtomicBool::new(false));
+        let cfg = RunConfig {
+            engine: kind,
+            threads: opts.threads,
+            ordered: true,
+            limit: None,
+            cancel: Some(halt.clone()),
+            keep: true,
+            tick: std::time::Duration::from_millis(100),
+        };
+        let (tx, rx) = mpsc::channel();
+        let observer = Forward {
+            tx: Mutex::new(tx),
+            user: opts.cancel.as_deref(),
+            halt: &halt,
+        };
+        let mut counts = Counts::default();
+        let mut stopped = false;
+        let mut sol: Vec<usize> = Vec::new();
+        let summary = std::thread::scope(|scope| {
+            let run = scope.spawn(|| {
+                let r = parallel::run(&cover.problem, &plan, &selected, &cfg, &observer);
+                // ends the receiving loop below
+                drop(observer);
+                r
+            });
+            for unit in rx {
+                if stopped {
+                    continue;
+                }
+                for options in &unit {
+                    if self.take(opts, cover, options, &mut sol, &mut counts, &mut emit) {
+                        stopped = true;
+                        halt.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+            run.join().expect("the search thread does not panic")
+        })?;
+        counts.nodes = plan.top.nodes + summary.stats.nodes;
+        counts.engine = Some(kind);
+        counts.complete = !stopped && summary.complete;
+        Ok(counts)
+    }
+
+    /// Classifies one solution of the cover (its options), counts it and
+    /// emits it (or its class). True when the search is to stop.
+    fn take(
+        &self,
+        opts: &Options,
+        cover: &Cover,
+        options: &[dancer_core::OptionId],
+        sol: &mut Vec<usize>,
+        counts: &mut Counts,
+        emit: &mut impl FnMut(&[usize]) -> bool,
+    ) -> bool {
+        let restriction = cover.restriction.as_ref();
+        let mut stopped = false;
+        {
             sol.clear();
             sol.extend(options.iter().map(|&o| cover.options[o].0 as usize));
             sol.sort_unstable();
-            let (rep, size) = self.classify(&sol, restriction);
+            let (rep, size) = self.classify(sol, restriction);
             if restriction.is_some() {
                 if !rep {
-                    continue;
+                    return false;
                 }
                 counts.unique += 1;
                 counts.total += size;
                 if opts.unique {
-                    if !emit(&sol) {
+                    if !emit(sol) {
                         stopped = true;
                     }
                 } else {
-                    for img in self.class_of(&sol) {
+                    for img in self.class_of(sol) {
                         if !emit(&img) {
                             stopped = true;
                             break;
@@ -435,24 +549,17 @@ impl Model {
                 if rep {
                     counts.unique += 1;
                 }
-                if (!opts.unique || rep) && !emit(&sol) {
+                if (!opts.unique || rep) && !emit(sol) {
                     stopped = true;
                 }
             }
-            let reported = if opts.unique {
-                counts.unique
-            } else {
-                counts.total
-            };
-            if stopped || opts.limit.is_some_and(|l| reported >= l) {
-                stopped = true;
-                break;
-            }
         }
-        counts.nodes = engine.stats().nodes;
-        counts.engine = Some(kind);
-        counts.complete = !stopped && engine.is_complete();
-        Ok(counts)
+        let reported = if opts.unique {
+            counts.unique
+        } else {
+            counts.total
+        };
+        stopped || opts.limit.is_some_and(|l| reported >= l)
     }
 
     /// A solution as a picture's input. Pieces are coloured by type, so

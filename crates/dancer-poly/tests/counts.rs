@@ -353,3 +353,65 @@ fn errors_before_searching() {
         Err(dancer_poly::PuzzleError::Area { area: 9, .. })
     ));
 }
+
+/// Every solution emitted, in order, with the counts.
+fn emitted(m: &Model, opts: &Options) -> (Vec<Vec<usize>>, dancer_poly::model::Counts) {
+    let mut sols = Vec::new();
+    let c = m
+        .solve(opts, |sol| {
+            sols.push(sol.to_vec());
+            true
+        })
+        .unwrap();
+    (sols, c)
+}
+
+/// Threads change nothing: the same solutions in the same order, the same
+/// counts and nodes, with and without symmetry breaking, unique or not, and
+/// the limit stops at the same solution.
+#[test]
+fn threads_give_the_same_solutions_in_the_same_order() {
+    for name in ["scott", "soma", "pentomino-5x12", "corner"] {
+        let m = Model::new(catalog::puzzle(name).unwrap()).unwrap();
+        for (breaking, unique, limit) in [
+            (true, false, None),
+            (false, false, None),
+            (true, true, None),
+            (true, false, Some(7)),
+            (false, true, Some(3)),
+        ] {
+            let base = Options {
+                engine: if m.puzzle.board.dim == 2 {
+                    EngineKind::Bitset
+                } else {
+                    EngineKind::Dlx
+                },
+                symmetry_breaking: breaking,
+                unique,
+                limit,
+                ..Default::default()
+            };
+            let (one, c1) = emitted(&m, &base);
+            assert!(!one.is_empty());
+            for threads in [2, 3] {
+                let (many, cn) = emitted(
+                    &m,
+                    &Options {
+                        threads,
+                        ..base.clone()
+                    },
+                );
+                let what = format!("{name}, {threads} threads, {breaking} {unique} {limit:?}");
+                assert_eq!(many, one, "{what}: other solutions or order");
+                assert_eq!(
+                    (cn.total, cn.unique, cn.complete),
+                    (c1.total, c1.unique, c1.complete),
+                    "{what}"
+                );
+                if limit.is_none() {
+                    assert_eq!(cn.nodes, c1.nodes, "{what}: nodes");
+                }
+            }
+        }
+    }
+}
