@@ -406,8 +406,8 @@ impl Generic {
             if p.count_ones() != 2 {
                 continue;
             }
-            for e in d + 1..self.n {
-                if places[e] != p {
+            for (e, &q) in places.iter().enumerate().take(self.n).skip(d + 1) {
+                if q != p {
                     continue;
                 }
                 let keep = (1u32 << d) | (1u32 << e);
