@@ -575,13 +575,7 @@ impl<'p, const W: usize> Bitset<'p, W> {
     /// Knuth's estimate of the size of this engine's search tree: `probes`
     /// random paths. Returns estimated (nodes, options scanned).
     pub fn estimate(&self, probes: usize, seed: u64) -> (f64, f64) {
-        let mut rng = seed | 1;
-        let mut next_rand = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next_rand = crate::stats::xorshift(seed);
         let (mut nodes, mut scans) = (0.0f64, 0.0f64);
         let mut ok: Vec<usize> = Vec::new();
         for _ in 0..probes.max(1) {

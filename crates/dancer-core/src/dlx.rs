@@ -496,13 +496,7 @@ impl<'p> Dlx<'p> {
         probes: usize,
         seed: u64,
     ) -> (f64, f64) {
-        let mut rng = seed | 1;
-        let mut next_rand = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next_rand = crate::stats::xorshift(seed);
         let (mut nodes, mut updates) = (0.0f64, 0.0f64);
         let mut path: Vec<u32> = Vec::new();
         for _ in 0..probes.max(1) {

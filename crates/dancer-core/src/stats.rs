@@ -58,3 +58,15 @@ impl Stats {
         self.elapsed += other.elapsed;
     }
 }
+
+/// The random numbers of Knuth's tree-size estimates: xorshift64, a
+/// reproducible stream for a seed (no dependency, no global state).
+pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed | 1;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
