@@ -117,63 +117,46 @@ fn elims_of(b: &Board, cells: Cells, d: u8) -> Vec<(usize, u8)> {
 
 /// In a box, a digit confined to one line: it leaves the rest of the line.
 pub fn pointing(b: &Board) -> Option<Step> {
-    for bx in 18..27 {
-        for d in 1..=9u8 {
-            let p = b.unit_positions(bx, d);
-            if count_cells(p) < 2 {
-                continue;
-            }
-            for line in 0..18 {
-                if p & !UNIT_MASK[line] == 0 {
-                    let el = elims_of(b, UNIT_MASK[line] & !UNIT_MASK[bx], d);
-                    if el.is_empty() {
-                        continue;
-                    }
-                    let mut s = Step::new(Technique::Pointing);
-                    s.eliminations = el;
-                    s.cells = cells_of(p).collect();
-                    s.units = vec![unit_name(bx), unit_name(line)];
-                    s.digits.push(d);
-                    s.description = format!(
-                        "Pointing: in {}, {} lies only in {}, so it is removed from the rest of {}",
-                        unit_name(bx),
-                        d,
-                        unit_name(line),
-                        unit_name(line)
-                    );
-                    return Some(s);
-                }
-            }
-        }
-    }
-    None
+    locked(b, Technique::Pointing, 18..27, 0..18)
 }
 
 /// In a line, a digit confined to one box: it leaves the rest of the box.
 pub fn claiming(b: &Board) -> Option<Step> {
-    for line in 0..18 {
+    locked(b, Technique::Claiming, 0..18, 18..27)
+}
+
+/// Locked candidates: in a unit of `from`, a digit confined to a unit of
+/// `to` leaves the rest of that unit.
+fn locked(
+    b: &Board,
+    t: Technique,
+    from: std::ops::Range<usize>,
+    to: std::ops::Range<usize>,
+) -> Option<Step> {
+    for u in from {
         for d in 1..=9u8 {
-            let p = b.unit_positions(line, d);
+            let p = b.unit_positions(u, d);
             if count_cells(p) < 2 {
                 continue;
             }
-            for bx in 18..27 {
-                if p & !UNIT_MASK[bx] == 0 {
-                    let el = elims_of(b, UNIT_MASK[bx] & !UNIT_MASK[line], d);
+            for v in to.clone() {
+                if p & !UNIT_MASK[v] == 0 {
+                    let el = elims_of(b, UNIT_MASK[v] & !UNIT_MASK[u], d);
                     if el.is_empty() {
                         continue;
                     }
-                    let mut s = Step::new(Technique::Claiming);
+                    let mut s = Step::new(t);
                     s.eliminations = el;
                     s.cells = cells_of(p).collect();
-                    s.units = vec![unit_name(line), unit_name(bx)];
+                    s.units = vec![unit_name(u), unit_name(v)];
                     s.digits.push(d);
                     s.description = format!(
-                        "Claiming: in {}, {} lies only in {}, so it is removed from the rest of {}",
-                        unit_name(line),
+                        "{}: in {}, {} lies only in {}, so it is removed from the rest of {}",
+                        t.name(),
+                        unit_name(u),
                         d,
-                        unit_name(bx),
-                        unit_name(bx)
+                        unit_name(v),
+                        unit_name(v)
                     );
                     return Some(s);
                 }
