@@ -1,36 +1,37 @@
 //! `dancer example`: the built-in examples, solved and verified.
 
+use crate::output::Out;
 use crate::Found;
 use anyhow::{ensure, Result};
-use dancer_core::{verify, Dlx};
+use dancer_core::{verify, Dlx, Engine};
 
 /// Knuth's example from "Dancing Links" (and the start of dlx1.w).
 pub const TOY: &str =
     "| Knuth's toy problem\nA B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
 
-pub fn run() -> Result<Found> {
+pub fn run(out: &mut Out) -> Result<Found> {
     let parsed = dancer_formats::dlx::read_str(TOY, "toy")?;
     let p = &parsed.problem;
-    println!("Knuth's toy problem: items A B C D E, secondary F G, options:");
+    out.line("Knuth's toy problem: items A B C D E, secondary F G, options:")?;
     for k in 0..p.n_options() {
-        println!("  {k}: {}", p.option_text(k));
+        out.line(&format!("  {k}: {}", p.option_text(k)))?;
     }
-    let mut dlx = Dlx::new(p);
+    let mut dlx = Dlx::new(p)?;
     while let Some(sol) = dlx.next_solution() {
         verify(p, sol)?;
-        println!("solution (verified):");
+        out.line("solution (verified):")?;
         for &o in sol {
-            println!("  {}", p.option_text(o));
+            out.line(&format!("  {}", p.option_text(o)))?;
         }
     }
     let s = dlx.stats();
-    println!(
+    out.line(&format!(
         "{} solution, {} nodes, {} updates\n",
         s.solutions, s.nodes, s.updates
-    );
+    ))?;
 
-    let q = dancer_core::gen::queens(8);
-    let mut dlx = Dlx::new(&q);
+    let q = dancer_core::classic::queens(8);
+    let mut dlx = Dlx::new(&q)?;
     let mut first = None;
     while let Some(sol) = dlx.next_solution() {
         verify(&q, sol)?;
@@ -39,10 +40,10 @@ pub fn run() -> Result<Found> {
         }
     }
     let s = dlx.stats();
-    println!(
+    out.line(&format!(
         "8 queens: {} solutions (all verified), {} nodes, {} updates; the first:",
         s.solutions, s.nodes, s.updates
-    );
+    ))?;
     ensure!(s.solutions == 92, "8 queens must have 92 solutions");
     let mut board = vec![vec!['.'; 8]; 8];
     for &o in first.as_deref().unwrap_or_default() {
@@ -60,13 +61,13 @@ pub fn run() -> Result<Found> {
         board[r][c] = 'Q';
     }
     for row in board {
-        println!(
+        out.line(&format!(
             "  {}",
             row.iter()
                 .map(|c| format!("{c} "))
                 .collect::<String>()
                 .trim_end()
-        );
+        ))?;
     }
     Ok(Found::Some)
 }

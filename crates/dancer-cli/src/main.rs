@@ -1,18 +1,34 @@
-//! `dancer`: the command-line front end. Thin by design: it parses flags,
-//! reads files, and prints; everything else lives in the library crates.
+//! `dancer`: the command-line front end. Thin by design: it parses flags
+//! (`args.rs`: the flags commands share), reads files (`input.rs`, and each
+//! command's own), and prints (`output.rs`: one buffered standard output,
+//! NDJSON records from `dancer_formats::ndjson`); every decision is a
+//! library call.
+//!
+//! | module | command |
+//! |---|---|
+//! | `solve.rs` | `dancer solve`: exact cover, with threads, checkpoints, shards |
+//! | `merge.rs` | `dancer merge`: adds up shards |
+//! | `classic.rs` | `dancer gen`: the n queens and Langford pairs |
+//! | `example.rs` | `dancer example` |
+//! | `sudoku/` | `dancer sudoku ...`: one module per subcommand |
+//! | `poly.rs` | `dancer poly ...` |
 //!
 //! Exit codes: 0 when at least one solution was found, 1 when none, 2 on any
-//! error (bad input, bad flags).
+//! error (bad input, bad flags). Writing to a closed pipe ends the command
+//! quietly with 0, handled once, here.
 
+mod args;
+mod classic;
 mod example;
-mod gen;
 mod input;
-mod play;
+mod merge;
+mod output;
 mod poly;
 mod solve;
 mod sudoku;
 
 use clap::{Parser, Subcommand};
+use output::Out;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -27,10 +43,10 @@ enum Command {
     /// Solve an exact cover problem (Knuth's DLX format, or JSON)
     Solve(solve::SolveArgs),
     /// Add up the result files of a sharded run (`dancer solve --shard K/N`)
-    Merge(solve::MergeArgs),
+    Merge(merge::MergeArgs),
     /// Write a classic problem in DLX format
     #[command(subcommand)]
-    Gen(gen::GenCommand),
+    Gen(classic::GenCommand),
     /// Solve built-in examples: Knuth's toy problem and the 8 queens
     Example,
     /// Sudoku: solve, count, check, export
@@ -58,18 +74,24 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    let mut out = Out::new();
     let result = match cli.command {
-        Command::Solve(args) => solve::run(args),
-        Command::Merge(args) => solve::merge(args),
-        Command::Gen(cmd) => gen::run(cmd).map(|()| Found::Some),
-        Command::Example => example::run(),
-        Command::Sudoku(cmd) => sudoku::run(cmd),
-        Command::Poly(cmd) => poly::run(cmd),
-    };
+        Command::Solve(args) => solve::run(args, &mut out),
+        Command::Merge(args) => merge::run(args, &mut out),
+        Command::Gen(cmd) => classic::run(cmd, &mut out),
+        Command::Example => example::run(&mut out),
+        Command::Sudoku(cmd) => sudoku::run(cmd, &mut out),
+        Command::Poly(cmd) => poly::run(cmd, &mut out),
+    }
+    .and_then(|found| {
+        out.flush()?;
+        Ok(found)
+    });
     match result {
         Ok(Found::Some) => ExitCode::SUCCESS,
         Ok(Found::None) => ExitCode::from(1),
         Ok(Found::Invalid) => ExitCode::from(2),
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("dancer: error: {e:#}");
             ExitCode::from(2)

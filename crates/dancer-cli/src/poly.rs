@@ -1,14 +1,13 @@
 //! `dancer poly`: polyomino and polycube packing puzzles.
 
+use crate::args::{EngineArg, JsonArg, ThreadsArg};
+use crate::output::Out;
 use crate::Found;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use dancer_core::EngineKind;
 use dancer_poly::model::{Model, Options};
 use dancer_poly::render::{contact_sheet, png, svg, Style};
 use dancer_poly::{catalog, pieces, Puzzle};
-use serde_json::json;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -48,9 +47,8 @@ pub struct SolveArgs {
     /// Stop after N solutions (unique ones with --unique)
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// NDJSON: each solution with its placements, then a summary line
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub json: JsonArg,
     /// Write each solution printed as an SVG picture into DIR
     #[arg(long, value_name = "DIR")]
     pub svg: Option<PathBuf>,
@@ -60,17 +58,15 @@ pub struct SolveArgs {
     /// Write a contact sheet of the solutions printed (up to 100) to FILE (.svg or .png)
     #[arg(long, value_name = "FILE")]
     pub sheet: Option<PathBuf>,
-    /// Engine: auto (bitset for flat puzzles, dlx for solids), dlx, bitset
-    #[arg(long, default_value = "auto")]
-    pub engine: String,
+    #[command(flatten)]
+    pub engine: EngineArg,
     /// Search everything and canonicalise each solution, instead of breaking
     /// symmetry before the search (slower; for checking)
     #[arg(long)]
     pub no_symmetry_breaking: bool,
-    /// Worker threads (default: all cores); solutions come out in the same
-    /// order whatever the number
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
+    /// (Solutions come out in the same order whatever the number of threads.)
+    #[command(flatten)]
+    pub threads: ThreadsArg,
 }
 
 fn load(spec: &str) -> Result<Puzzle> {
@@ -88,42 +84,27 @@ fn load(spec: &str) -> Result<Puzzle> {
     Ok(dancer_poly::parse(&text, spec)?)
 }
 
-fn engine_for(name: &str, puzzle: &Puzzle) -> Result<EngineKind> {
-    Ok(match name {
-        "auto" => {
-            if puzzle.board.dim == 2 {
-                EngineKind::Bitset
-            } else {
-                EngineKind::Dlx
-            }
-        }
-        other => other
-            .parse()
-            .map_err(|e: dancer_core::UnknownEngine| anyhow::anyhow!("{e}"))?,
-    })
-}
-
-pub fn run(cmd: PolyCommand) -> Result<Found> {
+pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
     match cmd {
         PolyCommand::List => {
             for e in catalog::CATALOG {
-                println!(
+                out.line(&format!(
                     "{:16} {:>7} total {:>6} unique  {}",
                     e.name, e.known.0, e.known.1, e.about
-                );
+                ))?;
             }
             Ok(Found::Some)
         }
         PolyCommand::Pieces { set } => {
             let Some(set) = set else {
-                println!("{}", pieces::SETS.join("\n"));
+                out.line(&pieces::SETS.join("\n"))?;
                 return Ok(Found::Some);
             };
             let shapes = pieces::set(&set).with_context(|| {
                 format!("unknown set {set:?} (known: {})", pieces::SETS.join(", "))
             })?;
             for s in shapes {
-                println!("{} ({} cells):", s.name, s.cells.len());
+                out.line(&format!("{} ({} cells):", s.name, s.cells.len()))?;
                 let cells = dancer_poly::geometry::normalize(&s.cells);
                 let ext = cells.iter().fold([0; 3], |m, c| {
                     [m[0].max(c[0] + 1), m[1].max(c[1] + 1), m[2].max(c[2] + 1)]
@@ -138,7 +119,7 @@ pub fn run(cmd: PolyCommand) -> Result<Found> {
                             line.push(if cells.contains(&[x, y, z]) { '#' } else { '.' });
                         }
                     }
-                    println!("{line}");
+                    out.line(&line)?;
                 }
             }
             Ok(Found::Some)
@@ -160,27 +141,17 @@ pub fn run(cmd: PolyCommand) -> Result<Found> {
                     ""
                 }
             );
-            let stdout = std::io::stdout();
-            match dancer_formats::dlx::write(&cover.problem, stdout.lock(), Some(&comment)) {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                r => r?,
-            }
+            dancer_formats::dlx::write(&cover.problem, &mut *out, Some(&comment))?;
             Ok(Found::Some)
         }
-        PolyCommand::Solve(args) => solve(args),
+        PolyCommand::Solve(args) => solve(args, out),
     }
 }
 
-fn solve(args: SolveArgs) -> Result<Found> {
+fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let puzzle = load(&args.puzzle)?;
-    let engine = engine_for(&args.engine, &puzzle)?;
     let model = Model::new(puzzle)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+    let threads = args.threads.get();
     for dir in [&args.svg, &args.png].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -190,15 +161,13 @@ fn solve(args: SolveArgs) -> Result<Found> {
         let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
     }
     let opts = Options {
-        engine,
+        engine: args.engine.engine,
         symmetry_breaking: !args.no_symmetry_breaking,
         limit: args.limit,
         unique: args.unique,
         cancel: Some(cancel.clone()),
         threads,
     };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
     let mut n = 0u64;
     let mut error: Option<anyhow::Error> = None;
     let mut sheet = Vec::new();
@@ -209,36 +178,13 @@ fn solve(args: SolveArgs) -> Result<Found> {
         let res = (|| -> Result<()> {
             if args.count {
                 // no text; pictures below are still written when asked for
-            } else if args.json {
-                let placements: Vec<_> = sol
-                    .iter()
-                    .map(|&q| {
-                        let pl = &model.placements[q];
-                        let cells: Vec<Vec<i32>> = pl
-                            .cells
-                            .iter()
-                            .map(|&c| {
-                                let c = model.puzzle.board.cells[c];
-                                if model.puzzle.board.dim == 2 {
-                                    vec![c[0], c[1]]
-                                } else {
-                                    c.to_vec()
-                                }
-                            })
-                            .collect();
-                        json!({"piece": model.puzzle.pieces[pl.piece].name, "cells": cells})
-                    })
-                    .collect();
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"type": "solution", "number": n, "placements": placements})
-                )?;
+            } else if args.json.json {
+                out.record(&model.solution_record(n, sol))?;
             } else {
                 if n > 1 {
-                    writeln!(out)?;
+                    out.line("")?;
                 }
-                write!(out, "{}", model.ascii(sol))?;
+                out.text(&model.ascii(sol))?;
             }
             let title = Some(format!("{} #{n}", model.puzzle.name));
             if args.svg.is_some()
@@ -266,12 +212,7 @@ fn solve(args: SolveArgs) -> Result<Found> {
         match res {
             Ok(()) => true,
             Err(e) => {
-                let broken = e
-                    .downcast_ref::<std::io::Error>()
-                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
-                if !broken {
-                    error = Some(e);
-                }
+                error = Some(e);
                 false
             }
         }
@@ -280,24 +221,17 @@ fn solve(args: SolveArgs) -> Result<Found> {
         return Err(e);
     }
     let secs = start.elapsed().as_secs_f64();
-    if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"type": "summary", "solutions": counts.total, "unique": counts.unique,
-                   "nodes": counts.nodes, "complete": counts.complete, "seconds": secs,
-                   "symmetries": model.symmetries.len()})
-        )
-        .ok();
+    if args.json.json {
+        out.record(&model.summary_record(&counts, secs))?;
     } else if args.count {
         let k = if args.unique {
             counts.unique
         } else {
             counts.total
         };
-        writeln!(out, "{k}").ok();
+        out.line(&k.to_string())?;
     }
-    out.flush().ok();
+    out.flush()?;
     if let Some(f) = &args.sheet {
         let picture = contact_sheet(&sheet, 5, &style);
         if f.extension().is_some_and(|e| e == "png") {
@@ -324,7 +258,7 @@ fn solve(args: SolveArgs) -> Result<Found> {
         model.symmetries.len(),
         counts.nodes,
         plural(threads as u64),
-        engine = counts.engine.unwrap_or(engine),
+        engine = counts.engine.unwrap_or(args.engine.engine),
     );
     Ok(if counts.total > 0 {
         Found::Some

@@ -7,20 +7,13 @@
 //! message, when that directory is absent.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use dancer_core::{gen, EngineKind, Problem};
+use dancer_core::{classic, EngineKind, Problem};
 use std::time::Duration;
 
 fn shared(name: &str) -> Option<Problem> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/dlx")
-        .join(name);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Some(dancer_formats::dlx::read_str(&text, name).unwrap().problem),
-        Err(_) => {
-            eprintln!("SKIPPED {name}: {} not found", path.display());
-            None
-        }
-    }
+    let path = dancer_testdata::shared_file("dlx", name)?;
+    let text = std::fs::read_to_string(&path).unwrap();
+    Some(dancer_formats::dlx::read_str(&text, name).unwrap().problem)
 }
 
 fn count(p: &Problem, engine: EngineKind) -> (u64, u64, u64) {
@@ -32,8 +25,8 @@ fn count(p: &Problem, engine: EngineKind) -> (u64, u64, u64) {
 
 fn bench(c: &mut Criterion) {
     let mut problems: Vec<(&str, Problem, usize)> = vec![
-        ("queens-12", gen::queens(12), 20),
-        ("langford-11", gen::langford(11), 20),
+        ("queens-12", classic::queens(12), 20),
+        ("langford-11", classic::langford(11), 20),
     ];
     if let Some(p) = shared("pent-6x10-sym.dlx") {
         problems.push(("pent-6x10-sym", p, 10));

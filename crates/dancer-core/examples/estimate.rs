@@ -3,7 +3,13 @@ fn main() {
         let text = std::fs::read_to_string(&path).unwrap();
         let p = dancer_formats::dlx::read_str(&text, &path).unwrap().problem;
         let t = std::time::Instant::now();
-        let (dn, du) = dancer_core::Dlx::new(&p).estimate(400, 0x9e3779b97f4a7c15);
+        let (dn, du) = match dancer_core::Dlx::new(&p) {
+            Ok(mut d) => d.estimate(400, 0x9e3779b97f4a7c15),
+            Err(e) => {
+                println!("{path}: {e}");
+                continue;
+            }
+        };
         let b = dancer_core::bitset::estimate(&p, 400, 0x9e3779b97f4a7c15).ok();
         println!(
             "{path}: dlx nodes {dn:.3e} updates {du:.3e}; bitset {b:?}; choice {:?}; {:.3} s",

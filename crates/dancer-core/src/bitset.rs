@@ -20,8 +20,8 @@
 //! faster per node than dancing links, with trees of comparable size. For
 //! problems where the item order is a poor guide (n queens, exact covers
 //! built without care for the order) the tree can be much larger than with
-//! Knuth's rule; `EngineKind::Auto` (see [`crate::solve`]) only picks this
-//! engine for problems that look like packings.
+//! Knuth's rule; [`crate::engine::choose_engine`] (what `auto` means) only
+//! picks this engine where Knuth's estimate of both trees says it pays.
 //!
 //! # Testing options a block at a time
 //!
@@ -49,16 +49,12 @@
 //! solution), for this engine's own tree; `updates` counts the items covered
 //! by the options tried (a word OR stands for that many unlinkings).
 
+use crate::control::{Control, Search, Step};
+use crate::engine::{DescendError, Engine, EngineError, EngineKind, Unsupported};
 use crate::problem::{OptionId, Problem};
-use crate::solve::{DescendError, Engine, Event, Step};
-use crate::stats::Stats;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 /// Largest number of items (primary plus secondary) the engine takes.
 pub const MAX_ITEMS: usize = 512;
-
-const CANCEL_MASK: u64 = 0xFFF;
 
 /// Options tested together: one bit each in a `u64`.
 const BLOCK: usize = 64;
@@ -107,18 +103,7 @@ unsafe fn fits_avx2<const W: usize>(
     bits
 }
 
-/// Why the bitset engine cannot take a problem.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Unsupported {
-    #[error("the bitset engine does not support colours")]
-    Colors,
-    #[error("the bitset engine does not support multiplicities")]
-    Multiplicities,
-    #[error("the bitset engine takes at most {MAX_ITEMS} items, not {0}")]
-    TooManyItems(usize),
-}
-
-/// Whether the bitset engine can solve `problem`.
+/// Whether the bitset engine can solve `problem`, and if not, why.
 pub fn check(problem: &Problem) -> Result<(), Unsupported> {
     if problem.has_colors() {
         return Err(Unsupported::Colors);
@@ -127,7 +112,10 @@ pub fn check(problem: &Problem) -> Result<(), Unsupported> {
         return Err(Unsupported::Multiplicities);
     }
     if problem.n_items() > MAX_ITEMS {
-        return Err(Unsupported::TooManyItems(problem.n_items()));
+        return Err(Unsupported::TooManyItems {
+            items: problem.n_items(),
+            max: MAX_ITEMS,
+        });
     }
     Ok(())
 }
@@ -145,8 +133,11 @@ pub fn estimate(problem: &Problem, probes: usize, seed: u64) -> Result<(f64, f64
 }
 
 /// Builds the engine for `problem`, with the smallest word count that fits.
-pub fn build(problem: &Problem) -> Result<Box<dyn Engine + '_>, Unsupported> {
-    check(problem)?;
+pub fn build(problem: &Problem) -> Result<Box<dyn Engine + '_>, EngineError> {
+    check(problem).map_err(|reason| EngineError::Unsupported {
+        engine: EngineKind::Bitset,
+        reason,
+    })?;
     Ok(match problem.n_items() {
         0..=64 => Box::new(Bitset::<1>::new(problem)),
         65..=128 => Box::new(Bitset::<2>::new(problem)),
@@ -287,16 +278,8 @@ pub struct Bitset<'p, const W: usize> {
     level: usize,
     /// Whether the CPU has AVX2 (the block test then uses it).
     avx2: bool,
-    /// Levels below the floor are a prefix given to `descend`.
-    floor: usize,
-    frontier: usize,
-    pause_every: u64,
-    pause_at: u64,
     phase: Phase,
-    solution: Vec<OptionId>,
-    degrees: Vec<u32>,
-    stats: Stats,
-    cancel: Option<Arc<AtomicBool>>,
+    ctl: Control,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,8 +288,8 @@ enum Phase {
     Fresh,
     /// Trying the options at `level` given by `block` and `fits`.
     Scanning,
-    Cancelled,
-    Done,
+    /// The node at the floor was a solution, reported: nothing is left.
+    Exhausted,
 }
 
 impl<'p, const W: usize> Bitset<'p, W> {
@@ -381,15 +364,8 @@ impl<'p, const W: usize> Bitset<'p, W> {
             fits: vec![0; np + 1],
             level: 0,
             avx2: has_avx2(),
-            floor: 0,
-            frontier: usize::MAX,
-            pause_every: u64::MAX,
-            pause_at: u64::MAX,
             phase: Phase::Fresh,
-            solution: Vec::with_capacity(np),
-            degrees: Vec::new(),
-            stats: Stats::new(np + 2),
-            cancel: None,
+            ctl: Control::new(np + 2),
         }
     }
 
@@ -429,15 +405,6 @@ impl<'p, const W: usize> Bitset<'p, W> {
         bits
     }
 
-    fn step(&mut self) -> Step {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: AVX2 was detected when the engine was built.
-            return unsafe { self.step_avx2() };
-        }
-        self.step_with::<false>()
-    }
-
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn step_avx2(&mut self) -> Step {
@@ -446,23 +413,23 @@ impl<'p, const W: usize> Bitset<'p, W> {
 
     #[inline(always)]
     fn step_with<const AVX2: bool>(&mut self) -> Step {
+        let floor = self.ctl.floor;
         match self.phase {
-            Phase::Done | Phase::Cancelled => return Step::End,
+            Phase::Exhausted => return Step::Done,
             Phase::Fresh => {
                 // enter the node at the floor
-                self.stats.nodes += 1;
-                self.stats.profile[self.floor] += 1;
-                self.level = self.floor;
-                match self.first_open(&self.covered[self.floor]) {
+                self.ctl.stats.nodes += 1;
+                self.ctl.stats.profile[floor] += 1;
+                self.level = floor;
+                match self.first_open(&self.covered[floor]) {
                     None => {
                         // nothing left to cover: the empty (or prefix) solution
-                        self.phase = Phase::Done;
-                        self.stats.solutions += 1;
-                        self.record(self.floor as isize - 1);
+                        self.phase = Phase::Exhausted;
+                        self.record(floor as isize - 1);
                         return Step::Solution;
                     }
                     Some(i) => {
-                        let f = self.floor;
+                        let f = floor;
                         self.item[f] = i as u32;
                         let a = self.start[i] as usize;
                         self.block[f] = a as u32;
@@ -480,12 +447,11 @@ impl<'p, const W: usize> Bitset<'p, W> {
         let mut level = self.level;
         let mut block = self.block[level] as usize;
         let mut fits = self.fits[level];
-        let mut nodes = self.stats.nodes;
-        let mut updates = self.stats.updates;
-        let floor = self.floor;
-        let frontier = self.frontier;
-        let pause_at = self.pause_at;
-        let cancel = self.cancel.clone();
+        let mut nodes = self.ctl.stats.nodes;
+        let mut updates = self.ctl.stats.updates;
+        let frontier = self.ctl.frontier;
+        let pause_at = self.ctl.pause_at;
+        let cancel = self.ctl.cancel.clone();
         let step = loop {
             if fits == 0 {
                 let end = self.start[self.item[level] as usize + 1] as usize;
@@ -497,8 +463,7 @@ impl<'p, const W: usize> Bitset<'p, W> {
                 }
                 // backup
                 if level == floor {
-                    self.phase = Phase::Done;
-                    break Step::End;
+                    break Step::Done;
                 }
                 level -= 1;
                 block = self.block[level] as usize;
@@ -515,7 +480,7 @@ impl<'p, const W: usize> Bitset<'p, W> {
                     // a solution (counted as a node one level down)
                     nodes += 1;
                     updates += self.sizes[p] as u64;
-                    self.stats.profile[level + 1] += 1;
+                    self.ctl.stats.profile[level + 1] += 1;
                     break Step::Solution;
                 }
                 Some(_) if level + 1 == frontier => {
@@ -530,18 +495,13 @@ impl<'p, const W: usize> Bitset<'p, W> {
                     self.block[level] = block as u32;
                     self.fits[level] = fits;
                     level += 1;
-                    self.stats.profile[level] += 1;
+                    self.ctl.stats.profile[level] += 1;
                     self.covered[level] = next;
                     self.item[level] = j as u32;
                     block = self.start[j] as usize;
                     fits = self.block_fits::<AVX2>(block, self.start[j + 1] as usize, &next);
-                    if nodes & CANCEL_MASK == 0 {
-                        if let Some(flag) = &cancel {
-                            if flag.load(Ordering::Relaxed) {
-                                self.phase = Phase::Cancelled;
-                                break Step::End;
-                            }
-                        }
+                    if Control::cancelled(&cancel, nodes) {
+                        break Step::Cancelled;
                     }
                     if nodes >= pause_at {
                         break Step::Pause;
@@ -549,25 +509,13 @@ impl<'p, const W: usize> Bitset<'p, W> {
                 }
             }
         };
-        self.stats.nodes = nodes;
-        self.stats.updates = updates;
+        self.ctl.stats.nodes = nodes;
+        self.ctl.stats.updates = updates;
         self.block[level] = block as u32;
         self.fits[level] = fits;
-        match step {
-            Step::Solution => {
-                self.level = level;
-                self.stats.solutions += 1;
-                self.record(level as isize);
-            }
-            Step::Frontier => {
-                self.level = level;
-                self.record(level as isize);
-            }
-            Step::Pause => {
-                self.level = level;
-                self.pause_at = nodes.saturating_add(self.pause_every);
-            }
-            Step::End => self.level = level,
+        self.level = level;
+        if matches!(step, Step::Solution | Step::Frontier) {
+            self.record(level as isize);
         }
         step
     }
@@ -605,64 +553,41 @@ impl<'p, const W: usize> Bitset<'p, W> {
     /// Puts the options chosen at levels 0..=top (and their groups' sizes)
     /// into `solution` and `degrees`.
     fn record(&mut self, top: isize) {
-        self.solution.clear();
-        self.degrees.clear();
-        for l in 0..=top {
+        let (ids, pos, item, start) = (&self.ids, &self.pos, &self.item, &self.start);
+        let path = (0..top + 1).map(|l| {
             let l = l as usize;
-            self.solution.push(self.ids[self.pos[l] as usize] as usize);
-            let i = self.item[l] as usize;
-            self.degrees.push(self.start[i + 1] - self.start[i]);
-        }
+            let i = item[l] as usize;
+            (ids[pos[l] as usize] as usize, start[i + 1] - start[i])
+        });
+        self.ctl.record(path);
     }
 }
 
-impl<const W: usize> Engine for Bitset<'_, W> {
-    fn next_solution(&mut self) -> Option<&[OptionId]> {
-        loop {
-            match self.step() {
-                Step::Solution => return Some(&self.solution),
-                Step::End => return None,
-                Step::Frontier | Step::Pause => {}
-            }
+impl<const W: usize> Search for Bitset<'_, W> {
+    fn control(&self) -> &Control {
+        &self.ctl
+    }
+
+    fn control_mut(&mut self) -> &mut Control {
+        &mut self.ctl
+    }
+
+    fn step(&mut self) -> Step {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: AVX2 was detected when the engine was built.
+            return unsafe { self.step_avx2() };
         }
+        self.step_with::<false>()
     }
-    fn next_event(&mut self) -> Option<Event<'_>> {
-        match self.step() {
-            Step::Solution => Some(Event::Solution(&self.solution)),
-            Step::Frontier => Some(Event::Frontier(&self.solution, &self.degrees)),
-            Step::Pause => Some(Event::Pause),
-            Step::End => None,
-        }
-    }
-    fn stats(&self) -> &Stats {
-        &self.stats
-    }
-    fn is_complete(&self) -> bool {
-        self.phase == Phase::Done
-    }
-    fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
-        self.cancel = Some(flag);
-    }
-    fn set_frontier(&mut self, depth: Option<usize>) {
-        self.frontier = depth.unwrap_or(usize::MAX);
-    }
-    fn set_pause(&mut self, nodes: Option<u64>) {
-        self.pause_every = nodes.unwrap_or(u64::MAX);
-        self.pause_at = self.stats.nodes.saturating_add(self.pause_every);
-    }
-    fn reset(&mut self) {
+
+    fn rewind(&mut self) {
         self.phase = Phase::Fresh;
         self.level = 0;
-        self.floor = 0;
         self.covered[0] = [0; W];
-        let levels = self.stats.profile.len();
-        self.stats = Stats::new(levels);
-        self.pause_at = self.pause_every;
     }
-    fn descend(&mut self, prefix: &[OptionId]) -> Result<(), DescendError> {
-        if self.phase != Phase::Fresh || self.floor != 0 {
-            return Err(DescendError::NotAtRoot);
-        }
+
+    fn follow(&mut self, prefix: &[OptionId]) -> Result<bool, DescendError> {
         for (l, &o) in prefix.iter().enumerate() {
             let bad = DescendError::NotChosenHere {
                 level: l,
@@ -684,19 +609,17 @@ impl<const W: usize> Engine for Bitset<'_, W> {
             or_into(&mut next, &self.masks[p]);
             self.covered[l + 1] = next;
         }
-        self.floor = prefix.len();
-        self.level = self.floor;
-        Ok(())
+        self.level = prefix.len();
+        Ok(false)
     }
+
     fn position(&self) -> f64 {
-        match self.phase {
-            Phase::Done => return 1.0,
-            Phase::Fresh | Phase::Cancelled => return 0.0,
-            Phase::Scanning => {}
+        if self.phase != Phase::Scanning {
+            return 0.0;
         }
         let mut f = 0.0;
         let mut w = 1.0;
-        for l in self.floor..=self.level {
+        for l in self.ctl.floor..=self.level {
             let i = self.item[l] as usize;
             let (a, b) = (self.start[i], self.start[i + 1]);
             // the options before the next one to try
@@ -713,7 +636,7 @@ impl<const W: usize> Engine for Bitset<'_, W> {
             w /= (b - a).max(1) as f64;
             f += at.saturating_sub(a) as f64 * w;
         }
-        f.min(1.0)
+        f
     }
 }
 
@@ -756,7 +679,7 @@ mod tests {
             sols.push(s);
         }
         assert!(e.is_complete());
-        (sols, e.stats.nodes, e.stats.updates)
+        (sols, e.ctl.stats.nodes, e.ctl.stats.updates)
     }
 
     /// The portable block test and the AVX2 one (when the CPU has it) give
@@ -765,11 +688,11 @@ mod tests {
     #[test]
     fn block_tests_agree() {
         let problems = [
-            crate::gen::queens(8),
-            crate::gen::langford(7),
-            crate::gen::queens(20),
-            crate::gen::langford(16),
-            crate::gen::queens(33),
+            crate::classic::queens(8),
+            crate::classic::langford(7),
+            crate::classic::queens(20),
+            crate::classic::langford(16),
+            crate::classic::queens(33),
         ];
         for (n, p) in problems.iter().enumerate() {
             let limit = if n >= 2 { 50 } else { usize::MAX };
@@ -787,7 +710,7 @@ mod tests {
                                 break;
                             }
                         }
-                        (sols, e.stats.nodes, e.stats.updates)
+                        (sols, e.ctl.stats.nodes, e.ctl.stats.updates)
                     }};
                 }
                 match p.n_items() {
@@ -827,7 +750,7 @@ mod tests {
             }
         }
         // and the whole count of 8 queens with the portable test
-        let p = crate::gen::queens(8);
+        let p = crate::classic::queens(8);
         let mut e = Bitset::<1>::new(&p);
         e.avx2 = false;
         assert_eq!(run(e).0.len(), 92);

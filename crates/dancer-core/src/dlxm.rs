@@ -27,21 +27,43 @@
 //! The tweaked options of a level are kept on one stack shared by all
 //! levels, so that they can be restored in the reverse order of their
 //! removal, as dancing links require.
+//!
+//! # The data structure
+//!
+//! The lists are those of [`crate::links`], shared with [`crate::dlx`]
+//! (without its `off` table: options are walked as Knuth does), and the
+//! moves on them are the same code. On top of them: per primary item its
+//! bounds `lo`, `hi` and its counter `count`; a stack of frames, one per
+//! level (the item branched on, the option being tried or the "no more"
+//! branch, the height of the tweak stack when the level was entered); and
+//! the tweak stack.
+//!
+//! # Invariants
+//!
+//! Between events, for the options committed by the frames (one per frame
+//! that is not on its "no more" branch):
+//!
+//! * `count[i]` is the number of committed options that contain primary
+//!   item `i`, and `i` is in the ring of items to branch on exactly when
+//!   `count[i] < hi[i]` and no frame has taken its "no more" branch on it;
+//! * an item is covered (out of its ring, every option of its list hidden)
+//!   when it is primary with `count == hi`, or secondary and used without a
+//!   colour by a committed option; a secondary item used with a colour is
+//!   purified to that colour;
+//! * every item that is neither covered nor purified holds in its list
+//!   exactly the options that are active, neither committed nor on the
+//!   tweak stack, and compatible with the committed ones (no covered item,
+//!   the purified colours), in input order, `len` long.
+//!
+//! [`Dlxm::check_invariants`] checks all of this against the problem
+//! itself; the tests run it after every solution of small problems.
 
+use crate::control::{Control, Search, Step};
+use crate::engine::DescendError;
+use crate::links::Lists;
 use crate::problem::{OptionId, Problem, SPACER};
-use crate::solve::{DescendError, Engine, Event, Step};
-use crate::stats::Stats;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 const NONE: u32 = u32::MAX;
-const CANCEL_MASK: u64 = 0x3FF;
-
-#[derive(Clone, Copy, Debug, Default)]
-struct Link {
-    up: u32,
-    down: u32,
-}
 
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -60,12 +82,10 @@ struct Frame {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
-    /// About to enter a level.
+    /// About to enter a level (also where a cancelled search stopped).
     Forward,
     /// A leaf was reported (or a dead end met): return into the top frame.
     Back,
-    Done,
-    Cancelled,
 }
 
 /// In a frontier prefix of this engine, the branch "no more options for
@@ -74,274 +94,109 @@ pub const STOP: OptionId = usize::MAX;
 
 /// The engine for problems with multiplicities (it also solves plain ones).
 pub struct Dlxm<'p> {
-    slots: &'p [u32],
-    base: u32,
-    n_primary: u32,
-    links: Vec<Link>,
-    len: Vec<u32>,
-    prev: Vec<u32>,
-    next: Vec<u32>,
+    problem: &'p Problem,
+    lists: Lists<'p>,
     lo: Vec<u32>,
     hi: Vec<u32>,
     count: Vec<u32>,
-    color: Vec<i32>,
     colored: bool,
     frames: Vec<Frame>,
     tweaked: Vec<u32>,
     phase: Phase,
-    floor: usize,
-    frontier: usize,
-    pause_every: u64,
-    pause_at: u64,
-    solution: Vec<OptionId>,
-    degrees: Vec<u32>,
-    stats: Stats,
-    cancel: Option<Arc<AtomicBool>>,
-    problem: &'p Problem,
+    /// Scratch: the nodes of one option.
+    nodes: Vec<u32>,
+    ctl: Control,
 }
 
 impl<'p> Dlxm<'p> {
+    /// Builds the lists for `problem`; takes every problem.
     pub fn new(problem: &'p Problem) -> Self {
-        let slots = problem.slots();
-        let n = problem.n_items();
         let np = problem.n_primary();
-        let s = slots.len();
-        let base = s as u32;
-        let mut links = vec![Link::default(); s + n];
-        let mut len = vec![0u32; n];
-        for c in 0..n {
-            let h = base + c as u32;
-            links[h as usize] = Link { up: h, down: h };
-        }
-        let mut sp = 0usize;
-        for k in 0..problem.n_options() {
-            let mut end = sp + 1;
-            while slots[end] & SPACER == 0 {
-                end += 1;
-            }
-            links[sp].down = (end - 1) as u32;
-            links[end].up = (sp + 1) as u32;
-            if problem.is_active(k) {
-                for nn in sp + 1..end {
-                    let c = slots[nn] as usize;
-                    let h = s + c;
-                    let last = links[h].up;
-                    links[nn] = Link {
-                        up: last,
-                        down: h as u32,
-                    };
-                    links[last as usize].down = nn as u32;
-                    links[h].up = nn as u32;
-                    len[c] += 1;
-                }
-            }
-            sp = end;
-        }
-        // active primary items: a circular list with root np
-        let mut prev = vec![0u32; np + 1];
-        let mut next = vec![0u32; np + 1];
-        for c in 0..=np {
-            prev[c] = if c == 0 { np as u32 } else { c as u32 - 1 };
-            next[c] = if c == np { 0 } else { c as u32 + 1 };
-        }
         let (lo, hi): (Vec<u32>, Vec<u32>) = (0..np).map(|i| problem.bounds(i)).unzip();
-        let colored = problem.has_colors();
-        let color = if colored {
-            problem.slot_colors().iter().map(|&c| c as i32).collect()
-        } else {
-            Vec::new()
-        };
-        let depth: usize = hi.iter().map(|&h| h as usize).sum::<usize>() + np + 1;
+        // Each level commits a different option or closes an item, so the
+        // depth is bounded by both; the bounds alone may be huge.
+        let active = (0..problem.n_options())
+            .filter(|&k| problem.is_active(k))
+            .count();
+        let commits: usize = hi
+            .iter()
+            .map(|&h| h as usize)
+            .fold(0usize, usize::saturating_add)
+            .min(active);
+        let depth = commits + np + 1;
         Dlxm {
-            slots,
-            base,
-            n_primary: np as u32,
-            links,
-            len,
-            prev,
-            next,
+            problem,
+            lists: Lists::new(problem, false),
             lo,
             hi,
             count: vec![0; np],
-            color,
-            colored,
+            colored: problem.has_colors(),
             frames: Vec::with_capacity(depth),
             tweaked: Vec::new(),
             phase: Phase::Forward,
-            floor: 0,
-            frontier: usize::MAX,
-            pause_every: u64::MAX,
-            pause_at: u64::MAX,
-            solution: Vec::new(),
-            degrees: Vec::new(),
-            stats: Stats::new(depth + 1),
-            cancel: None,
-            problem,
+            nodes: Vec::new(),
+            ctl: Control::new(depth + 1),
         }
     }
 
-    fn col(&self, i: u32) -> i32 {
-        if self.colored {
-            self.color[i as usize]
-        } else {
-            0
-        }
+    fn n_primary(&self) -> u32 {
+        self.count.len() as u32
     }
 
-    /// Unlinks the nodes of option `rr` other than `rr` (and purified ones).
-    fn hide(&mut self, rr: u32) {
-        let mut nn = rr + 1;
-        while nn != rr {
-            if self.col(nn) < 0 {
-                nn += 1;
-                continue;
-            }
-            let x = self.slots[nn as usize];
-            let l = self.links[nn as usize];
-            if x & SPACER != 0 {
-                nn = l.up;
-                continue;
-            }
-            self.links[l.up as usize].down = l.down;
-            self.links[l.down as usize].up = l.up;
-            self.len[x as usize] -= 1;
-            self.stats.updates += 1;
-            nn += 1;
-        }
-    }
-
-    fn unhide(&mut self, rr: u32) {
-        let mut nn = rr - 1;
-        while nn != rr {
-            if self.col(nn) < 0 {
-                nn -= 1;
-                continue;
-            }
-            let x = self.slots[nn as usize];
-            let l = self.links[nn as usize];
-            if x & SPACER != 0 {
-                nn = l.down;
-                continue;
-            }
-            self.links[l.up as usize].down = nn;
-            self.links[l.down as usize].up = nn;
-            self.len[x as usize] += 1;
-            nn -= 1;
-        }
-    }
-
-    /// Covers item `c`: out of the active list (if primary), every option
-    /// in its list hidden.
-    fn cover(&mut self, c: u32) {
-        if c < self.n_primary {
-            let (p, n) = (self.prev[c as usize], self.next[c as usize]);
-            self.next[p as usize] = n;
-            self.prev[n as usize] = p;
-        }
-        self.stats.updates += 1;
-        let h = self.base + c;
-        let mut rr = self.links[h as usize].down;
-        while rr != h {
-            self.hide(rr);
-            rr = self.links[rr as usize].down;
-        }
-    }
-
-    fn uncover(&mut self, c: u32) {
-        let h = self.base + c;
-        let mut rr = self.links[h as usize].up;
-        while rr != h {
-            self.unhide(rr);
-            rr = self.links[rr as usize].up;
-        }
-        if c < self.n_primary {
-            let (p, n) = (self.prev[c as usize], self.next[c as usize]);
-            self.next[p as usize] = c;
-            self.prev[n as usize] = c;
-        }
-    }
-
-    fn purify(&mut self, p: u32) {
-        let c = self.slots[p as usize];
-        let x = self.col(p);
-        let h = self.base + c;
-        let mut rr = self.links[h as usize].down;
-        while rr != h {
-            if self.col(rr) != x {
-                self.hide(rr);
-            } else if rr != p {
-                self.color[rr as usize] = -1;
-            }
-            rr = self.links[rr as usize].down;
-        }
-    }
-
-    fn unpurify(&mut self, p: u32) {
-        let c = self.slots[p as usize];
-        let x = self.col(p);
-        let h = self.base + c;
-        let mut rr = self.links[h as usize].up;
-        while rr != h {
-            if self.col(rr) < 0 {
-                self.color[rr as usize] = x;
-            } else if rr != p {
-                self.unhide(rr);
-            }
-            rr = self.links[rr as usize].up;
-        }
-    }
-
-    /// The nodes of option `x`, starting with `x` itself, cyclically.
-    fn option_nodes(&self, x: u32, out: &mut Vec<u32>) {
-        out.clear();
-        out.push(x);
+    /// The nodes of option `x`, starting with `x` itself, cyclically, into
+    /// `self.nodes`.
+    fn option_nodes(&mut self, x: u32) {
+        self.nodes.clear();
+        self.nodes.push(x);
         let mut p = x + 1;
         while p != x {
-            if self.slots[p as usize] & SPACER != 0 {
-                p = self.links[p as usize].up;
+            if self.lists.slot(p) & SPACER != 0 {
+                p = self.lists.link(p).up;
                 continue;
             }
-            out.push(p);
+            self.nodes.push(p);
             p += 1;
         }
     }
 
     /// Counts option `x` (already tweaked) for each of its items.
-    fn commit(&mut self, x: u32, nodes: &mut Vec<u32>) {
-        self.option_nodes(x, nodes);
-        for &p in nodes.iter() {
-            let j = self.slots[p as usize];
-            if j < self.n_primary {
+    fn commit<const C: bool>(&mut self, x: u32) {
+        self.option_nodes(x);
+        for k in 0..self.nodes.len() {
+            let p = self.nodes[k];
+            let j = self.lists.slot(p);
+            if j < self.n_primary() {
                 self.count[j as usize] += 1;
                 if self.count[j as usize] == self.hi[j as usize] {
-                    self.cover(j);
+                    self.lists.cover::<C, false>(j, &mut self.ctl.stats.updates);
                 }
             } else {
-                let k = self.col(p);
+                let k = if C { self.lists.col(p) } else { 0 };
                 if k == 0 {
-                    self.cover(j);
+                    self.lists.cover::<C, false>(j, &mut self.ctl.stats.updates);
                 } else if k > 0 {
-                    self.purify(p);
+                    self.lists.purify(p, &mut self.ctl.stats.updates);
                 }
             }
         }
     }
 
-    fn uncommit(&mut self, x: u32, nodes: &mut Vec<u32>) {
-        self.option_nodes(x, nodes);
-        for &p in nodes.iter().rev() {
-            let j = self.slots[p as usize];
-            if j < self.n_primary {
+    fn uncommit<const C: bool>(&mut self, x: u32) {
+        self.option_nodes(x);
+        for k in (0..self.nodes.len()).rev() {
+            let p = self.nodes[k];
+            let j = self.lists.slot(p);
+            if j < self.n_primary() {
                 if self.count[j as usize] == self.hi[j as usize] {
-                    self.uncover(j);
+                    self.lists.uncover::<C, false>(j);
                 }
                 self.count[j as usize] -= 1;
             } else {
-                let k = self.col(p);
+                let k = if C { self.lists.col(p) } else { 0 };
                 if k == 0 {
-                    self.uncover(j);
+                    self.lists.uncover::<C, false>(j);
                 } else if k > 0 {
-                    self.unpurify(p);
+                    self.lists.unpurify(p);
                 }
             }
         }
@@ -349,13 +204,13 @@ impl<'p> Dlxm<'p> {
 
     /// The active item with the fewest branches, and that number.
     fn choose(&self) -> (u32, u32) {
-        let root = self.n_primary;
+        let root = self.lists.root;
         let mut best = root;
         let mut t = u32::MAX;
-        let mut k = self.next[root as usize];
+        let mut k = self.lists.next_of(root);
         while k != root {
             let need = self.lo[k as usize].saturating_sub(self.count[k as usize]);
-            let len = self.len[k as usize];
+            let len = self.lists.len_of(k);
             let theta = if need > 0 {
                 if len >= need {
                     len - need + 1
@@ -372,40 +227,31 @@ impl<'p> Dlxm<'p> {
                     break;
                 }
             }
-            k = self.next[k as usize];
+            k = self.lists.next_of(k);
         }
         (best, t)
-    }
-
-    fn option_of(&self, mut nn: u32) -> OptionId {
-        while self.slots[nn as usize] & SPACER == 0 {
-            nn += 1;
-        }
-        (self.slots[nn as usize] & !SPACER) as usize - 1
     }
 
     /// Tries the next branch of the top frame: the front option of its
     /// item's list, or "no more options". Returns false when the frame has
     /// no branch left.
-    fn next_branch(&mut self, nodes_buf: &mut Vec<u32>) -> bool {
-        let f = *self.frames.last().unwrap();
+    fn next_branch<const C: bool>(&mut self) -> bool {
+        let f = *self.frames.last().expect("a frame");
         let i = f.item;
-        let head = self.base + i;
-        let x = self.links[head as usize].down;
+        let head = self.lists.base + i;
+        let x = self.lists.link(head).down;
         let need = self.lo[i as usize].saturating_sub(self.count[i as usize]);
-        if !f.stopped && x != head && self.len[i as usize] >= need.max(1) {
-            self.tweak(i, x);
-            let top = self.frames.last_mut().unwrap();
+        if !f.stopped && x != head && self.lists.len_of(i) >= need.max(1) {
+            self.tweak::<C>(i, x);
+            let top = self.frames.last_mut().expect("a frame");
             top.x = x;
             top.tried += 1;
-            self.commit(x, nodes_buf);
+            self.commit::<C>(x);
             return true;
         }
         if !f.stopped && need == 0 {
-            let (p, n) = (self.prev[i as usize], self.next[i as usize]);
-            self.next[p as usize] = n;
-            self.prev[n as usize] = p;
-            let top = self.frames.last_mut().unwrap();
+            self.lists.unlink_item(i);
+            let top = self.frames.last_mut().expect("a frame");
             top.stopped = true;
             top.tried += 1;
             return true;
@@ -415,255 +261,356 @@ impl<'p> Dlxm<'p> {
 
     /// Takes option `x` (the front of item `i`'s list) out of the list and
     /// hides it everywhere else.
-    fn tweak(&mut self, i: u32, x: u32) {
-        let head = self.base + i;
-        self.hide(x);
-        let d = self.links[x as usize].down;
-        self.links[head as usize].down = d;
-        self.links[d as usize].up = head;
-        self.len[i as usize] -= 1;
+    fn tweak<const C: bool>(&mut self, i: u32, x: u32) {
+        let head = self.lists.base + i;
+        self.lists.hide::<C, false>(x, &mut self.ctl.stats.updates);
+        let d = self.lists.link(x).down;
+        self.lists.set_down(head, d);
+        self.lists.set_up(d, head);
+        *self.lists.len_mut(i) -= 1;
         self.tweaked.push(x);
     }
 
     /// Leaves the top frame: restores what its branches took away.
-    fn pop_frame(&mut self, nodes_buf: &mut Vec<u32>) {
-        let f = self.frames.pop().unwrap();
+    fn pop_frame<const C: bool>(&mut self) {
+        let f = self.frames.pop().expect("a frame");
         let i = f.item;
-        let head = self.base + i;
+        let head = self.lists.base + i;
         if f.x != NONE {
-            self.uncommit(f.x, nodes_buf);
+            self.uncommit::<C>(f.x);
         }
         if f.stopped {
-            let (p, n) = (self.prev[i as usize], self.next[i as usize]);
-            self.next[p as usize] = i;
-            self.prev[n as usize] = i;
+            self.lists.relink_item(i);
         }
         while self.tweaked.len() as u32 > f.mark {
-            let x = self.tweaked.pop().unwrap();
-            let d = self.links[x as usize].down;
-            self.links[head as usize].down = x;
-            self.links[d as usize].up = x;
-            self.len[i as usize] += 1;
-            self.unhide(x);
+            let x = self.tweaked.pop().expect("above the mark");
+            let d = self.lists.link(x).down;
+            self.lists.set_down(head, x);
+            self.lists.set_up(d, x);
+            *self.lists.len_mut(i) += 1;
+            self.lists.unhide::<C, false>(x);
         }
     }
 
+    /// The options of the frames (and [`STOP`] for "no more" branches),
+    /// with their branching degrees.
     fn record(&mut self) {
-        self.solution.clear();
-        self.degrees.clear();
-        for k in 0..self.frames.len() {
-            let f = self.frames[k];
+        let problem = self.problem;
+        let path = self.frames.iter().map(|f| {
             let o = if f.x != NONE {
-                self.option_of(f.x)
+                problem.option_at_slot(f.x as usize)
             } else {
                 STOP
             };
-            self.solution.push(o);
-            self.degrees.push(f.theta);
-        }
+            (o, f.theta)
+        });
+        self.ctl.record(path);
     }
 
-    fn step(&mut self) -> Step {
-        let mut nodes_buf = Vec::new();
-        let mut forward = match self.phase {
-            Phase::Done | Phase::Cancelled => return Step::End,
-            Phase::Forward => true,
-            Phase::Back => false,
-        };
+    fn push_frame(&mut self, item: u32, theta: u32) {
+        self.frames.push(Frame {
+            item,
+            theta,
+            tried: 0,
+            mark: self.tweaked.len() as u32,
+            x: NONE,
+            stopped: false,
+        });
+    }
+
+    fn search<const C: bool>(&mut self) -> Step {
+        let mut forward = self.phase == Phase::Forward;
+        let root = self.lists.root;
         loop {
             if forward {
                 let depth = self.frames.len();
-                if depth == self.frontier {
+                if depth == self.ctl.frontier {
                     self.record();
                     self.phase = Phase::Back;
                     return Step::Frontier;
                 }
-                if self.stats.nodes >= self.pause_at {
-                    self.pause_at = self.stats.nodes.saturating_add(self.pause_every);
+                if self.ctl.stats.nodes >= self.ctl.pause_at {
                     self.phase = Phase::Forward;
                     return Step::Pause;
                 }
-                self.stats.nodes += 1;
-                self.stats.profile[depth] += 1;
-                if self.stats.nodes & CANCEL_MASK == 0 {
-                    if let Some(f) = &self.cancel {
-                        if f.load(Ordering::Relaxed) {
-                            self.stats.nodes -= 1;
-                            self.stats.profile[depth] -= 1;
-                            self.phase = Phase::Cancelled;
-                            return Step::End;
-                        }
-                    }
+                self.ctl.stats.nodes += 1;
+                self.ctl.stats.profile[depth] += 1;
+                if Control::cancelled(&self.ctl.cancel, self.ctl.stats.nodes) {
+                    self.ctl.stats.nodes -= 1;
+                    self.ctl.stats.profile[depth] -= 1;
+                    self.phase = Phase::Forward;
+                    return Step::Cancelled;
                 }
-                if self.next[self.n_primary as usize] == self.n_primary {
-                    self.stats.solutions += 1;
+                if self.lists.next_of(root) == root {
                     self.record();
-                    self.solution.retain(|&o| o != STOP);
+                    self.ctl.solution.retain(|&o| o != STOP);
                     self.phase = Phase::Back;
                     return Step::Solution;
                 }
                 let (i, theta) = self.choose();
                 if theta > 0 {
-                    self.frames.push(Frame {
-                        item: i,
-                        theta,
-                        tried: 0,
-                        mark: self.tweaked.len() as u32,
-                        x: NONE,
-                        stopped: false,
-                    });
-                    if self.next_branch(&mut nodes_buf) {
+                    self.push_frame(i, theta);
+                    if self.next_branch::<C>() {
                         continue;
                     }
-                    self.pop_frame(&mut nodes_buf);
+                    self.pop_frame::<C>();
                 }
                 // a dead end: back into the parent
             }
             // back into the top frame from its child: undo its branch, try the next
             loop {
-                if self.frames.len() <= self.floor {
-                    self.phase = Phase::Done;
-                    return Step::End;
+                if self.frames.len() <= self.ctl.floor {
+                    return Step::Done;
                 }
-                let top = self.frames.last_mut().unwrap();
+                let top = self.frames.last_mut().expect("above the floor");
                 let x = top.x;
                 if x != NONE {
                     top.x = NONE;
-                    self.uncommit(x, &mut nodes_buf);
+                    self.uncommit::<C>(x);
                 }
-                if self.next_branch(&mut nodes_buf) {
+                if self.next_branch::<C>() {
                     break;
                 }
-                self.pop_frame(&mut nodes_buf);
+                self.pop_frame::<C>();
             }
             forward = true;
         }
     }
 
     fn unwind(&mut self) {
-        let mut buf = Vec::new();
         while !self.frames.is_empty() {
-            self.pop_frame(&mut buf);
+            if self.colored {
+                self.pop_frame::<true>();
+            } else {
+                self.pop_frame::<false>();
+            }
         }
+        self.phase = Phase::Forward;
     }
 
     /// Follows `prefix` (frontier options, [`STOP`] for "no more options")
     /// from the root, as the search would.
-    fn descend_to(&mut self, prefix: &[OptionId]) -> Result<(), DescendError> {
-        if !self.frames.is_empty() || self.phase != Phase::Forward {
-            return Err(DescendError::NotAtRoot);
-        }
-        let mut buf = Vec::new();
+    fn follow_prefix<const C: bool>(&mut self, prefix: &[OptionId]) -> Result<(), DescendError> {
         for (l, &o) in prefix.iter().enumerate() {
             let bad = DescendError::NotChosenHere {
                 level: l,
                 option: o,
             };
             let (i, theta) = self.choose();
-            if theta == 0 || i == self.n_primary {
-                self.unwind();
+            if theta == 0 || i == self.lists.root {
                 return Err(bad);
             }
-            self.frames.push(Frame {
-                item: i,
-                theta,
-                tried: 0,
-                mark: self.tweaked.len() as u32,
-                x: NONE,
-                stopped: false,
-            });
-            let head = self.base + i;
+            self.push_frame(i, theta);
+            let head = self.lists.base + i;
             // skip (tweak) the branches before o, then take o
             let mut ok = false;
             loop {
-                let x = self.links[head as usize].down;
+                let x = self.lists.link(head).down;
                 let want = if o == STOP {
                     x == head
                 } else {
-                    x != head && o < self.problem.n_options() && self.option_of(x) == o
+                    x != head
+                        && o < self.problem.n_options()
+                        && self.problem.option_at_slot(x as usize) == o
                 };
                 if want {
-                    ok = if o == STOP {
-                        self.next_branch(&mut buf) && self.frames.last().unwrap().stopped
-                    } else {
-                        self.next_branch(&mut buf) && self.frames.last().unwrap().x == x
-                    };
+                    let took = self.next_branch::<C>();
+                    let top = self.frames.last().expect("pushed");
+                    ok = took && if o == STOP { top.stopped } else { top.x == x };
                     break;
                 }
                 if x == head {
                     break;
                 }
                 // the search would have tried x first: skip it the same way
-                self.tweak(i, x);
-                self.frames.last_mut().unwrap().tried += 1;
+                self.tweak::<C>(i, x);
+                self.frames.last_mut().expect("pushed").tried += 1;
             }
             if !ok {
-                self.unwind();
                 return Err(bad);
             }
         }
-        self.floor = prefix.len();
-        // the way down was counted by whoever produced the prefix
-        self.stats.updates = 0;
+        Ok(())
+    }
+
+    /// Checks the lists, the counters and the ring of items against the
+    /// problem and the committed options, as the invariants above say (and
+    /// as Knuth's `sanity()` does). Looks at every option: for small
+    /// problems, in tests.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        self.lists.check()?;
+        let p = self.problem;
+        let n = p.n_items();
+        let np = p.n_primary();
+        let committed: Vec<OptionId> = self
+            .frames
+            .iter()
+            .filter(|f| f.x != NONE)
+            .map(|f| p.option_at_slot(f.x as usize))
+            .collect();
+        let tweaked: Vec<OptionId> = self
+            .tweaked
+            .iter()
+            .map(|&x| p.option_at_slot(x as usize))
+            .collect();
+        let mut count = vec![0u32; np];
+        let mut covered = vec![false; n];
+        let mut purified = vec![0u32; n];
+        for &o in &committed {
+            for e in p.option(o).entries() {
+                if e.item < np {
+                    count[e.item] += 1;
+                } else if e.color == 0 {
+                    covered[e.item] = true;
+                } else {
+                    purified[e.item] = e.color;
+                }
+            }
+        }
+        if count != self.count {
+            return Err(format!("counts {:?}, not {count:?}", self.count));
+        }
+        for i in 0..np {
+            covered[i] = count[i] == self.hi[i];
+        }
+        let stopped: Vec<u32> = self
+            .frames
+            .iter()
+            .filter(|f| f.stopped)
+            .map(|f| f.item)
+            .collect();
+        let open: Vec<u32> = (0..np as u32)
+            .filter(|&i| !covered[i as usize] && !stopped.contains(&i))
+            .collect();
+        if self.lists.open_primaries() != open {
+            return Err(format!(
+                "the items to branch on are {:?}, not {open:?}",
+                self.lists.open_primaries()
+            ));
+        }
+        let live = |o: OptionId| {
+            p.is_active(o)
+                && !committed.contains(&o)
+                && !tweaked.contains(&o)
+                && p.option(o).entries().all(|e| {
+                    !covered[e.item] && (purified[e.item] == 0 || purified[e.item] == e.color)
+                })
+        };
+        for c in 0..n {
+            if covered[c] || purified[c] != 0 {
+                continue;
+            }
+            let want: Vec<u32> = (0..p.n_options())
+                .filter(|&o| live(o))
+                .flat_map(|o| p.option_slots(o))
+                .filter(|&k| p.slots()[k] == c as u32)
+                .map(|k| k as u32)
+                .collect();
+            let have = self.lists.list(c as u32);
+            if have != want {
+                return Err(format!(
+                    "item {} holds nodes {have:?}, not {want:?}",
+                    p.item_name(c)
+                ));
+            }
+        }
         Ok(())
     }
 }
 
-impl Engine for Dlxm<'_> {
-    fn next_solution(&mut self) -> Option<&[OptionId]> {
-        loop {
-            match self.step() {
-                Step::Solution => return Some(&self.solution),
-                Step::End => return None,
-                Step::Frontier | Step::Pause => {}
-            }
+impl Search for Dlxm<'_> {
+    fn control(&self) -> &Control {
+        &self.ctl
+    }
+
+    fn control_mut(&mut self) -> &mut Control {
+        &mut self.ctl
+    }
+
+    fn step(&mut self) -> Step {
+        if self.colored {
+            self.search::<true>()
+        } else {
+            self.search::<false>()
         }
     }
-    fn next_event(&mut self) -> Option<Event<'_>> {
-        match self.step() {
-            Step::Solution => Some(Event::Solution(&self.solution)),
-            Step::Frontier => Some(Event::Frontier(&self.solution, &self.degrees)),
-            Step::Pause => Some(Event::Pause),
-            Step::End => None,
-        }
-    }
-    fn stats(&self) -> &Stats {
-        &self.stats
-    }
-    fn is_complete(&self) -> bool {
-        self.phase == Phase::Done
-    }
-    fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
-        self.cancel = Some(flag);
-    }
-    fn set_frontier(&mut self, depth: Option<usize>) {
-        self.frontier = depth.unwrap_or(usize::MAX);
-    }
-    fn set_pause(&mut self, nodes: Option<u64>) {
-        self.pause_every = nodes.unwrap_or(u64::MAX);
-        self.pause_at = self.stats.nodes.saturating_add(self.pause_every);
-    }
-    fn reset(&mut self) {
+
+    fn rewind(&mut self) {
         self.unwind();
-        self.phase = Phase::Forward;
-        self.floor = 0;
-        let levels = self.stats.profile.len();
-        self.stats = Stats::new(levels);
-        self.pause_at = self.pause_every;
     }
-    fn descend(&mut self, prefix: &[OptionId]) -> Result<(), DescendError> {
-        self.descend_to(prefix)
-    }
-    fn position(&self) -> f64 {
-        if self.phase == Phase::Done {
-            return 1.0;
+
+    fn follow(&mut self, prefix: &[OptionId]) -> Result<bool, DescendError> {
+        let r = if self.colored {
+            self.follow_prefix::<true>(prefix)
+        } else {
+            self.follow_prefix::<false>(prefix)
+        };
+        if let Err(e) = r {
+            self.unwind();
+            return Err(e);
         }
+        // the way down was counted by whoever produced the prefix
+        self.ctl.stats.updates = 0;
+        Ok(false)
+    }
+
+    fn position(&self) -> f64 {
         let mut f = 0.0;
         let mut w = 1.0;
-        for fr in &self.frames[self.floor.min(self.frames.len())..] {
+        for fr in &self.frames[self.ctl.floor.min(self.frames.len())..] {
             w /= fr.theta.max(1) as f64;
             f += fr.tried.saturating_sub(1) as f64 * w;
         }
-        f.min(1.0)
+        f
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Engine;
+
+    /// The checker passes along a search with multiplicities and catches a
+    /// damaged engine.
+    #[test]
+    fn invariants_hold_and_the_check_can_fail() {
+        // a 2x4 board of dominoes, every domino also covering `d`, 4 times
+        let mut b = crate::ProblemBuilder::new();
+        b.primary_bounded("d", 4, 4).unwrap();
+        for r in 0..2 {
+            for c in 0..4 {
+                b.primary(&format!("{r}{c}")).unwrap();
+            }
+        }
+        for c in 0..4 {
+            b.option(["d".to_string(), format!("0{c}"), format!("1{c}")])
+                .unwrap();
+            if c < 3 {
+                for r in 0..2 {
+                    b.option(["d".to_string(), format!("{r}{c}"), format!("{r}{}", c + 1)])
+                        .unwrap();
+                }
+            }
+        }
+        let p = b.build().unwrap();
+        let mut e = Dlxm::new(&p);
+        e.check_invariants().unwrap();
+        let mut n = 0;
+        while e.next_solution().is_some() {
+            e.check_invariants().unwrap();
+            n += 1;
+        }
+        assert_eq!(n, 5);
+        e.check_invariants().unwrap();
+        e.count[0] += 1;
+        assert!(e.check_invariants().is_err());
+        e.count[0] -= 1;
+        e.lists.len[1] += 1;
+        assert!(e.check_invariants().is_err());
+        e.lists.len[1] -= 1;
+        let node = e.lists.list(1)[0];
+        let mut u = 0;
+        e.lists.hide::<false, false>(node, &mut u);
+        assert!(e.check_invariants().is_err());
     }
 }

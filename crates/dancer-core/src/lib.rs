@@ -1,9 +1,25 @@
 //! # dancer-core
 //!
 //! Exact cover with Knuth's Algorithm X and dancing links, secondary items
-//! and colours (Algorithm C). The problem model, the engines, the sinks that
-//! receive solutions, statistics, and [`verify()`], an independent check of any
-//! solution. No I/O: reading and writing problems is `dancer-formats`' job.
+//! and colours (Algorithm C), multiplicities (his DLX3's input), and a
+//! bitset engine for packings. The problem model, the engines, the sinks
+//! that receive solutions, statistics, split searches (threads, shards,
+//! checkpoints), and [`verify()`], an independent check of any solution.
+//! No I/O: reading and writing problems is `dancer-formats`' job, reading
+//! and writing saved runs the caller's.
+//!
+//! Where things are:
+//!
+//! | module | what |
+//! |---|---|
+//! | [`problem`] | items, options, colours, multiplicities; the validating builder |
+//! | [`engine`] | the [`Engine`] trait, [`EngineKind`], [`choose_engine`] (what `auto` means) |
+//! | [`dlx`], [`dlxm`], [`bitset`] | the engines (`links.rs`: the lists `dlx` and `dlxm` share; `control.rs`: the control layer all three share) |
+//! | [`solve`] | one call: [`solve()`], [`count`], [`first`], [`all`], [`solutions`] |
+//! | [`parallel`] | a search cut into units, run on threads |
+//! | [`shard`] | shards and checkpoints: the saved record, dealing units, [`shard::merge`] |
+//! | [`verify`](mod@verify) | the independent check |
+//! | [`classic`] | the n queens and Langford pairs, generated |
 //!
 //! ```
 //! use dancer_core::{ProblemBuilder, solutions, verify};
@@ -15,29 +31,38 @@
 //! }
 //! let problem = b.build().unwrap();
 //! let all: Vec<_> = solutions(&problem).collect();
-//! assert_eq!(all, vec![vec![3, 0, 4]]);
+//! assert_eq!(all.len(), 1);
 //! verify(&problem, &all[0]).unwrap();
+//! let mut options = all[0].clone();
+//! options.sort();
+//! assert_eq!(options, vec![0, 3, 4]);
 //! ```
 
 pub mod bitset;
+pub mod classic;
+mod control;
 pub mod dlx;
 pub mod dlxm;
-pub mod gen;
+pub mod engine;
+mod links;
 pub mod parallel;
 pub mod problem;
+pub mod shard;
 pub mod sink;
 pub mod solve;
 pub mod stats;
 pub mod verify;
 
 pub use dlx::Dlx;
+pub use dlxm::Dlxm;
+pub use engine::{
+    choose_engine, DescendError, Engine, EngineError, EngineKind, Event, UnknownEngine,
+    Unsupported, CANCEL_INTERVAL,
+};
 pub use problem::{
     BuildError, ColorId, Entry, ItemId, OptionId, OptionRef, Problem, ProblemBuilder, Warning,
 };
 pub use sink::{CollectSink, CountSink, FirstSink, Flow, Sink};
-pub use solve::{
-    all, choose_engine, count, first, solutions, solve, DescendError, Engine, EngineError,
-    EngineKind, Event, Outcome, Solutions, SolveOptions, UnknownEngine,
-};
+pub use solve::{all, count, first, solutions, solve, Outcome, Solutions, SolveOptions};
 pub use stats::Stats;
 pub use verify::{verify, VerifyError};

@@ -28,9 +28,13 @@
 //! Each unit also carries its share of the tree by Knuth's estimate (the
 //! product of 1/branching over its path), which, with the position inside
 //! the running subtrees, estimates the fraction of the search done.
+//!
+//! How many units to cut a search into is decided in one place,
+//! [`unit_target`]; what shards and checkpoints save, and how shards are
+//! dealt and added up, is [`crate::shard`]'s.
 
+use crate::engine::{DescendError, Engine, EngineError, EngineKind, Event};
 use crate::problem::{OptionId, Problem};
-use crate::solve::{Engine, EngineError, EngineKind, Event};
 use crate::stats::Stats;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -67,7 +71,45 @@ impl Plan {
     }
 }
 
-/// Cuts the search at exactly `depth` options.
+/// The deepest frontier [`plan_for`] looks at.
+pub const MAX_DEPTH: usize = 24;
+
+/// What a split search is for: it sets how many units to cut it into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// To run on threads.
+    Threads,
+    /// To run on threads, saving checkpoints: finer units, so that a
+    /// checkpoint loses little.
+    Checkpoints,
+    /// To deal among this many shards (machines).
+    Shards(usize),
+}
+
+/// The number of subtrees to aim for: a few dozen per worker (or shard),
+/// so that uneven subtrees even out, and at least 256 (1,024 for
+/// checkpoints and shards) for fine-grained progress and checkpoints.
+pub fn unit_target(threads: usize, purpose: Purpose) -> usize {
+    match purpose {
+        Purpose::Threads => threads.saturating_mul(64).max(256),
+        Purpose::Checkpoints => threads.saturating_mul(64).max(1024),
+        Purpose::Shards(n) => n.saturating_mul(64).max(1024),
+    }
+}
+
+/// Cuts the search as [`unit_target`] says for `threads` workers and
+/// `purpose`, with a frontier at most [`MAX_DEPTH`] deep.
+pub fn plan_for(
+    problem: &Problem,
+    engine: EngineKind,
+    threads: usize,
+    purpose: Purpose,
+) -> Result<Plan, EngineError> {
+    plan(problem, engine, unit_target(threads, purpose), MAX_DEPTH)
+}
+
+/// Cuts the search at exactly `depth` options. `Auto` is resolved the same
+/// way every time, so a plan and a run of one problem with `Auto` agree.
 pub fn plan_at(problem: &Problem, engine: EngineKind, depth: usize) -> Result<Plan, EngineError> {
     let mut e = engine.build(problem)?;
     e.set_frontier(Some(depth));
@@ -135,8 +177,8 @@ pub struct Progress {
 
 /// Receives the results of a run. Calls are serialised.
 pub trait Observer: Sync {
-    /// A unit is finished (or was stopped); `emitted` solutions of it are
-    /// reported (all, unless the limit cut it short).
+    /// A unit is finished (or was stopped): its counters, and its
+    /// solutions when they are kept (cut short where the limit falls).
     fn unit(&self, r: &UnitResult);
     /// Called about every `tick` while the run goes on.
     fn progress(&self, _p: &Progress) {}
@@ -161,7 +203,7 @@ pub struct RunConfig {
 impl Default for RunConfig {
     fn default() -> Self {
         RunConfig {
-            engine: EngineKind::Dlx,
+            engine: EngineKind::Auto,
             threads: 1,
             ordered: false,
             limit: None,
@@ -215,8 +257,8 @@ pub fn run(
     cfg: &RunConfig,
     observer: &dyn Observer,
 ) -> Result<RunSummary, EngineError> {
-    // check the engine takes the problem before starting threads
-    cfg.engine.build(problem)?;
+    // the engine once for all workers, and a refusal before any thread starts
+    let engine = cfg.engine.resolve(problem)?;
     let threads = cfg.threads.max(1);
     let shared = Shared {
         plan,
@@ -249,7 +291,7 @@ pub fn run(
         .num_threads(threads)
         .build()
         .expect("a thread pool");
-    let failure: Mutex<Option<crate::solve::DescendError>> = Mutex::new(None);
+    let failure: Mutex<Option<DescendError>> = Mutex::new(None);
     let (tx, rx) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
         // the ticker: reports progress every `tick` until the run ends
@@ -278,7 +320,7 @@ pub fn run(
             for w in 0..threads {
                 let failure = &failure;
                 s.spawn(move |_| {
-                    if let Err(e) = worker(problem, w, shared, cfg, observer) {
+                    if let Err(e) = worker(problem, engine, w, shared, cfg, observer) {
                         shared.stop.store(true, Ordering::Relaxed);
                         *failure.lock().unwrap() = Some(e);
                     }
@@ -312,12 +354,13 @@ pub fn run(
 
 fn worker(
     problem: &Problem,
+    engine: EngineKind,
     w: usize,
     shared: &Shared<'_>,
     cfg: &RunConfig,
     observer: &dyn Observer,
-) -> Result<(), crate::solve::DescendError> {
-    let mut engine: Option<Box<dyn Engine + '_>> = None;
+) -> Result<(), DescendError> {
+    let mut built: Option<Box<dyn Engine + '_>> = None;
     const PAUSE: u64 = 1 << 14;
     loop {
         if shared.stop.load(Ordering::Relaxed)
@@ -348,8 +391,8 @@ fn worker(
                 }
             }
             Unit::Subtree { prefix, share } => {
-                let e = engine.get_or_insert_with(|| {
-                    let mut e = cfg.engine.build(problem).expect("checked");
+                let e = built.get_or_insert_with(|| {
+                    let mut e = engine.build(problem).expect("resolved for this problem");
                     if let Some(c) = &cfg.cancel {
                         e.set_cancel(c.clone());
                     }
@@ -454,38 +497,4 @@ fn report(
         }
         deliver(&mut rep, r);
     }
-}
-
-/// A 64-bit fingerprint of a problem (items, bounds, options, colours), to
-/// tell checkpoints and shard results of different problems apart.
-pub fn fingerprint(problem: &Problem) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    let mut eat = |x: u64| {
-        for b in x.to_le_bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100000001b3);
-        }
-    };
-    eat(problem.n_items() as u64);
-    eat(problem.n_primary() as u64);
-    for i in 0..problem.n_items() {
-        for b in problem.item_name(i).bytes() {
-            eat(b as u64);
-        }
-        let (lo, hi) = problem.bounds(i);
-        eat(((lo as u64) << 32) | hi as u64);
-    }
-    eat(problem.n_options() as u64);
-    for k in 0..problem.n_options() {
-        eat(u64::MAX);
-        for e in problem.option(k).entries() {
-            eat(e.item as u64);
-            if e.color != 0 {
-                for b in problem.color_name(e.color).bytes() {
-                    eat(b as u64 | 0x100);
-                }
-            }
-        }
-    }
-    h
 }

@@ -239,11 +239,7 @@ impl Problem {
     /// Option `k`.
     pub fn option(&self, k: OptionId) -> OptionRef<'_> {
         assert!(k < self.n_options, "option {k} out of range");
-        let a = self.spacer(k) + 1;
-        let mut b = a;
-        while self.slots[b] & SPACER == 0 {
-            b += 1;
-        }
+        let std::ops::Range { start: a, end: b } = self.option_slots(k);
         OptionRef {
             items: &self.slots[a..b],
             colors: if self.colors.is_empty() {
@@ -300,6 +296,24 @@ impl Problem {
             i += 1;
         }
         i
+    }
+    /// The slots of option `k`'s entries.
+    pub(crate) fn option_slots(&self, k: OptionId) -> std::ops::Range<usize> {
+        let a = self.spacer(k) + 1;
+        let mut b = a;
+        while self.slots[b] & SPACER == 0 {
+            b += 1;
+        }
+        a..b
+    }
+    /// The option that the entry in slot `slot` belongs to (the engines'
+    /// nodes are slots): the number in the spacer that ends it.
+    pub(crate) fn option_at_slot(&self, slot: usize) -> OptionId {
+        let mut s = slot;
+        while self.slots[s] & SPACER == 0 {
+            s += 1;
+        }
+        (self.slots[s] & !SPACER) as usize - 1
     }
 }
 

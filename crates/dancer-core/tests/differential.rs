@@ -27,8 +27,15 @@ proptest! {
         let p = spec.build();
         let expected = spec.brute_force();
         prop_assert_eq!(&dlxm_solutions(&p), &expected);
-        prop_assert_eq!(&engine_solutions(&p, EngineKind::Dlx), &expected);
-        prop_assert!(!EngineKind::Bitset.supports(&p) || !p.has_multiplicities());
+        prop_assert_eq!(&engine_solutions(&p, EngineKind::Auto.resolve(&p).unwrap()), &expected);
+        // dlx and bitset refuse multiplicities, and take the rest
+        for engine in [EngineKind::Dlx, EngineKind::Bitset] {
+            prop_assert_eq!(
+                engine.check(&p).is_err(),
+                p.has_multiplicities() || (engine == EngineKind::Bitset && p.has_colors()),
+                "{}", engine
+            );
+        }
     }
 
     /// The multiplicity engine also solves plain problems, exactly.

@@ -6,7 +6,7 @@ mod common;
 
 use common::{spec_strategy, spec_with_bounds};
 use dancer_core::parallel::{plan, plan_at, run, Observer, RunConfig, Unit, UnitResult};
-use dancer_core::{gen, verify, EngineKind, OptionId, Problem};
+use dancer_core::{classic, verify, EngineKind, OptionId, Problem};
 use proptest::prelude::*;
 use std::sync::Mutex;
 
@@ -67,10 +67,10 @@ fn engines(p: &Problem) -> Vec<EngineKind> {
 #[test]
 fn units_in_order_are_the_sequential_search() {
     for p in [
-        gen::queens(6),
-        gen::queens(8),
-        gen::langford(7),
-        gen::langford(8),
+        classic::queens(6),
+        classic::queens(8),
+        classic::langford(7),
+        classic::langford(8),
     ] {
         for engine in engines(&p) {
             let seq = sequential(&p, engine);
@@ -122,7 +122,7 @@ fn parallel(
 
 #[test]
 fn threads_give_the_same_solutions() {
-    let p = gen::queens(9);
+    let p = classic::queens(9);
     for engine in engines(&p) {
         let (seq, _, _) = sequential(&p, engine);
         for threads in [1, 2, 3, 4] {
@@ -142,7 +142,7 @@ fn threads_give_the_same_solutions() {
 
 #[test]
 fn limits_in_parallel() {
-    let p = gen::queens(8);
+    let p = classic::queens(8);
     for engine in engines(&p) {
         let (seq, _, _) = sequential(&p, engine);
         for threads in [1, 2, 4] {
@@ -163,7 +163,7 @@ fn limits_in_parallel() {
 
 #[test]
 fn bad_prefixes_are_refused() {
-    let p = gen::queens(6);
+    let p = classic::queens(6);
     for engine in engines(&p) {
         let mut e = engine.build(&p).unwrap();
         // option 0 (r0 c0) is not an option of the item the search starts with
@@ -204,8 +204,8 @@ proptest! {
     #[test]
     fn random_multiplicities_split_exactly(spec in spec_with_bounds(10, 2), depth in 1usize..4) {
         let p = spec.build();
-        let seq = sequential(&p, EngineKind::Dlx);
-        prop_assert_eq!(by_units(&p, EngineKind::Dlx, depth), seq.clone());
+        let seq = sequential(&p, EngineKind::Dlxm);
+        prop_assert_eq!(by_units(&p, EngineKind::Dlxm, depth), seq.clone());
         for s in &seq.0 {
             verify(&p, s).unwrap();
         }

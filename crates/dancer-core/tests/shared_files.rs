@@ -2,29 +2,16 @@
 //! nodes and updates that Knuth's DLX1/DLX2 report for it (figures from
 //! `shared/README.md`). Skipped, with a message, when `shared/` is absent.
 
-use dancer_core::{verify, Dlx};
-use std::path::PathBuf;
-
-fn shared_dir() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/dlx");
-    if root.is_dir() {
-        Some(root)
-    } else {
-        eprintln!(
-            "SKIPPED: {} not found; the shared data sets are not on this machine",
-            root.display()
-        );
-        None
-    }
-}
+use dancer_core::{verify, Dlx, Engine};
 
 fn check(file: &str, solutions: u64, nodes: u64, updates: u64) {
-    let Some(dir) = shared_dir() else { return };
-    let path = dir.join(file);
+    let Some(path) = dancer_testdata::shared_file("dlx", file) else {
+        return;
+    };
     let text = std::fs::read_to_string(&path).unwrap();
     let parsed = dancer_formats::dlx::read_str(&text, file).unwrap();
     let p = parsed.problem;
-    let mut e = Dlx::new(&p);
+    let mut e = Dlx::new(&p).unwrap();
     let mut n = 0;
     while let Some(sol) = e.next_solution() {
         verify(&p, sol).unwrap_or_else(|err| panic!("{file}: bad solution {sol:?}: {err}"));
@@ -43,7 +30,7 @@ fn check(file: &str, solutions: u64, nodes: u64, updates: u64) {
         "{file}: profile adds up to nodes"
     );
     // The compact layout (used for very large problems) walks the same tree.
-    let mut c = Dlx::new_compact(&p);
+    let mut c = Dlx::new_compact(&p).unwrap();
     let mut m = 0;
     while c.next_solution().is_some() {
         m += 1;

@@ -1,12 +1,19 @@
 //! Problems with known answers, run against every engine.
+//!
+//! As in regex-automata's test runner: one suite of problems, every engine
+//! on every problem; an engine that cannot take a problem says why (a typed
+//! refusal), and the refusals are counted by engine and reason, printed
+//! with the results and compared with the refusals expected, so that an
+//! engine can neither fail silently nor start skipping what it used to run.
 
 mod common;
 
 use common::engine_solutions;
 use dancer_core::{
-    count, first, gen, solutions, solve, verify, CollectSink, Dlx, EngineKind, Flow, OptionId,
-    Problem, SolveOptions,
+    classic, count, first, solutions, solve, verify, CollectSink, Dlx, Engine, EngineError,
+    EngineKind, Flow, OptionId, Problem, SolveOptions,
 };
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -17,59 +24,28 @@ fn parse(text: &str) -> Problem {
 const TOY: &str = "A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
 const TOYCOLOR: &str = "A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n";
 
-fn count_with(p: &Problem, engine: EngineKind) -> u64 {
-    if !engine.supports(p) {
-        // an engine that cannot take the problem says so; the others answer
-        assert!(engine.build(p).is_err());
-        return count(p);
-    }
-    engine_solutions(p, engine).len() as u64
+/// A problem with a known number of solutions (and, for some, the
+/// solutions themselves, as sorted option lists).
+struct Case {
+    name: String,
+    problem: Problem,
+    count: u64,
+    solutions: Option<Vec<Vec<OptionId>>>,
 }
 
-#[test]
-fn toy_problems() {
-    for &e in EngineKind::ALL {
-        assert_eq!(engine_solutions(&parse(TOY), e), vec![vec![0, 3, 4]]);
-        let tc = parse(TOYCOLOR);
-        if e.supports(&tc) {
-            assert_eq!(engine_solutions(&tc, e), vec![vec![1, 3]]);
-        }
+fn case(name: impl Into<String>, problem: Problem, count: u64) -> Case {
+    Case {
+        name: name.into(),
+        problem,
+        count,
+        solutions: None,
     }
 }
 
-/// OEIS A000170.
-#[test]
-fn queens_1_to_12() {
-    let known = [1u64, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
-    for &e in EngineKind::ALL {
-        for (n, &k) in (1..=12).zip(&known) {
-            assert_eq!(count_with(&gen::queens(n), e), k, "queens {n}, engine {e}");
-        }
-    }
-}
-
-/// Twice OEIS A014552 (each arrangement and its mirror image).
-#[test]
-fn langford_3_to_12() {
-    let known = [2u64, 2, 0, 0, 52, 300, 0, 0, 35584, 216288];
-    for &e in EngineKind::ALL {
-        for (n, &k) in (3..=12).zip(&known) {
-            assert_eq!(
-                count_with(&gen::langford(n), e),
-                k,
-                "langford {n}, engine {e}"
-            );
-        }
-    }
-}
-
-/// A coloured problem with a known count: place k queens-like tokens... here,
-/// tile a 1xn strip with dominoes and monominoes where every tile writes its
-/// "parity" colour on a shared secondary item: all tiles must agree, so the
-/// answer is the number of tilings with only monominoes plus only dominoes.
-#[test]
-fn colours_force_agreement() {
-    let n = 8;
+/// A 1xn strip tiled with monominoes and dominoes, every tile writing its
+/// kind as a colour on one shared secondary item: all tiles must agree, so
+/// the answer is 2 (all monominoes, or all dominoes, for n even).
+fn colours_force_agreement(n: usize) -> Problem {
     let mut b = dancer_core::ProblemBuilder::new();
     for i in 0..n {
         b.primary(&format!("c{i}")).unwrap();
@@ -87,15 +63,189 @@ fn colours_force_agreement() {
             .unwrap();
         }
     }
-    let p = b.build().unwrap();
-    for &e in EngineKind::ALL {
-        assert_eq!(count_with(&p, e), 2, "engine {e}");
+    b.build().unwrap()
+}
+
+/// Options longer than 255 entries take the DLX engine's slow path for
+/// finding an option's start, and 600 items are more than the bitset
+/// engine takes: the whole row; the two halves; singletons for the first
+/// 300. Solutions: {whole}, {half, half}, {singletons, second half}.
+fn very_long_options() -> Problem {
+    let n = 600;
+    let mut b = dancer_core::ProblemBuilder::new();
+    for i in 0..n {
+        b.primary(&format!("i{i}")).unwrap();
+    }
+    b.option((0..n).map(|i| format!("i{i}"))).unwrap();
+    b.option((0..300).map(|i| format!("i{i}"))).unwrap();
+    b.option((300..n).map(|i| format!("i{i}"))).unwrap();
+    for i in 0..300 {
+        b.option([format!("i{i}")]).unwrap();
+    }
+    b.build().unwrap()
+}
+
+/// A 2xn board tiled by dominoes, every domino also covering the item
+/// `d`, which must be covered exactly n times (DLX3's `n|d`): the tilings
+/// of the board, Fibonacci(n + 1) of them.
+fn dominoes_counted(n: usize, bounds: &str) -> Problem {
+    let mut text = format!("{bounds}|d");
+    for r in 0..2 {
+        for c in 0..n {
+            text.push_str(&format!(" {r}.{c}"));
+        }
+    }
+    text.push('\n');
+    for c in 0..n {
+        text.push_str(&format!("d 0.{c} 1.{c}\n"));
+        if c + 1 < n {
+            for r in 0..2 {
+                text.push_str(&format!("d {r}.{c} {r}.{}\n", c + 1));
+            }
+        }
+    }
+    parse(&text)
+}
+
+fn cases() -> Vec<Case> {
+    let mut v = vec![
+        Case {
+            solutions: Some(vec![vec![0, 3, 4]]),
+            ..case("toy", parse(TOY), 1)
+        },
+        Case {
+            solutions: Some(vec![vec![1, 3]]),
+            ..case("toycolor", parse(TOYCOLOR), 1)
+        },
+        case("colours force agreement", colours_force_agreement(8), 2),
+        case("an item with no options", parse("A B\nA\n"), 0),
+        case("no options at all", parse("A\n"), 0),
+        Case {
+            solutions: Some(vec![vec![0]]),
+            ..case(
+                "an option covering everything",
+                parse("A B | X\nA B X\nA\n"),
+                1,
+            )
+        },
+        Case {
+            solutions: Some(vec![vec![0]]),
+            ..case("an option without primary items", parse("A | X\nA\nX\n"), 1)
+        },
+        case("very long options", very_long_options(), 3),
+        case("2x8 dominoes, exactly 8", dominoes_counted(8, "8"), 34),
+        // 2, 3 or 4 dominoes of a 2x8 board: none can tile it
+        case("2x8 dominoes, 2 to 4", dominoes_counted(8, "2:4"), 0),
+        // between 1 and 5 on a 2x5 board: exactly 5 are needed
+        case("2x5 dominoes, 1 to 5", dominoes_counted(5, "1:5"), 8),
+    ];
+    // OEIS A000170
+    let queens = [1u64, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
+    for (n, &k) in (1..=12).zip(&queens) {
+        v.push(case(format!("queens {n}"), classic::queens(n), k));
+    }
+    // twice OEIS A014552 (each arrangement and its mirror image)
+    let langford = [2u64, 2, 0, 0, 52, 300, 0, 0, 35584, 216288];
+    for (n, &k) in (3..=12).zip(&langford) {
+        v.push(case(format!("langford {n}"), classic::langford(n), k));
+    }
+    v
+}
+
+/// The refusals expected: (engine, reason) -> how many problems.
+fn expected_skips() -> BTreeMap<(EngineKind, &'static str), usize> {
+    BTreeMap::from([
+        ((EngineKind::Dlx, "multiplicities"), 3),
+        ((EngineKind::Bitset, "colours"), 2),
+        ((EngineKind::Bitset, "multiplicities"), 3),
+        ((EngineKind::Bitset, "too many items"), 1),
+    ])
+}
+
+#[test]
+fn every_engine_on_every_problem() {
+    let cases = cases();
+    let mut runs: BTreeMap<EngineKind, usize> = BTreeMap::new();
+    let mut skips: BTreeMap<(EngineKind, &'static str), usize> = BTreeMap::new();
+    for c in &cases {
+        let mut reference: Option<(EngineKind, Vec<Vec<OptionId>>)> = None;
+        for &e in EngineKind::ALL {
+            match e.check(&c.problem) {
+                Ok(()) => {}
+                Err(EngineError::Unsupported { engine, reason }) => {
+                    assert_eq!(engine, e);
+                    assert!(e.build(&c.problem).is_err(), "{e} refuses but builds");
+                    *skips.entry((e, reason.name())).or_default() += 1;
+                    continue;
+                }
+                Err(other) => panic!("{}: {e}: {other}", c.name),
+            }
+            let sols = engine_solutions(&c.problem, e);
+            assert_eq!(sols.len() as u64, c.count, "{}: {e}", c.name);
+            if let Some(want) = &c.solutions {
+                assert_eq!(&sols, want, "{}: {e}", c.name);
+            }
+            match &reference {
+                Some((r, want)) => assert_eq!(&sols, want, "{}: {e} and {r} differ", c.name),
+                None => reference = Some((e, sols)),
+            }
+            *runs.entry(e).or_default() += 1;
+        }
+        assert!(reference.is_some(), "{}: no engine took it", c.name);
+        // auto always takes the problem, and agrees
+        assert_eq!(count(&c.problem), c.count, "{}: auto", c.name);
+    }
+    let ran: Vec<String> = runs.iter().map(|(e, n)| format!("{e} {n}")).collect();
+    let skipped: Vec<String> = skips
+        .iter()
+        .map(|((e, why), n)| format!("{e} ({why}) {n}"))
+        .collect();
+    dancer_testdata::say(&format!(
+        "suite: {} problems x {} engines; ran: {}; skipped: {}",
+        cases.len(),
+        EngineKind::ALL.len(),
+        ran.join(", "),
+        skipped.join(", ")
+    ));
+    assert_eq!(
+        skips,
+        expected_skips(),
+        "the engines refused other problems than expected"
+    );
+}
+
+/// An engine built directly refuses what it cannot solve, with the reason.
+#[test]
+fn engines_refuse_with_a_typed_error() {
+    let m = dominoes_counted(4, "4");
+    assert!(matches!(
+        Dlx::new(&m),
+        Err(EngineError::Unsupported {
+            engine: EngineKind::Dlx,
+            reason: dancer_core::Unsupported::Multiplicities
+        })
+    ));
+    assert!(EngineKind::Dlx.build(&m).is_err());
+    assert!(EngineKind::Bitset.build(&parse(TOYCOLOR)).is_err());
+    let err = EngineKind::Bitset
+        .build(&very_long_options())
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "the bitset engine takes at most 512 items, not 600"
+    );
+    // auto picks an engine that takes each of them
+    for p in [m, parse(TOYCOLOR), very_long_options()] {
+        let e = EngineKind::Auto.resolve(&p).unwrap();
+        assert_ne!(e, EngineKind::Auto);
+        assert!(e.supports(&p));
     }
 }
 
 #[test]
 fn api_count_first_all_iterator_agree() {
-    let p = gen::queens(6);
+    let p = classic::queens(6);
     assert_eq!(count(&p), 4);
     let f = first(&p).unwrap();
     verify(&p, &f).unwrap();
@@ -110,7 +260,7 @@ fn api_count_first_all_iterator_agree() {
 
 #[test]
 fn limit_stops_early_and_is_incomplete() {
-    let p = gen::queens(8);
+    let p = classic::queens(8);
     let mut sink = CollectSink::new();
     let o = solve(
         &p,
@@ -142,7 +292,7 @@ fn limit_stops_early_and_is_incomplete() {
 
 #[test]
 fn sink_can_stop() {
-    let p = gen::queens(8);
+    let p = classic::queens(8);
     let mut seen = 0;
     let o = solve(&p, &SolveOptions::default(), &mut |_: &[OptionId]| {
         seen += 1;
@@ -160,7 +310,7 @@ fn sink_can_stop() {
 #[test]
 fn cancellation_from_another_thread() {
     // queens 14 takes long enough that the flag is seen mid-search.
-    let p = gen::queens(14);
+    let p = classic::queens(14);
     let flag = Arc::new(AtomicBool::new(false));
     let f2 = flag.clone();
     let setter = std::thread::spawn(move || {
@@ -183,7 +333,7 @@ fn cancellation_from_another_thread() {
 
 #[test]
 fn cancelled_before_start_finds_nothing_more() {
-    let p = gen::queens(10);
+    let p = classic::queens(10);
     let flag = Arc::new(AtomicBool::new(true));
     let o = solve(
         &p,
@@ -201,8 +351,8 @@ fn cancelled_before_start_finds_nothing_more() {
 
 #[test]
 fn engine_restores_everything_and_can_be_reused() {
-    let p = gen::queens(8);
-    let mut d = Dlx::new(&p);
+    let p = classic::queens(8);
+    let mut d = Dlx::new(&p).unwrap();
     let full: Vec<Vec<usize>> =
         std::iter::from_fn(|| d.next_solution().map(<[_]>::to_vec)).collect();
     let stats = d.stats().clone();
@@ -224,8 +374,8 @@ fn engine_restores_everything_and_can_be_reused() {
 
 #[test]
 fn stats_profile_and_levels() {
-    let p = gen::queens(8);
-    let mut d = Dlx::new(&p);
+    let p = classic::queens(8);
+    let mut d = Dlx::new(&p).unwrap();
     while d.next_solution().is_some() {}
     let s = d.stats();
     assert_eq!((s.solutions, s.nodes, s.updates), (92, 1049, 16680));
@@ -235,30 +385,6 @@ fn stats_profile_and_levels() {
         s.profile_trimmed(),
         &[1, 8, 40, 120, 208, 228, 201, 151, 92]
     );
-}
-
-#[test]
-fn no_solution_and_empty_cases() {
-    // an item with no options
-    let p = parse("A B\nA\n");
-    for &e in EngineKind::ALL {
-        assert_eq!(count_with(&p, e), 0);
-    }
-    // no options at all
-    let p = parse("A\n");
-    assert_eq!(count(&p), 0);
-    // an option covering everything
-    let p = parse("A B | X\nA B X\nA\n");
-    assert_eq!(dancer_core::all(&p), vec![vec![0]]);
-}
-
-#[test]
-fn dropped_options_are_never_chosen() {
-    // option 1 has only secondary items; Knuth drops it
-    let p = parse("A | X\nA\nX\n");
-    assert!(!p.is_active(1));
-    assert_eq!(dancer_core::all(&p), vec![vec![0]]);
-    assert!(verify(&p, &[0, 1]).is_err());
 }
 
 #[test]
@@ -274,27 +400,8 @@ fn verify_rejects_non_solutions() {
     assert!(verify(&p, &[0, 4]).is_err()); // Y coloured 0 and 1
     let p = parse("A B | X\nA X\nB X\n");
     assert!(verify(&p, &[0, 1]).is_err()); // uncoloured X twice
-}
-
-/// Options longer than 255 entries take the engine's slow path for finding
-/// an option's start; the answers must not change.
-#[test]
-fn very_long_options() {
-    let n = 600;
-    let mut b = dancer_core::ProblemBuilder::new();
-    for i in 0..n {
-        b.primary(&format!("i{i}")).unwrap();
-    }
-    // the whole row; the two halves; singletons for the first 300
-    b.option((0..n).map(|i| format!("i{i}"))).unwrap();
-    b.option((0..300).map(|i| format!("i{i}"))).unwrap();
-    b.option((300..n).map(|i| format!("i{i}"))).unwrap();
-    for i in 0..300 {
-        b.option([format!("i{i}")]).unwrap();
-    }
-    let p = b.build().unwrap();
-    for &e in EngineKind::ALL {
-        // {whole}, {half, half}, {singletons, second half}
-        assert_eq!(count_with(&p, e), 3, "engine {e}");
-    }
+                                           // option 1 has only secondary items; Knuth drops it
+    let p = parse("A | X\nA\nX\n");
+    assert!(!p.is_active(1));
+    assert!(verify(&p, &[0, 1]).is_err());
 }

@@ -1,4 +1,5 @@
-//! JSON: problems as JSON documents, and the NDJSON records `dancer` prints.
+//! JSON: problems as JSON documents. (The NDJSON records `dancer` prints
+//! are [`crate::ndjson`]'s.)
 //!
 //! A problem:
 //!
@@ -131,54 +132,6 @@ pub fn read<R: Read>(input: R, file: &str) -> Result<Parsed, Error> {
 /// Writes a problem as a JSON document.
 pub fn to_string(problem: &Problem) -> String {
     serde_json::to_string(&ProblemDoc::from_problem(problem)).expect("serialisable")
-}
-
-/// NDJSON line for one solution: `{"type":"solution","options":[...]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SolutionLine {
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub options: Vec<usize>,
-}
-
-impl SolutionLine {
-    pub fn new(options: &[usize]) -> Self {
-        SolutionLine {
-            kind: "solution".into(),
-            options: options.to_vec(),
-        }
-    }
-}
-
-/// The last NDJSON line of a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SummaryLine {
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub solutions: u64,
-    pub nodes: u64,
-    pub updates: u64,
-    pub complete: bool,
-    pub seconds: f64,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub max_level: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub profile: Option<Vec<u64>>,
-}
-
-impl SummaryLine {
-    pub fn new(stats: &dancer_core::Stats, complete: bool) -> Self {
-        SummaryLine {
-            kind: "summary".into(),
-            solutions: stats.solutions,
-            nodes: stats.nodes,
-            updates: stats.updates,
-            complete,
-            seconds: stats.elapsed.as_secs_f64(),
-            max_level: None,
-            profile: None,
-        }
-    }
 }
 
 #[cfg(test)]

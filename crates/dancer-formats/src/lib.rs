@@ -4,13 +4,15 @@
 //!
 //! * [`dlx`]: Knuth's text format, the input of his programs DLX1 and DLX2,
 //!   so that problems made for them run unchanged.
-//! * [`json`]: a JSON form of problems, and the NDJSON records that `dancer`
-//!   prints for programs.
+//! * [`json`]: a JSON form of problems.
+//! * [`ndjson`]: every NDJSON record that `dancer` prints for programs,
+//!   documented in one place.
 //!
 //! Every error says where: `FILE:LINE:COL: message`.
 
 pub mod dlx;
 pub mod json;
+pub mod ndjson;
 
 use std::fmt;
 

@@ -30,11 +30,10 @@ fn bench(c: &mut Criterion) {
         ("ypent-5x5x5", 10, 150),
     ] {
         let m = Model::new(catalog::puzzle(name).unwrap()).unwrap();
-        let engine = if m.puzzle.board.dim == 2 {
-            EngineKind::Bitset
-        } else {
-            EngineKind::Dlx
-        };
+        // the engine auto picks for the puzzle's exact cover problem
+        let engine = EngineKind::Auto
+            .resolve(&m.cover(true).problem)
+            .expect("auto takes every problem");
         let (total, unique, nodes) = count(&m, engine);
         let known = catalog::CATALOG
             .iter()

@@ -7,27 +7,30 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let breaking = !args.iter().any(|a| a == "--no-symmetry");
-    let engine = if args.iter().any(|a| a == "--dlx") {
-        dancer_core::EngineKind::Dlx
-    } else {
-        dancer_core::EngineKind::Bitset
-    };
+    // --dlx, --dlxm or --bitset; auto by default
+    let engine = args
+        .iter()
+        .filter_map(|a| a.strip_prefix("--"))
+        .find_map(|a| a.parse::<dancer_core::EngineKind>().ok())
+        .unwrap_or_default();
     for e in catalog::CATALOG {
         if args.iter().any(|a| !a.starts_with("--")) && !args.iter().any(|a| a == e.name) {
             continue;
         }
         let m = Model::new(catalog::puzzle(e.name).unwrap()).unwrap();
         let t = Instant::now();
-        let c = m
-            .solve(
-                &Options {
-                    symmetry_breaking: breaking,
-                    engine,
-                    ..Default::default()
-                },
-                |_| true,
-            )
-            .unwrap();
+        let opts = Options {
+            symmetry_breaking: breaking,
+            engine,
+            ..Default::default()
+        };
+        let c = match m.solve(&opts, |_| true) {
+            Ok(c) => c,
+            Err(err) => {
+                println!("{:16} skipped: {err}", e.name);
+                continue;
+            }
+        };
         println!(
             "{:16} total {:7} unique {:6} (known {:?}) nodes {:10} {:.3} s  |G|={}",
             e.name,

@@ -33,6 +33,7 @@
 use crate::puzzle::{Count, Piece, Puzzle};
 use crate::render::Tiling;
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
+use dancer_formats::ndjson::{PiecePlacement, PolyRecord};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -68,6 +69,10 @@ pub enum Restriction {
 /// How to search.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// The engine; `Auto` (the default) is [`dancer_core::choose_engine`]'s
+    /// pick for the exact cover problem. An engine that cannot take the
+    /// problem (the bitset engine with pieces used several times, which
+    /// make multiplicities) is refused, not replaced.
     pub engine: EngineKind,
     /// Break symmetry before the search (else canonicalise every solution).
     pub symmetry_breaking: bool,
@@ -85,7 +90,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            engine: EngineKind::Bitset,
+            engine: EngineKind::Auto,
             symmetry_breaking: true,
             limit: None,
             unique: false,
@@ -396,13 +401,7 @@ impl Model {
         mut emit: impl FnMut(&[usize]) -> bool,
     ) -> Result<Counts, dancer_core::EngineError> {
         let cover = self.cover(opts.symmetry_breaking);
-        // pieces used several times make multiplicities, which only
-        // dancing links handles
-        let kind = if opts.engine.supports(&cover.problem) {
-            opts.engine
-        } else {
-            EngineKind::Dlx
-        };
+        let kind = opts.engine.resolve(&cover.problem)?;
         if opts.threads > 1 {
             return self.solve_threads(opts, &cover, kind, emit);
         }
@@ -460,7 +459,12 @@ impl Model {
             }
         }
 
-        let plan = parallel::plan(&cover.problem, kind, 64 * opts.threads, 24)?;
+        let plan = parallel::plan_for(
+            &cover.problem,
+            kind,
+            opts.threads,
+            parallel::Purpose::Threads,
+        )?;
         let selected: Vec<usize> = (0..plan.units.len()).collect();
         let halt = Arc::new(AtomicBool::new(false));
         let cfg = RunConfig {
@@ -560,6 +564,47 @@ impl Model {
             counts.total
         };
         stopped || opts.limit.is_some_and(|l| reported >= l)
+    }
+
+    /// A solution as an NDJSON record: each placement's piece and cells
+    /// (`[x, y]`, or `[x, y, z]` for solids). `number` is 1-based.
+    pub fn solution_record(&self, number: u64, sol: &[usize]) -> PolyRecord {
+        let board = &self.puzzle.board;
+        let placements = sol
+            .iter()
+            .map(|&q| {
+                let pl = &self.placements[q];
+                let cells = pl
+                    .cells
+                    .iter()
+                    .map(|&c| {
+                        let c = board.cells[c];
+                        if board.dim == 2 {
+                            vec![c[0], c[1]]
+                        } else {
+                            c.to_vec()
+                        }
+                    })
+                    .collect();
+                PiecePlacement {
+                    piece: self.puzzle.pieces[pl.piece].name.clone(),
+                    cells,
+                }
+            })
+            .collect();
+        PolyRecord::Solution { number, placements }
+    }
+
+    /// The summary record of a search that gave `counts` in `seconds`.
+    pub fn summary_record(&self, counts: &Counts, seconds: f64) -> PolyRecord {
+        PolyRecord::Summary {
+            solutions: counts.total,
+            unique: counts.unique,
+            nodes: counts.nodes,
+            complete: counts.complete,
+            seconds,
+            symmetries: self.symmetries.len(),
+        }
     }
 
     /// A solution as a picture's input. Pieces are coloured by type, so

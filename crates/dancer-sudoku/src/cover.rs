@@ -11,7 +11,7 @@
 use crate::grid::{symbol, Grid};
 use crate::puzzle::Puzzle;
 use crate::rules::UnitKind;
-use dancer_core::{Dlx, Problem, ProblemBuilder};
+use dancer_core::{Dlx, Engine, Problem, ProblemBuilder};
 
 /// A puzzle's exact cover problem and the meaning of its options.
 pub struct Cover {
@@ -117,7 +117,8 @@ impl Cover {
 /// keeping the first `keep`. Returns (count, solutions, nodes).
 pub fn solve_dlx(puzzle: &Puzzle, limit: u64, keep: usize) -> (u64, Vec<Grid>, u64) {
     let cover = to_exact_cover(puzzle);
-    let mut dlx = Dlx::new(&cover.problem);
+    // Sudoku as exact cover has no multiplicities: dlx takes it
+    let mut dlx = Dlx::new(&cover.problem).expect("no multiplicities");
     let mut count = 0;
     let mut kept = Vec::new();
     while count < limit {

@@ -11,6 +11,7 @@
 //! Everything is reproducible from the seed.
 
 use crate::grid::Grid;
+use crate::logic::{self, Level, Rating};
 use crate::puzzle::Puzzle;
 use crate::rules::Rules;
 use crate::solve::{Engine, Solver};
@@ -51,17 +52,31 @@ impl FromStr for Symmetry {
 
 impl fmt::Display for Symmetry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        f.write_str(self.name())
+    }
+}
+
+impl Symmetry {
+    /// Every symmetry.
+    pub const ALL: [Symmetry; 5] = [
+        Symmetry::None,
+        Symmetry::Rotate180,
+        Symmetry::Rotate90,
+        Symmetry::Mirror,
+        Symmetry::Diagonal,
+    ];
+
+    /// The symmetry's name, as [`FromStr`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
             Symmetry::None => "none",
             Symmetry::Rotate180 => "rotate180",
             Symmetry::Rotate90 => "rotate90",
             Symmetry::Mirror => "mirror",
             Symmetry::Diagonal => "diagonal",
-        })
+        }
     }
-}
 
-impl Symmetry {
     /// The cells a cell goes with (itself included), sorted, deduplicated.
     pub fn orbit(self, n: usize, cell: usize) -> Vec<usize> {
         let (r, c) = (cell / n, cell % n);
@@ -256,6 +271,131 @@ pub fn generate(
     None
 }
 
+/// The seed of puzzle `i` of a batch made from `seed`: each puzzle has its
+/// own stream of random numbers, so that a batch is the same whatever the
+/// number of threads, and puzzle `i` the same whatever the batch's size.
+pub fn puzzle_seed(seed: u64, i: u64) -> u64 {
+    seed.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// A range of SE ratings, `A-B` (e.g. `3.0-4.5`), both ends included.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatingRange {
+    pub min: f64,
+    pub max: f64,
+}
+
+impl RatingRange {
+    /// The ratings of a level (see [`Level::range`]).
+    pub fn of_level(level: Level) -> Self {
+        let (min, max) = level.range();
+        RatingRange { min, max }
+    }
+}
+
+/// A rating range that cannot be.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RangeError {
+    #[error("--rating {0:?}: expected A-B, e.g. 3.0-4.5")]
+    Form(String),
+    #[error("--rating {0:?}: bad lower bound: {1}")]
+    Lower(String, String),
+    #[error("--rating {0:?}: bad upper bound: {1}")]
+    Upper(String, String),
+    #[error("--rating {0:?}: the lower bound is above the upper")]
+    Reversed(String),
+    #[error("--rating {0:?}: no puzzle rates below 1.0")]
+    TooLow(String),
+}
+
+impl FromStr for RatingRange {
+    type Err = RangeError;
+    fn from_str(s: &str) -> Result<Self, RangeError> {
+        let (a, b) = s
+            .split_once('-')
+            .ok_or_else(|| RangeError::Form(s.into()))?;
+        let min: f64 = a
+            .trim()
+            .parse()
+            .map_err(|e: std::num::ParseFloatError| RangeError::Lower(s.into(), e.to_string()))?;
+        let max: f64 = b
+            .trim()
+            .parse()
+            .map_err(|e: std::num::ParseFloatError| RangeError::Upper(s.into(), e.to_string()))?;
+        if min.is_nan() || max.is_nan() || min > max {
+            return Err(RangeError::Reversed(s.into()));
+        }
+        if max < 1.0 {
+            // the easiest step, a full house, rates 1.0: nothing could be found
+            return Err(RangeError::TooLow(s.into()));
+        }
+        Ok(RatingRange { min, max })
+    }
+}
+
+/// Generates one puzzle (see [`generate`]) whose SE rating is in `range`,
+/// when given: a candidate is first rated with a cap at the top of the
+/// range ([`logic::rate_at_most`]), which drops a too-hard one early and
+/// cheaply, then rated in full, which is the rating returned. Without a
+/// range, no rating is made (`None`).
+pub fn generate_rated(
+    opts: &Options,
+    seed: u64,
+    range: Option<RatingRange>,
+) -> Option<(Puzzle, Option<Rating>)> {
+    let mut rating = None;
+    let p = generate(opts, seed, |p| match range {
+        None => true,
+        Some(RatingRange { min: a, max: b }) => {
+            // too hard: given up early; too easy: cheap anyway
+            let Some(r) = logic::rate_at_most(&p.givens, b) else {
+                return false;
+            };
+            if r.se < a - 1e-9 {
+                return false;
+            }
+            // the rating kept is the full one
+            let r = logic::rate(&p.givens);
+            let ok = r.solved && r.se >= a - 1e-9 && r.se <= b + 1e-9;
+            rating = Some(r);
+            ok
+        }
+    })?;
+    Some((p, rating))
+}
+
+/// What [`generate_batch`] made of one puzzle: the puzzle and its rating
+/// (when a range asked for one), or `None` when no puzzle met the
+/// settings within the attempts.
+pub type Made = Option<(Puzzle, Option<Rating>)>;
+
+/// Generates `count` puzzles with [`generate_rated`], puzzle `i` from
+/// [`puzzle_seed`]`(seed, i)`, on `threads` threads, in order; `tick` is
+/// called as each one is done (for progress).
+pub fn generate_batch(
+    opts: &Options,
+    seed: u64,
+    count: usize,
+    range: Option<RatingRange>,
+    threads: usize,
+    tick: impl Fn() + Sync,
+) -> Result<Vec<Made>, rayon::ThreadPoolBuildError> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    Ok(pool.install(|| {
+        (0..count)
+            .into_par_iter()
+            .map(|i| {
+                let made = generate_rated(opts, puzzle_seed(seed, i as u64), range);
+                tick();
+                made
+            })
+            .collect()
+    }))
+}
+
 /// Whether no given of `g` can be removed with the puzzle staying unique.
 pub fn is_minimal(g: &Grid, unique: &impl Fn(&Grid) -> bool) -> bool {
     let mut t = g.clone();
@@ -277,6 +417,33 @@ pub fn is_minimal(g: &Grid, unique: &impl Fn(&Grid) -> bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The level ranges are what `Level::of` says, tenth by tenth.
+    #[test]
+    fn level_ranges() {
+        for l in Level::ALL {
+            let (a, b) = l.range();
+            for k in 0..=120 {
+                let x = k as f64 / 10.0;
+                let inside = x >= a - 1e-9 && x <= b + 1e-9;
+                assert_eq!(Level::of(x) == l, inside, "{} at {x}", l.name());
+            }
+        }
+        assert_eq!(
+            "3.0-4.5".parse::<RatingRange>(),
+            Ok(RatingRange { min: 3.0, max: 4.5 })
+        );
+        assert!(matches!(
+            "0-0.5".parse::<RatingRange>(),
+            Err(RangeError::TooLow(_))
+        ));
+        assert!(matches!(
+            "5-4".parse::<RatingRange>(),
+            Err(RangeError::Reversed(_))
+        ));
+        assert_eq!(puzzle_seed(7, 0), 7);
+        assert_ne!(puzzle_seed(7, 1), puzzle_seed(7, 2));
+    }
 
     #[test]
     fn orbits() {

@@ -7,9 +7,17 @@
 //!   line, or grids over several lines) and printing;
 //! * [`cover`]: the reduction to exact cover, solved by dancing links;
 //! * [`fast9`]: a bitboard solver for plain 9x9, the fastest path;
-//! * [`generic`]: a propagating solver for every size and variant;
+//! * [`propagate`]: a propagating solver for every size and variant (the
+//!   engine called `logic` on the command line);
 //! * [`Solver`]: one API over the three, and [`check_solution`], an
-//!   independent check of any answer.
+//!   independent check of any answer;
+//! * [`batch`]: batches of puzzles as the command line runs them (the
+//!   rules asked for, input sniffing, the run on threads in input order);
+//! * [`logic`]: the human-style solver: techniques, steps, ratings on the
+//!   Sudoku Explainer scale, levels; [`hint`]: the next step in words;
+//! * [`generate`]: new puzzles with one solution, of a symmetry and level;
+//!   [`play`]: a game in progress;
+//! * [`records`]: the NDJSON records of all of these.
 //!
 //! ```
 //! use dancer_sudoku::{Puzzle, solve, check_solution, Status};
@@ -22,14 +30,17 @@
 //! check_solution(&p, &s.solutions[0]).unwrap();
 //! ```
 
+pub mod batch;
 pub mod cover;
 pub mod fast9;
 pub mod generate;
-pub mod generic;
 pub mod grid;
+pub mod hint;
 pub mod logic;
 pub mod play;
+pub mod propagate;
 pub mod puzzle;
+pub mod records;
 pub mod rules;
 pub mod solve;
 

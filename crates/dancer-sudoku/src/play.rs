@@ -212,7 +212,7 @@ impl Game {
                 }
             }
         }
-        logic::next_step(&board)
+        crate::hint::next_step(&board)
     }
 
     /// Applies a step: its placements become entries, its eliminations

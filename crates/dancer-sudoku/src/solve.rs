@@ -2,8 +2,8 @@
 
 use crate::cover::solve_dlx;
 use crate::fast9;
-use crate::generic::{Generic, GenericStats};
 use crate::grid::Grid;
+use crate::propagate::{PropagateStats, Propagator};
 use crate::puzzle::Puzzle;
 use crate::rules::Rules;
 use std::fmt;
@@ -17,7 +17,7 @@ pub enum Engine {
     Auto,
     /// Bitboard solver for plain 9x9 only.
     Fast9,
-    /// Propagating solver for any rules.
+    /// The propagating solver of [`crate::propagate`], for any rules.
     Logic,
     /// The exact cover reduction on the dancing-links engine.
     Dlx,
@@ -25,6 +25,8 @@ pub enum Engine {
 
 impl Engine {
     pub const ALL: &'static [Engine] = &[Engine::Auto, Engine::Fast9, Engine::Logic, Engine::Dlx];
+    /// Every name [`FromStr`] takes.
+    pub const NAMES: &'static [&'static str] = &["auto", "fast9", "logic", "dlx"];
     pub fn name(self) -> &'static str {
         match self {
             Engine::Auto => "auto",
@@ -99,7 +101,7 @@ impl fmt::Display for Status {
 pub struct Solver {
     rules: Rules,
     engine: Engine,
-    generic: Option<Generic>,
+    propagator: Option<Propagator>,
 }
 
 /// The engine cannot handle these rules.
@@ -120,7 +122,7 @@ impl Solver {
         Ok(Solver {
             rules: rules.clone(),
             engine,
-            generic: (engine == Engine::Logic).then(|| Generic::new(rules)),
+            propagator: (engine == Engine::Logic).then(|| Propagator::new(rules)),
         })
     }
 
@@ -152,8 +154,8 @@ impl Solver {
                 }
             }
             Engine::Logic => {
-                let mut st = GenericStats::default();
-                let g = self.generic.as_ref().expect("built for logic");
+                let mut st = PropagateStats::default();
+                let g = self.propagator.as_ref().expect("built for logic");
                 let (count, solutions) = g.solve(givens, limit, keep, &mut st);
                 Solved {
                     count,

@@ -3,7 +3,7 @@
 //! the engines' solution sets in a comparable form.
 #![allow(dead_code)]
 
-use dancer_core::{verify, EngineKind, Problem, ProblemBuilder};
+use dancer_core::{verify, Engine, EngineKind, Problem, ProblemBuilder};
 use proptest::prelude::*;
 
 /// A problem as plain data: `options[k]` lists `(item, colour)` pairs, colour
@@ -90,23 +90,58 @@ impl Spec {
     }
 }
 
+/// Whether to run the engines' invariant checkers after solution number
+/// `k` (0-based): after each of the first hundred and then now and then,
+/// since a check looks at every option.
+fn check_now(k: usize) -> bool {
+    k < 100 || k % 997 == 0
+}
+
 /// Every solution found by `engine`, each checked by `verify`, each sorted,
-/// the list sorted. For the DLX engine, its compact layout is checked to find
-/// the same solutions with the same counters.
+/// the list sorted. For the linked engines, their invariant checkers
+/// (Knuth's `sanity()`) run after solutions and at the end; for the DLX
+/// engine, its compact layout is checked to find the same solutions with
+/// the same counters.
 pub fn engine_solutions(p: &Problem, engine: EngineKind) -> Vec<Vec<usize>> {
     assert!(engine.supports(p), "{engine} cannot take this problem");
-    if engine == EngineKind::Dlx {
-        let mut a = dancer_core::Dlx::new(p);
-        let mut b = dancer_core::Dlx::new_compact(p);
-        loop {
-            let x = a.next_solution().map(<[usize]>::to_vec);
-            let y = b.next_solution().map(<[usize]>::to_vec);
-            assert_eq!(x, y, "compact layout differs");
-            if x.is_none() {
-                break;
+    match engine {
+        EngineKind::Dlx => {
+            let mut a = dancer_core::Dlx::new(p).unwrap();
+            let mut b = dancer_core::Dlx::new_compact(p).unwrap();
+            let mut k = 0;
+            loop {
+                let x = a.next_solution().map(<[usize]>::to_vec);
+                let y = b.next_solution().map(<[usize]>::to_vec);
+                assert_eq!(x, y, "compact layout differs");
+                if x.is_none() {
+                    break;
+                }
+                if check_now(k) {
+                    a.check_invariants()
+                        .unwrap_or_else(|e| panic!("dlx after solution {k}: {e}"));
+                    b.check_invariants()
+                        .unwrap_or_else(|e| panic!("dlx (compact) after solution {k}: {e}"));
+                }
+                k += 1;
             }
+            assert_eq!(a.stats(), b.stats());
+            a.check_invariants()
+                .unwrap_or_else(|e| panic!("dlx at the end: {e}"));
         }
-        assert_eq!(a.stats(), b.stats());
+        EngineKind::Dlxm => {
+            let mut e = dancer_core::Dlxm::new(p);
+            let mut k = 0;
+            while e.next_solution().is_some() {
+                if check_now(k) {
+                    e.check_invariants()
+                        .unwrap_or_else(|err| panic!("dlxm after solution {k}: {err}"));
+                }
+                k += 1;
+            }
+            e.check_invariants()
+                .unwrap_or_else(|err| panic!("dlxm at the end: {err}"));
+        }
+        _ => {}
     }
     let mut e = engine.build(p).unwrap();
     let mut out = Vec::new();
@@ -164,21 +199,10 @@ pub fn spec_with_bounds(max_options: usize, colors: u32) -> impl Strategy<Value 
 
 /// Every solution found by the multiplicity engine run directly (also on
 /// problems without multiplicities), checked and sorted like
-/// [`engine_solutions`].
+/// [`engine_solutions`], with its invariants checked along the way, and
+/// no solution reported twice.
 pub fn dlxm_solutions(p: &Problem) -> Vec<Vec<usize>> {
-    use dancer_core::Engine;
-    let mut e = dancer_core::dlxm::Dlxm::new(p);
-    let mut out = Vec::new();
-    while let Some(sol) = e.next_solution() {
-        if let Err(err) = verify(p, sol) {
-            panic!("dlxm: invalid solution {sol:?}: {err}");
-        }
-        let mut s = sol.to_vec();
-        s.sort();
-        out.push(s);
-    }
-    assert!(e.is_complete());
-    out.sort();
+    let mut out = engine_solutions(p, EngineKind::Dlxm);
     let n = out.len();
     out.dedup();
     assert_eq!(out.len(), n, "dlxm reported a solution twice");

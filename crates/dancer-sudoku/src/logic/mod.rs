@@ -417,6 +417,40 @@ pub enum Level {
 }
 
 impl Level {
+    /// Every level, from the easiest.
+    pub const ALL: [Level; 5] = [
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Expert,
+        Level::Extreme,
+    ];
+
+    /// The level's name: easy, medium, hard, expert or extreme.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+            Level::Extreme => "extreme",
+        }
+    }
+
+    /// The SE ratings of the level, as the range of ratings (in tenths, as
+    /// SE gives them) that [`Level::of`] puts in it, from 0.0 to 12.0:
+    /// easy 0.0-2.3, medium 2.4-3.4, hard 3.5-4.6, expert 4.7-6.9, extreme
+    /// 7.0-12.0 (no known puzzle rates near 12).
+    pub fn range(self) -> (f64, f64) {
+        match self {
+            Level::Easy => (0.0, 2.3),
+            Level::Medium => (2.4, 3.4),
+            Level::Hard => (3.5, 4.6),
+            Level::Expert => (4.7, 6.9),
+            Level::Extreme => (7.0, 12.0),
+        }
+    }
+
     /// The level of an SE rating.
     pub fn of(se: f64) -> Level {
         if se <= 2.3 + 1e-9 {
@@ -457,6 +491,21 @@ pub fn rate(givens: &Grid) -> Rating {
 /// As [`rate`], calling `f` with the board before each step and the step.
 pub fn rate_with(givens: &Grid, f: impl FnMut(&Board, &Step)) -> Rating {
     rate_below(givens, f64::INFINITY, f)
+}
+
+/// Rates a puzzle as `dancer sudoku rate` does: plain 9x9 only (else why
+/// not), and only a puzzle with exactly one solution, `Ok(None)` for the
+/// others (logic on a grid with many solutions can search for a very long
+/// time, and a rating means nothing there).
+pub fn rate_puzzle(p: &crate::Puzzle) -> Result<Option<Rating>, String> {
+    if !p.rules.is_standard_9x9() {
+        return Err(format!(
+            "ratings are for plain 9x9, not {}",
+            p.rules.describe()
+        ));
+    }
+    let unique = crate::solve(p, 2).count == 1;
+    Ok(unique.then(|| rate(&p.givens)))
 }
 
 /// As [`rate`] for a puzzle that may not need a step rated above `max`:

@@ -1,0 +1,110 @@
+//! Flags that several commands share, each parsed once into a typed value
+//! (as ripgrep resolves its flags in one place): `--threads`, `--engine`,
+//! `--json`, `--progress`, and the parser that turns a name into a value
+//! of one of the libraries' enums (engines, symmetries), listing the names
+//! in `--help` and in shell completions.
+
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::Args;
+use dancer_core::EngineKind;
+use std::ffi::OsStr;
+
+/// `--threads N`: worker threads, at least 1; all cores by default.
+#[derive(Args, Clone, Debug)]
+pub struct ThreadsArg {
+    /// Worker threads (default: all cores)
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+}
+
+impl ThreadsArg {
+    /// The number of threads: as given, else one per core.
+    pub fn get(&self) -> usize {
+        self.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// Whether `--threads` was given.
+    pub fn given(&self) -> bool {
+        self.threads.is_some()
+    }
+}
+
+/// The one rule for `--threads`: a whole number, at least 1.
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("--threads must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("--threads takes a whole number: {e}")),
+    }
+}
+
+/// `--engine` for exact cover: auto (the default), dlx, dlxm, bitset.
+#[derive(Args, Clone, Debug)]
+pub struct EngineArg {
+    /// Search engine: auto (picks by problem shape and an estimate of the
+    /// trees), dlx (Knuth's, step for step), dlxm (multiplicities), bitset
+    /// (packings of up to 512 items)
+    #[arg(long, default_value = "auto", value_parser = Named::new(EngineKind::NAMES, |s| s.parse::<EngineKind>().map_err(|e| e.to_string())))]
+    pub engine: EngineKind,
+}
+
+/// `--json`: NDJSON on standard output.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct JsonArg {
+    /// Print NDJSON: one record per line (every record is documented in
+    /// dancer_formats::ndjson)
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--progress`: how a long search reports on standard error.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct ProgressArg {
+    /// Progress on standard error: auto (a bar, when it is a terminal), json (NDJSON lines), none
+    #[arg(long, value_enum, default_value = "auto")]
+    pub progress: ProgressMode,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProgressMode {
+    Auto,
+    Json,
+    None,
+}
+
+/// Parses a name into one of a library's values (with the library's own
+/// message for an unknown name), and tells clap the names for `--help`.
+#[derive(Clone)]
+pub struct Named<T> {
+    names: &'static [&'static str],
+    parse: fn(&str) -> Result<T, String>,
+}
+
+impl<T> Named<T> {
+    pub fn new(names: &'static [&'static str], parse: fn(&str) -> Result<T, String>) -> Self {
+        Named { names, parse }
+    }
+}
+
+impl<T: Clone + Send + Sync + 'static> TypedValueParser for Named<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        let s = value.to_str().ok_or_else(|| {
+            clap::Error::raw(clap::error::ErrorKind::InvalidUtf8, "not UTF-8\n").with_cmd(cmd)
+        })?;
+        (self.parse)(s).map_err(|msg| {
+            clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{msg}\n")).with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.names.iter().map(PossibleValue::new)))
+    }
+}

@@ -1,0 +1,207 @@
+//! What the Sudoku subcommands share: the input and rules flags, reading
+//! the input (a file, standard input, or a puzzle given as the argument),
+//! and the batch run with its progress bar and summary line.
+
+use crate::args::{JsonArg, Named, ThreadsArg};
+use crate::output::Out;
+use crate::Found;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally};
+use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Read};
+use std::time::Instant;
+
+#[derive(Args, Clone)]
+pub struct CommonArgs {
+    /// Puzzle file (one per line, or grids over several lines); - or nothing
+    /// for standard input; or a puzzle itself, as one line
+    pub input: Option<String>,
+    /// Box shape ROWSxCOLS, e.g. 2x3 for 6x6 (default: inferred from the size)
+    #[arg(long = "box", value_name = "RxC")]
+    pub boxes: Option<String>,
+    /// Jigsaw regions: one letter per cell (row-major), or a file holding them
+    #[arg(long, value_name = "MAP|FILE")]
+    pub jigsaw: Option<String>,
+    /// Diagonal (X) Sudoku: each main diagonal holds every digit once
+    #[arg(long, short = 'x')]
+    pub diagonal: bool,
+    /// Windoku (hyper): four extra 3x3 windows (9x9 only)
+    #[arg(long, alias = "hyper")]
+    pub windoku: bool,
+    /// How puzzles are written (default: guessed)
+    #[arg(long, value_enum)]
+    pub layout: Option<LayoutArg>,
+    #[command(flatten)]
+    pub json: JsonArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Engine: auto, fast9 (plain 9x9), logic (any), dlx (exact cover)
+    #[arg(long, default_value = "auto", value_parser = Named::new(Engine::NAMES, |s| s.parse::<Engine>()))]
+    pub engine: Engine,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum LayoutArg {
+    /// One puzzle per line
+    Lines,
+    /// Grids over several lines, separated by blank lines
+    Grids,
+}
+
+impl CommonArgs {
+    pub fn layout(&self) -> Layout {
+        match self.layout {
+            None => Layout::Auto,
+            Some(LayoutArg::Lines) => Layout::Lines,
+            Some(LayoutArg::Grids) => Layout::Grids,
+        }
+    }
+
+    /// The rules asked for; a `--jigsaw` naming a file is read here.
+    pub fn spec(&self) -> Result<RulesSpec> {
+        let map = match &self.jigsaw {
+            Some(j) if std::path::Path::new(j).is_file() => {
+                Some(std::fs::read_to_string(j).with_context(|| format!("cannot read {j}"))?)
+            }
+            j => j.clone(),
+        };
+        Ok(RulesSpec::new(
+            self.boxes.as_deref(),
+            map.as_deref(),
+            self.diagonal,
+            self.windoku,
+        )?)
+    }
+}
+
+/// Where the puzzles come from, and the text: standard input for `None` or
+/// `-`, a file, or a puzzle given as the argument itself.
+pub fn read_input(input: Option<&str>) -> Result<(String, String)> {
+    match input {
+        None | Some("-") => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("cannot read standard input")?;
+            Ok(("<stdin>".into(), s))
+        }
+        Some(path) if std::path::Path::new(path).exists() => {
+            let s = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+            Ok((path.to_string(), s))
+        }
+        Some(text) if batch::is_puzzle_text(text) => Ok(("<argument>".into(), text.trim().into())),
+        Some(text) => bail!("cannot open {text}: no such file (and it is not a puzzle either)"),
+    }
+}
+
+/// The first puzzle of the input (a file, or a puzzle given as itself).
+pub fn read_one(input: &str) -> Result<Puzzle> {
+    let (name, text) = read_input(Some(input))?;
+    let Some(e) = read_puzzles(&text, None, Layout::Auto).into_iter().next() else {
+        bail!("{name}: no puzzle found");
+    };
+    e.puzzle
+        .map_err(|err| anyhow::anyhow!("{name}:{}: invalid puzzle: {err}", e.line))
+}
+
+/// Reads, solves (in parallel, output in input order) and reports: each
+/// puzzle's outcome goes through `render` to standard output, invalid ones
+/// are also named on standard error, and a summary line ends the run.
+pub fn run_batch(
+    a: &CommonArgs,
+    limit: u64,
+    keep: usize,
+    out: &mut Out,
+    mut render: impl FnMut(usize, &Outcome, &mut String),
+) -> Result<Tally> {
+    let spec = a.spec()?;
+    let (name, text) = read_input(a.input.as_deref())?;
+    let threads = a.threads.get();
+    let total_lines = text.lines().count() as u64;
+    let bar = if std::io::stderr().is_terminal() && total_lines > 2000 {
+        let b = ProgressBar::with_draw_target(Some(total_lines), ProgressDrawTarget::stderr());
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} lines {per_sec} eta {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let b = Batch {
+        spec,
+        engine: a.engine,
+        layout: a.layout(),
+        limit,
+        keep,
+        threads,
+    };
+    let start = Instant::now();
+    let mut buf = String::new();
+    let tally = batch::run(
+        &b,
+        &text,
+        |line, o| {
+            if let Outcome::Invalid(why) = o {
+                eprintln!("{name}:{line}: invalid puzzle: {why}");
+            }
+            buf.clear();
+            render(line, o, &mut buf);
+            out.text(&buf)
+        },
+        |done| bar.set_position(done),
+    )
+    .map_err(|e| match e {
+        BatchError::Output(io) => anyhow::Error::from(io),
+        e => e.into(),
+    })?;
+    bar.finish_and_clear();
+    out.flush()?;
+    let n = tally.puzzles();
+    let secs = start.elapsed().as_secs_f64();
+    if n > 1 || a.threads.given() {
+        eprintln!(
+            "{n} puzzles in {secs:.3} s: {:.0} puzzles/s ({threads} thread{}); {} unique, {} multiple, {} none, {} invalid",
+            n as f64 / secs.max(1e-9),
+            if threads == 1 { "" } else { "s" },
+            tally.unique,
+            tally.multiple,
+            tally.none,
+            tally.invalid
+        );
+    }
+    Ok(tally)
+}
+
+/// The exit code of a batch: 2 if any input was invalid; else 0 when every
+/// puzzle has a solution (with `all_unique`: exactly one).
+pub fn found(t: &Tally, all_unique: bool) -> Found {
+    if t.invalid > 0 {
+        Found::Invalid
+    } else if all_unique {
+        if t.multiple == 0 && t.none == 0 {
+            Found::Some
+        } else {
+            Found::None
+        }
+    } else if t.none == 0 {
+        Found::Some
+    } else {
+        Found::None
+    }
+}
+
+/// An invalid puzzle's line.
+pub fn push_invalid(why: &str, buf: &mut String) {
+    buf.push_str("invalid: ");
+    buf.push_str(why);
+    buf.push('\n');
+}
+
+/// A record as one line.
+pub fn push_record<T: serde::Serialize>(r: &T, buf: &mut String) {
+    buf.push_str(&serde_json::to_string(r).expect("plain data serialises"));
+    buf.push('\n');
+}

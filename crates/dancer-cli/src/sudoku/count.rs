@@ -1,0 +1,39 @@
+//! `dancer sudoku count`: the number of solutions of each puzzle.
+
+use super::common::{found, push_invalid, push_record, run_batch, CommonArgs};
+use crate::output::Out;
+use crate::Found;
+use anyhow::{bail, Result};
+use clap::Args;
+use dancer_sudoku::batch::Outcome;
+use dancer_sudoku::records;
+
+#[derive(Args)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Stop counting at N (default: count all)
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+}
+
+pub fn run(args: CountArgs, out: &mut Out) -> Result<Found> {
+    let json = args.common.json.json;
+    let limit = args.limit.unwrap_or(u64::MAX);
+    if limit == 0 {
+        bail!("--limit must be at least 1");
+    }
+    let t = run_batch(&args.common, limit, 0, out, |line, o, buf| {
+        if json {
+            return push_record(&records::count_record(line, o, limit), buf);
+        }
+        match o {
+            Outcome::Invalid(why) => push_invalid(why, buf),
+            Outcome::Solved(_, s) => {
+                buf.push_str(&s.count.to_string());
+                buf.push('\n');
+            }
+        }
+    })?;
+    Ok(found(&t, false))
+}

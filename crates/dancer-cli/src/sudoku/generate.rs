@@ -1,0 +1,132 @@
+//! `dancer sudoku generate`: puzzles with one solution, minimal, of a
+//! symmetry and a level (the generator and its policies are
+//! `dancer_sudoku::generate`'s).
+
+use crate::args::{JsonArg, Named, ThreadsArg};
+use crate::output::Out;
+use crate::Found;
+use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
+use dancer_sudoku::generate::{generate_batch, Options, RatingRange, Symmetry};
+use dancer_sudoku::logic::Level;
+use dancer_sudoku::{records, Rules};
+use std::io::IsTerminal;
+use std::time::Instant;
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LevelArg {
+    Easy,
+    Medium,
+    Hard,
+    Expert,
+    Extreme,
+}
+
+impl LevelArg {
+    fn level(self) -> Level {
+        match self {
+            LevelArg::Easy => Level::Easy,
+            LevelArg::Medium => Level::Medium,
+            LevelArg::Hard => Level::Hard,
+            LevelArg::Expert => Level::Expert,
+            LevelArg::Extreme => Level::Extreme,
+        }
+    }
+}
+
+const SYMMETRIES: &[&str] = &["none", "rotate180", "rotate90", "mirror", "diagonal"];
+
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// How many puzzles
+    #[arg(long, default_value = "1")]
+    pub count: usize,
+    /// Difficulty level (9x9)
+    #[arg(long, value_enum, conflicts_with = "rating")]
+    pub level: Option<LevelArg>,
+    /// SE rating range A-B, e.g. 3.0-4.5 (9x9)
+    #[arg(long, value_name = "A-B")]
+    pub rating: Option<String>,
+    /// Symmetry of the givens: none, rotate180, rotate90, mirror, diagonal
+    #[arg(long, default_value = "none", value_parser = Named::new(SYMMETRIES, |s| s.parse::<Symmetry>()))]
+    pub symmetry: Symmetry,
+    /// Grid size: 4, 9 or 16
+    #[arg(long, default_value = "9")]
+    pub size: usize,
+    /// Random seed (the same seed and flags give the same puzzles)
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Do not insist that no given can be removed
+    #[arg(long)]
+    pub not_minimal: bool,
+    /// (Output order is kept whatever the number of threads.)
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub json: JsonArg,
+}
+
+pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
+    if ![4, 9, 16].contains(&args.size) {
+        bail!("--size must be 4, 9 or 16, not {}", args.size);
+    }
+    let rules = Rules::standard(args.size)?;
+    let range = match (&args.rating, args.level) {
+        (Some(r), _) => Some(r.parse::<RatingRange>()?),
+        (None, Some(l)) => Some(RatingRange::of_level(l.level())),
+        (None, None) => None,
+    };
+    if range.is_some() && args.size != 9 {
+        bail!("levels and ratings are for 9x9 puzzles");
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let opts = Options {
+        rules,
+        symmetry: args.symmetry,
+        minimal: !args.not_minimal,
+        attempts: 2_000_000,
+    };
+    let threads = args.threads.get();
+    let start = Instant::now();
+    let bar = (std::io::stderr().is_terminal() && args.count > 1).then(|| {
+        let b = indicatif::ProgressBar::new(args.count as u64);
+        b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        b
+    });
+    let made = generate_batch(&opts, seed, args.count, range, threads, || {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut failed = 0;
+    for m in &made {
+        let Some((p, rating)) = m else {
+            failed += 1;
+            continue;
+        };
+        if args.json.json {
+            out.record(&records::generate_record(p, rating.as_ref(), args.symmetry))?;
+        } else {
+            out.line(&p.to_line())?;
+        }
+    }
+    out.flush()?;
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{} puzzles in {secs:.2} s ({:.1} ms each, {threads} thread{}), seed {seed}",
+        made.len() - failed,
+        secs * 1000.0 / (made.len() - failed).max(1) as f64,
+        if threads == 1 { "" } else { "s" }
+    );
+    if failed > 0 {
+        bail!("{failed} puzzles could not be made with these settings");
+    }
+    Ok(Found::Some)
+}

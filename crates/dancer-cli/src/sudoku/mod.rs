@@ -1,0 +1,48 @@
+//! `dancer sudoku`: one module per subcommand, over `dancer_sudoku`'s
+//! batch, hint, rating and generator APIs; `common.rs` holds what they
+//! share (the input and rules flags, reading the input, the batch run with
+//! its progress bar and summary line).
+
+mod check;
+mod common;
+mod count;
+mod export;
+mod generate;
+mod hint;
+mod rate;
+mod solve;
+
+use crate::output::Out;
+use crate::Found;
+use anyhow::Result;
+use clap::Subcommand;
+
+#[derive(Subcommand)]
+pub enum SudokuCommand {
+    /// Solve: one line per puzzle: the solution, or none / multiple / invalid: REASON
+    Solve(solve::SolveArgs),
+    /// Count solutions: one number per puzzle
+    Count(count::CountArgs),
+    /// Check: unique / multiple / none / invalid per puzzle; exit 0 only if all are unique
+    Check(common::CommonArgs),
+    /// Write a puzzle's exact cover problem in Knuth's DLX format
+    Export(common::CommonArgs),
+    /// The easiest next step, as a player would take it
+    Hint(hint::HintArgs),
+    /// Rate puzzles on the Sukaku Explainer (SE) scale, with a level name
+    Rate(rate::RateArgs),
+    /// Generate puzzles with one solution, minimal, of a symmetry and level
+    Generate(generate::GenerateArgs),
+}
+
+pub fn run(cmd: SudokuCommand, out: &mut Out) -> Result<Found> {
+    match cmd {
+        SudokuCommand::Solve(a) => solve::run(a, out),
+        SudokuCommand::Count(a) => count::run(a, out),
+        SudokuCommand::Check(a) => check::run(a, out),
+        SudokuCommand::Export(a) => export::run(a, out),
+        SudokuCommand::Hint(a) => hint::run(a, out),
+        SudokuCommand::Rate(a) => rate::run(a, out),
+        SudokuCommand::Generate(a) => generate::run(a, out),
+    }
+}

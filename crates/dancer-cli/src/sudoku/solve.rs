@@ -1,0 +1,56 @@
+//! `dancer sudoku solve`: one line per puzzle, in input order: the
+//! solution, or none / multiple / invalid: REASON (with `--pretty`, grids).
+
+use super::common::{found, push_invalid, push_record, run_batch, CommonArgs};
+use crate::output::Out;
+use crate::Found;
+use anyhow::Result;
+use clap::Args;
+use dancer_sudoku::batch::Outcome;
+use dancer_sudoku::{records, Status};
+
+#[derive(Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Print grids with box lines, for people
+    #[arg(long)]
+    pub pretty: bool,
+}
+
+pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
+    let json = args.common.json.json;
+    let pretty = args.pretty;
+    let t = run_batch(&args.common, 2, 2, out, |line, o, buf| {
+        if json {
+            push_record(&records::solve_record(line, o), buf)
+        } else {
+            render(o, pretty, buf)
+        }
+    })?;
+    Ok(found(&t, false))
+}
+
+fn render(o: &Outcome, pretty: bool, buf: &mut String) {
+    let (p, s) = match o {
+        Outcome::Invalid(why) => return push_invalid(why, buf),
+        Outcome::Solved(p, s) => (p, s),
+    };
+    let status = s.status();
+    match (status, pretty) {
+        (Status::Unique, false) => buf.push_str(&s.solutions[0].to_line()),
+        (Status::Unique, true) => buf.push_str(&s.solutions[0].pretty(&p.rules)),
+        (Status::Multiple, false) => buf.push_str("multiple"),
+        (Status::Multiple, true) => {
+            buf.push_str("multiple; two of the solutions:\n");
+            for g in &s.solutions {
+                buf.push_str(&g.pretty(&p.rules));
+                buf.push('\n');
+            }
+        }
+        (Status::None, _) => buf.push_str("none"),
+    }
+    if !pretty || status == Status::None || status == Status::Unique {
+        buf.push('\n');
+    }
+}

@@ -1,0 +1,394 @@
+//! Every NDJSON record `dancer` prints, in one place: each command's
+//! records as typed structs, every field documented. The command line
+//! prints them with `--json` (and `--progress json`), one record per line;
+//! a program reading them can deserialize them with these same types.
+//!
+//! Conventions:
+//!
+//! * One JSON object per line, fields in the order given here. Optional
+//!   fields marked *(omitted)* are left out when they do not apply; fields
+//!   marked *(may be null)* are always there.
+//! * Streams that mix kinds of records ([`SolveRecord`], [`PolyRecord`])
+//!   name the kind in a `type` field, first; the others are one kind per
+//!   command.
+//! * Counts are integers; `seconds` and the other times are wall-clock
+//!   seconds as decimals; lines are 1-based lines of the input.
+//! * Option numbers are 0-based in input order, counting every option line
+//!   (also one ignored for having no primary item).
+//!
+//! | command | records |
+//! |---|---|
+//! | `dancer solve --json` | [`SolveRecord::Solution`] per solution, then one [`SolveRecord::Summary`] |
+//! | `dancer solve --progress json` (standard error) | [`SolveRecord::Progress`] |
+//! | `dancer merge --json` | one [`SolveRecord::Summary`] |
+//! | `dancer sudoku solve --json` | [`SudokuSolveRecord`] per puzzle |
+//! | `dancer sudoku count --json` | [`SudokuCountRecord`] per puzzle |
+//! | `dancer sudoku check --json` | [`SudokuCheckRecord`] per puzzle |
+//! | `dancer sudoku rate --json` | [`SudokuRateRecord`] per puzzle |
+//! | `dancer sudoku hint --json` | one [`SudokuHintRecord`] |
+//! | `dancer sudoku generate --json` | [`SudokuGenerateRecord`] per puzzle |
+//! | `dancer poly solve --json` | [`PolyRecord::Solution`] per solution, then one [`PolyRecord::Summary`] |
+
+use serde::{Deserialize, Serialize};
+
+/// `dancer solve` and `dancer merge`: tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum SolveRecord {
+    /// `{"type":"solution","options":[3,0,4]}`
+    Solution {
+        /// The options of the solution, in the order the engine chose them.
+        options: Vec<usize>,
+    },
+    /// The last record of a run, always there (also after an
+    /// interruption or a limit).
+    Summary {
+        /// Solutions found (for a merge: of all shards).
+        solutions: u64,
+        /// Nodes of the search tree: one per option tried, plus one per
+        /// solution (Knuth's count, for the engine's own tree).
+        nodes: u64,
+        /// Items covered plus option entries unlinked (Knuth's updates).
+        updates: u64,
+        /// The whole tree was searched: `solutions` is the exact count.
+        complete: bool,
+        /// Search time (for a merge: of all shards together).
+        seconds: f64,
+        /// With `--stats`: the deepest level reached. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_level: Option<usize>,
+        /// With `--stats`: nodes per level, from the root. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        profile: Option<Vec<u64>>,
+    },
+    /// Progress of a running search, on standard error.
+    Progress {
+        /// Estimated fraction done, 0 to 1 (Knuth's estimate from the
+        /// position in the tree).
+        fraction: f64,
+        /// Solutions so far.
+        solutions: u64,
+        /// Nodes so far.
+        nodes: u64,
+        nodes_per_second: f64,
+        elapsed_seconds: f64,
+        /// Estimated seconds left. *(may be null: not known yet)*
+        eta_seconds: Option<f64>,
+        /// Units of the split search finished, and in all.
+        units_done: usize,
+        units: usize,
+    },
+}
+
+impl SolveRecord {
+    /// The summary of a search with these counters.
+    pub fn summary(stats: &dancer_core::Stats, complete: bool) -> Self {
+        SolveRecord::Summary {
+            solutions: stats.solutions,
+            nodes: stats.nodes,
+            updates: stats.updates,
+            complete,
+            seconds: stats.elapsed.as_secs_f64(),
+            max_level: None,
+            profile: None,
+        }
+    }
+}
+
+/// What is known of a puzzle's solutions (the `status` of Sudoku records).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// Exactly one solution.
+    #[serde(rename = "unique")]
+    Unique,
+    /// Two or more.
+    #[serde(rename = "multiple")]
+    Multiple,
+    /// None.
+    #[serde(rename = "none")]
+    None,
+    /// The input is not a puzzle of the rules (`error` says why).
+    #[serde(rename = "invalid")]
+    Invalid,
+    /// `rate` only: the puzzle has no unique solution, so it is not rated.
+    #[serde(rename = "not unique")]
+    NotUnique,
+}
+
+/// A puzzle that could not be read (every Sudoku batch command).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvalidPuzzle {
+    /// The line of the input where the puzzle starts.
+    pub line: usize,
+    /// Always [`Verdict::Invalid`].
+    pub status: Verdict,
+    /// What is wrong, e.g. `two 8s in row 1: r1c1 and r1c2`.
+    pub error: String,
+}
+
+impl InvalidPuzzle {
+    pub fn new(line: usize, error: impl Into<String>) -> Self {
+        InvalidPuzzle {
+            line,
+            status: Verdict::Invalid,
+            error: error.into(),
+        }
+    }
+}
+
+/// `dancer sudoku solve --json`: one per puzzle, in input order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SudokuSolveRecord {
+    Invalid(InvalidPuzzle),
+    Solved {
+        line: usize,
+        /// The puzzle as one line (`.` for empty).
+        puzzle: String,
+        /// Unique, multiple or none.
+        status: Verdict,
+        /// When unique: the solution as one line. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        solution: Option<String>,
+        /// When multiple: two of the solutions. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        solutions: Option<Vec<String>>,
+    },
+}
+
+/// `dancer sudoku count --json`: one per puzzle, in input order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SudokuCountRecord {
+    Invalid(InvalidPuzzle),
+    Counted {
+        line: usize,
+        /// Solutions counted (at most the limit).
+        count: u64,
+        /// The count is below the limit, so it is the whole count.
+        complete: bool,
+        /// Search effort: guesses for `fast9` and `logic`, nodes for `dlx`.
+        effort: u64,
+    },
+}
+
+/// `dancer sudoku check --json`: one per puzzle, in input order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SudokuCheckRecord {
+    Invalid(InvalidPuzzle),
+    Checked {
+        line: usize,
+        /// Unique, multiple or none.
+        status: Verdict,
+    },
+}
+
+/// `dancer sudoku rate --json`: one per puzzle, in input order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SudokuRateRecord {
+    Invalid(InvalidPuzzle),
+    Rated {
+        line: usize,
+        /// On the Sudoku Explainer scale: the rating of the hardest step
+        /// when the easiest is always taken.
+        rating: f64,
+        /// easy, medium, hard, expert or extreme.
+        level: String,
+        /// The technique of the hardest step. *(may be null: no step)*
+        hardest: Option<String>,
+        /// Steps taken.
+        steps: usize,
+        /// Logic solved the puzzle (else the rating is a lower bound).
+        solved: bool,
+    },
+    /// The puzzle has several solutions or none: [`Verdict::NotUnique`].
+    NotRated {
+        line: usize,
+        status: Verdict,
+    },
+}
+
+/// A cell and a digit, in a hint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellDigit {
+    /// `r5c2`.
+    pub cell: String,
+    pub digit: u8,
+}
+
+/// Whether a hint was found, and if not, why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HintStatus {
+    /// A step: the record says which.
+    Hint,
+    /// The puzzle has no solution.
+    None,
+    /// The puzzle has more than one solution.
+    Multiple,
+    /// The grid is full.
+    Solved,
+    /// No logical step is known.
+    Stuck,
+}
+
+/// `dancer sudoku hint --json`: one record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SudokuHintRecord {
+    /// A step (`status` is [`HintStatus::Hint`], and comes last).
+    Step {
+        /// The technique's name, e.g. `Hidden single`.
+        technique: String,
+        /// Its rating on the Sudoku Explainer scale.
+        rating: f64,
+        /// Where to look: `row 5`, `box 4`, ...
+        units: Vec<String>,
+        /// `--level full`: the cells that justify the step. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cells: Option<Vec<String>>,
+        /// `--level full`: the digits involved. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        digits: Option<Vec<u8>>,
+        /// `--level full`: digits to place. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        placements: Option<Vec<CellDigit>>,
+        /// `--level full`: candidates to remove. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        eliminations: Option<Vec<CellDigit>>,
+        /// `--level full`: the step in words. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        description: Option<String>,
+        status: HintStatus,
+    },
+    /// No step: why.
+    NoStep {
+        status: HintStatus,
+        /// For `none` and `multiple`: the same in words. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
+}
+
+/// `dancer sudoku generate --json`: one per puzzle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SudokuGenerateRecord {
+    /// The puzzle as one line.
+    pub puzzle: String,
+    /// Number of givens.
+    pub givens: usize,
+    /// SE rating (9x9). *(may be null: other sizes)*
+    pub rating: Option<f64>,
+    /// Level of the rating. *(may be null: other sizes)*
+    pub level: Option<String>,
+    /// Symmetry of the givens: none, rotate180, rotate90, mirror, diagonal.
+    pub symmetry: String,
+    /// The solution as one line. *(may be null: never for a generated
+    /// puzzle, which has exactly one)*
+    pub solution: Option<String>,
+}
+
+/// One piece placed, in a polyform solution.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PiecePlacement {
+    /// The piece's name (`F`, `H17`, `Q03`, ...).
+    pub piece: String,
+    /// The board cells it covers: `[x, y]`, or `[x, y, z]` for solids.
+    pub cells: Vec<Vec<i32>>,
+}
+
+/// `dancer poly solve --json`: tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum PolyRecord {
+    /// A solution.
+    Solution {
+        /// 1-based number of the solution in this run.
+        number: u64,
+        placements: Vec<PiecePlacement>,
+    },
+    /// The last record, always there.
+    Summary {
+        /// Solutions in all.
+        solutions: u64,
+        /// Solutions up to the board's symmetries.
+        unique: u64,
+        /// Nodes of the engine's search tree.
+        nodes: u64,
+        /// The whole tree was searched.
+        complete: bool,
+        seconds: f64,
+        /// Number of symmetries of the board (with the pieces).
+        symmetries: usize,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The records print exactly as documented: field order, tags, the
+    /// fields that are omitted or null.
+    #[test]
+    fn records_print_as_documented() {
+        fn s<T: Serialize>(r: &T) -> serde_json::Result<String> {
+            serde_json::to_string(r)
+        }
+        assert_eq!(
+            s(&SolveRecord::Solution {
+                options: vec![3, 0, 4]
+            })
+            .unwrap(),
+            r#"{"type":"solution","options":[3,0,4]}"#
+        );
+        let stats = dancer_core::Stats {
+            solutions: 1,
+            nodes: 6,
+            updates: 30,
+            ..Default::default()
+        };
+        assert_eq!(
+            s(&SolveRecord::summary(&stats, true)).unwrap(),
+            r#"{"type":"summary","solutions":1,"nodes":6,"updates":30,"complete":true,"seconds":0.0}"#
+        );
+        assert_eq!(
+            s(&SudokuSolveRecord::Invalid(InvalidPuzzle::new(3, "bad"))).unwrap(),
+            r#"{"line":3,"status":"invalid","error":"bad"}"#
+        );
+        assert_eq!(
+            s(&SudokuRateRecord::NotRated {
+                line: 2,
+                status: Verdict::NotUnique
+            })
+            .unwrap(),
+            r#"{"line":2,"status":"not unique"}"#
+        );
+        assert_eq!(
+            s(&SudokuHintRecord::NoStep {
+                status: HintStatus::Solved,
+                message: None
+            })
+            .unwrap(),
+            r#"{"status":"solved"}"#
+        );
+        // and they read back
+        let r: SolveRecord =
+            serde_json::from_str(r#"{"type":"solution","options":[1,2]}"#).unwrap();
+        assert_eq!(
+            r,
+            SolveRecord::Solution {
+                options: vec![1, 2]
+            }
+        );
+        let r: SudokuCheckRecord = serde_json::from_str(r#"{"line":1,"status":"unique"}"#).unwrap();
+        assert_eq!(
+            r,
+            SudokuCheckRecord::Checked {
+                line: 1,
+                status: Verdict::Unique
+            }
+        );
+    }
+}

@@ -1,0 +1,224 @@
+//! Hints: the easiest next step of a puzzle, as a player would take it,
+//! in words, a nudge or the whole step, and as a record for programs. The
+//! command line's `dancer sudoku hint`, the game of [`crate::play`] and the
+//! web app all take their hints from here.
+//!
+//! Only a plain 9x9 puzzle with exactly one solution gets a hint: steps
+//! that assume a unique solution (unique rectangles, BUG+1) could mislead
+//! on the others, and the search for a step on a grid with many solutions
+//! can be long.
+
+use crate::logic::{self, Board, Step};
+use crate::puzzle::Puzzle;
+use crate::rules::cell_name;
+use crate::solve::{Engine, Solver, Status};
+use dancer_formats::ndjson::{CellDigit, HintStatus, SudokuHintRecord};
+
+/// How much a hint tells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HintLevel {
+    /// Only the technique and where to look.
+    Nudge,
+    /// The whole step: cells, candidates, what to place or remove.
+    #[default]
+    Full,
+}
+
+/// What a puzzle gives when asked for a hint.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hint {
+    /// The next step.
+    Step(Step),
+    /// The puzzle has no solution: a digit is already wrong.
+    NoSolution,
+    /// The puzzle has more than one solution.
+    NotUnique,
+    /// The grid is full.
+    Solved,
+    /// No known technique makes progress.
+    Stuck,
+}
+
+/// A puzzle that gets no hint at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HintError {
+    #[error("hints are given for plain 9x9 puzzles; this one is {0}")]
+    NotStandard(String),
+    #[error("the puzzle is not consistent")]
+    Inconsistent,
+}
+
+/// The hint for `puzzle` (its givens, with the player's entries filled in).
+pub fn hint(puzzle: &Puzzle) -> Result<Hint, HintError> {
+    if !puzzle.rules.is_standard_9x9() {
+        return Err(HintError::NotStandard(puzzle.rules.describe()));
+    }
+    let solved = Solver::new(&puzzle.rules, Engine::Auto)
+        .expect("auto fits every rule")
+        .solve(&puzzle.givens, 2, 1);
+    match solved.status() {
+        Status::None => return Ok(Hint::NoSolution),
+        Status::Multiple => return Ok(Hint::NotUnique),
+        Status::Unique => {}
+    }
+    let board = Board::try_from_grid(&puzzle.givens).ok_or(HintError::Inconsistent)?;
+    if board.is_solved() {
+        return Ok(Hint::Solved);
+    }
+    Ok(match next_step(&board) {
+        Some(step) => Hint::Step(step),
+        None => Hint::Stuck,
+    })
+}
+
+/// The step a hint gives on `board`: the one with the lowest rating.
+pub fn next_step(board: &Board) -> Option<Step> {
+    logic::next_step(board)
+}
+
+impl Hint {
+    /// Whether the hint moves the player on (a step, or nothing left to do).
+    pub fn found(&self) -> bool {
+        matches!(self, Hint::Step(_) | Hint::Solved)
+    }
+
+    fn status(&self) -> HintStatus {
+        match self {
+            Hint::Step(_) => HintStatus::Hint,
+            Hint::NoSolution => HintStatus::None,
+            Hint::NotUnique => HintStatus::Multiple,
+            Hint::Solved => HintStatus::Solved,
+            Hint::Stuck => HintStatus::Stuck,
+        }
+    }
+
+    /// The hint in words, one or more lines, each ending in a newline:
+    ///
+    /// ```text
+    /// Hidden Single (box): in box 4, 4 can only go in r6c2 (SE 1.2)
+    ///   place 4 in r6c2
+    /// ```
+    pub fn text(&self, level: HintLevel) -> String {
+        let step = match self {
+            Hint::Step(s) => s,
+            Hint::NoSolution => {
+                return "This puzzle has no solution: a digit is already wrong.\n".into()
+            }
+            Hint::NotUnique => {
+                return "This puzzle has more than one solution: no hint can lead to one answer.\n"
+                    .into()
+            }
+            Hint::Solved => return "The grid is full: nothing left to do.\n".into(),
+            Hint::Stuck => return "No logical step found.\n".into(),
+        };
+        let mut out = String::new();
+        match level {
+            HintLevel::Nudge => {
+                let place = if step.units.is_empty() {
+                    String::new()
+                } else {
+                    format!(" Look at {}.", step.units.join(", "))
+                };
+                out.push_str(&format!(
+                    "Try a {} (SE {:.1}).{place}\n",
+                    step.technique.name(),
+                    step.rating()
+                ));
+            }
+            HintLevel::Full => {
+                out.push_str(&format!("{} (SE {:.1})\n", step.description, step.rating()));
+                for &(c, d) in &step.placements {
+                    out.push_str(&format!("  place {d} in {}\n", cell_name(9, c)));
+                }
+                if !step.eliminations.is_empty() {
+                    let e: Vec<String> = step
+                        .eliminations
+                        .iter()
+                        .map(|&(c, d)| format!("{d} from {}", cell_name(9, c)))
+                        .collect();
+                    out.push_str(&format!("  remove {}\n", e.join(", ")));
+                }
+            }
+        }
+        out
+    }
+
+    /// The hint as a record (see [`SudokuHintRecord`]).
+    pub fn record(&self, level: HintLevel) -> SudokuHintRecord {
+        let status = self.status();
+        let step = match self {
+            Hint::Step(s) => s,
+            Hint::NoSolution => {
+                return SudokuHintRecord::NoStep {
+                    status,
+                    message: Some("the puzzle has no solution".into()),
+                }
+            }
+            Hint::NotUnique => {
+                return SudokuHintRecord::NoStep {
+                    status,
+                    message: Some("the puzzle has more than one solution".into()),
+                }
+            }
+            Hint::Solved | Hint::Stuck => {
+                return SudokuHintRecord::NoStep {
+                    status,
+                    message: None,
+                }
+            }
+        };
+        let full = level == HintLevel::Full;
+        let cell_digits = |v: &[(usize, u8)]| {
+            v.iter()
+                .map(|&(c, d)| CellDigit {
+                    cell: cell_name(9, c),
+                    digit: d,
+                })
+                .collect::<Vec<_>>()
+        };
+        SudokuHintRecord::Step {
+            technique: step.technique.name().into(),
+            rating: step.rating(),
+            units: step.units.clone(),
+            cells: full.then(|| step.cells.iter().map(|&c| cell_name(9, c)).collect()),
+            digits: full.then(|| step.digits.clone()),
+            placements: full.then(|| cell_digits(&step.placements)),
+            eliminations: full.then(|| cell_digits(&step.eliminations)),
+            description: full.then(|| step.description.clone()),
+            status,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hints_and_their_words() {
+        let p = Puzzle::parse_line(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            None,
+        )
+        .unwrap();
+        let h = hint(&p).unwrap();
+        assert!(h.found());
+        let Hint::Step(step) = &h else {
+            panic!("a step")
+        };
+        let full = h.text(HintLevel::Full);
+        assert!(full.starts_with(&step.description), "{full}");
+        assert!(full.contains("  place "), "{full}");
+        let nudge = h.text(HintLevel::Nudge);
+        assert!(nudge.starts_with("Try a "), "{nudge}");
+        let r = serde_json::to_value(h.record(HintLevel::Nudge)).unwrap();
+        assert_eq!(r["status"], "hint");
+        assert!(r.get("cells").is_none());
+        let r = serde_json::to_value(h.record(HintLevel::Full)).unwrap();
+        assert!(r["placements"].is_array());
+        let multi = Puzzle::parse_line(&".".repeat(81), None).unwrap();
+        assert_eq!(hint(&multi).unwrap(), Hint::NotUnique);
+        let small = Puzzle::parse_line("1...............", None).unwrap();
+        assert!(matches!(hint(&small), Err(HintError::NotStandard(_))));
+    }
+}
