@@ -1,7 +1,7 @@
 //! `dancer gen`: classic problems in DLX format (or JSON).
 
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::{bail, Result};
 use clap::Subcommand;
 

@@ -1,7 +1,7 @@
 //! `dancer example`: the built-in examples, solved and verified.
 
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::{ensure, Result};
 use dancer_core::{verify, Dlx, Engine};
 

@@ -28,7 +28,7 @@ mod solve;
 mod sudoku;
 
 use clap::{Parser, Subcommand};
-use output::Out;
+use output::{Found, Out};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -55,14 +55,6 @@ enum Command {
     /// Polyomino and polycube packing puzzles
     #[command(subcommand)]
     Poly(poly::PolyCommand),
-}
-
-/// What a command found, for the exit code.
-pub enum Found {
-    Some,
-    None,
-    /// Some input was bad, but the rest was processed (exit 2).
-    Invalid,
 }
 
 fn main() -> ExitCode {

@@ -3,8 +3,8 @@
 //! duplicates, none missing) are `dancer_core::shard::merge`'s.
 
 use crate::args::JsonArg;
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::{Context, Result};
 use clap::Args;
 use dancer_core::shard::{self, Saved};

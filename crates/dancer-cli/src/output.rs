@@ -1,4 +1,5 @@
-//! Standard output, and the one place where a closed pipe is handled.
+//! Standard output, exit codes, and the one place where a closed pipe is
+//! handled.
 //!
 //! Every command writes its results through one [`Out`], a buffered
 //! standard output, and passes every write error up. `main` ends quietly,
@@ -8,6 +9,16 @@
 
 use serde::Serialize;
 use std::io::{BufWriter, ErrorKind, Write};
+
+/// What a command found, for the exit code.
+pub enum Found {
+    /// At least one solution (for `sudoku check`: every puzzle unique): 0.
+    Some,
+    /// None: 1.
+    None,
+    /// Some input was bad, but the rest was processed: 2.
+    Invalid,
+}
 
 /// Buffered standard output.
 pub struct Out {

@@ -1,8 +1,8 @@
 //! `dancer poly`: polyomino and polycube packing puzzles.
 
 use crate::args::{EngineArg, JsonArg, ThreadsArg};
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use dancer_poly::model::{Model, Options};

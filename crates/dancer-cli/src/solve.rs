@@ -10,8 +10,8 @@
 
 use crate::args::{EngineArg, JsonArg, ProgressArg, ProgressMode, ThreadsArg};
 use crate::input::{read_problem, Format};
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_core::parallel::{self, Observer, Progress, RunConfig, UnitResult};

@@ -292,11 +292,9 @@ fn gen_matches_knuths_files_and_counts() {
     );
     assert_eq!(lines.next(), Some("r0 c0 b7"));
     // The same as Knuth's queens files in shared/, line for line, when present.
-    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/dlx");
-    if !shared.is_dir() {
-        eprintln!("SKIPPED the comparison with shared/data/dlx: not found");
+    let Some(shared) = dancer_testdata::shared_dir("dlx") else {
         return;
-    }
+    };
     for n in [8, 10, 12, 13] {
         let ours = dancer()
             .args(["gen", "queens", &n.to_string()])

@@ -93,7 +93,12 @@ unsafe fn fits_avx2<const W: usize>(
     while j < len {
         let mut acc = zero;
         for (k, &c) in cov.iter().enumerate() {
-            let v = _mm256_loadu_si256(cols.as_ptr().add(k * stride + base + j).cast());
+            let at = k * stride + base + j;
+            debug_assert!(at + 4 <= cols.len());
+            // SAFETY: the four words at `at` are inside column k (the
+            // caller's promise: base + len + 3 < stride, j < len), and
+            // unaligned loads are allowed.
+            let v = unsafe { _mm256_loadu_si256(cols.as_ptr().add(at).cast()) };
             acc = _mm256_or_si256(acc, _mm256_and_si256(v, _mm256_set1_epi64x(c as i64)));
         }
         let z = _mm256_cmpeq_epi64(acc, zero);

@@ -232,12 +232,14 @@ mod sse2 {
         #[inline(always)]
         fn from_array(a: [u32; 8]) -> Self {
             let p = a.as_ptr();
+            // SAFETY: SSE2 is part of x86-64; the loads read the 32 bytes of `a`.
             unsafe { Sse2([_mm_loadu_si128(p.cast()), _mm_loadu_si128(p.add(4).cast())]) }
         }
         #[inline(always)]
         fn to_array(self) -> [u32; 8] {
             let mut a = [0u32; 8];
             let p = a.as_mut_ptr();
+            // SAFETY: SSE2 is part of x86-64; the stores write the 32 bytes of `a`.
             unsafe {
                 _mm_storeu_si128(p.cast(), self.0[0]);
                 _mm_storeu_si128(p.add(4).cast(), self.0[1]);
@@ -246,47 +248,58 @@ mod sse2 {
         }
         #[inline(always)]
         fn splat(x: u32) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             let v = unsafe { _mm_set1_epi32(x as i32) };
             Sse2([v, v])
         }
         #[inline(always)]
         fn and(self, o: Self) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             self.map2(o, |a, b| unsafe { _mm_and_si128(a, b) })
         }
         #[inline(always)]
         fn or(self, o: Self) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             self.map2(o, |a, b| unsafe { _mm_or_si128(a, b) })
         }
         #[inline(always)]
         fn xor(self, o: Self) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             self.map2(o, |a, b| unsafe { _mm_xor_si128(a, b) })
         }
         #[inline(always)]
         fn andnot(self, o: Self) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             self.map2(o, |a, b| unsafe { _mm_andnot_si128(b, a) })
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             self.map2(o, |a, b| unsafe { _mm_add_epi32(a, b) })
         }
         #[inline(always)]
         fn sub(self, o: Self) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             self.map2(o, |a, b| unsafe { _mm_sub_epi32(a, b) })
         }
         #[inline(always)]
         fn shl<const N: i32>(self) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             self.map(|a| unsafe { _mm_slli_epi32::<N>(a) })
         }
         #[inline(always)]
         fn shr<const N: i32>(self) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             self.map(|a| unsafe { _mm_srli_epi32::<N>(a) })
         }
         #[inline(always)]
         fn rot1(self) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             self.map(|a| unsafe { _mm_shuffle_epi32::<0b11_00_10_01>(a) })
         }
         #[inline(always)]
         fn rot2(self) -> Self {
+            // SAFETY: SSE2 is part of x86-64.
             self.map(|a| unsafe { _mm_shuffle_epi32::<0b11_01_00_10>(a) })
         }
         #[inline(always)]
@@ -295,6 +308,7 @@ mod sse2 {
         }
         #[inline(always)]
         fn is_zero(self) -> bool {
+            // SAFETY: SSE2 is part of x86-64.
             unsafe {
                 let o = _mm_or_si128(self.0[0], self.0[1]);
                 _mm_movemask_epi8(_mm_cmpeq_epi32(o, _mm_setzero_si128())) == 0xffff
@@ -302,6 +316,7 @@ mod sse2 {
         }
         #[inline(always)]
         fn zero_lanes(self) -> u32 {
+            // SAFETY: SSE2 is part of x86-64.
             unsafe {
                 let z = _mm_setzero_si128();
                 let lo = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(self.0[0], z)));
@@ -347,60 +362,74 @@ mod avx2 {
         #[inline(always)]
         fn splat(x: u32) -> Self {
             // SAFETY (here and below): AVX2 is available (module invariant).
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_set1_epi32(x as i32)) }
         }
         #[inline(always)]
         fn and(self, o: Self) -> Self {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_and_si256(self.0, o.0)) }
         }
         #[inline(always)]
         fn or(self, o: Self) -> Self {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_or_si256(self.0, o.0)) }
         }
         #[inline(always)]
         fn xor(self, o: Self) -> Self {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_xor_si256(self.0, o.0)) }
         }
         #[inline(always)]
         fn andnot(self, o: Self) -> Self {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_andnot_si256(o.0, self.0)) }
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_add_epi32(self.0, o.0)) }
         }
         #[inline(always)]
         fn sub(self, o: Self) -> Self {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_sub_epi32(self.0, o.0)) }
         }
         #[inline(always)]
         fn shl<const N: i32>(self) -> Self {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_slli_epi32::<N>(self.0)) }
         }
         #[inline(always)]
         fn shr<const N: i32>(self) -> Self {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_srli_epi32::<N>(self.0)) }
         }
         #[inline(always)]
         fn rot1(self) -> Self {
             // lanes (1, 2, 0, 3) of each half
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_shuffle_epi32::<0b11_00_10_01>(self.0)) }
         }
         #[inline(always)]
         fn rot2(self) -> Self {
             // lanes (2, 0, 1, 3) of each half
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_shuffle_epi32::<0b11_01_00_10>(self.0)) }
         }
         #[inline(always)]
         fn swap(self) -> Self {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { Avx2(_mm256_permute4x64_epi64::<0b01_00_11_10>(self.0)) }
         }
         #[inline(always)]
         fn is_zero(self) -> bool {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe { _mm256_testz_si256(self.0, self.0) != 0 }
         }
         #[inline(always)]
         fn zero_lanes(self) -> u32 {
+            // SAFETY: AVX2 is available (module invariant).
             unsafe {
                 let z = _mm256_cmpeq_epi32(self.0, _mm256_setzero_si256());
                 _mm256_movemask_ps(_mm256_castsi256_ps(z)) as u32
@@ -1337,29 +1366,11 @@ mod tests {
         }
     }
 
-    fn shared_dir() -> Option<std::path::PathBuf> {
-        let dir = std::path::Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/sudoku"
-        ));
-        if dir.is_dir() {
-            Some(dir.to_path_buf())
-        } else {
-            eprintln!(
-                "SKIPPED: {} is absent (the shared puzzle sets live beside the checkout)",
-                dir.display()
-            );
-            None
-        }
-    }
-
     fn shared_sample(file: &str, expect: u64) {
-        let Some(dir) = shared_dir() else { return };
-        let path = dir.join(file);
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!("SKIPPED: cannot read {}", path.display());
+        let Some(path) = dancer_testdata::shared_file("sudoku", file) else {
             return;
         };
+        let text = std::fs::read_to_string(&path).unwrap();
         let mut seen = 0;
         for line in text
             .lines()

@@ -218,21 +218,14 @@ fn no_solution_and_full_grids() {
 }
 
 fn shared(file: &str) -> Option<Vec<String>> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/sudoku")
-        .join(file);
-    match std::fs::read_to_string(&path) {
-        Ok(t) => Some(
-            t.lines()
-                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-                .map(String::from)
-                .collect(),
-        ),
-        Err(_) => {
-            eprintln!("SKIPPED {file}: {} not found", path.display());
-            None
-        }
-    }
+    let path = dancer_testdata::shared_file("sudoku", file)?;
+    let t = std::fs::read_to_string(&path).unwrap();
+    Some(
+        t.lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(String::from)
+            .collect(),
+    )
 }
 
 fn sample(file: &str, take: usize, expect: Status, engines: &[Engine]) {

@@ -24,7 +24,6 @@ use dancer_sudoku::logic::{
 };
 use dancer_sudoku::play::{Check, Game, PlayError};
 use dancer_sudoku::{Engine, Grid, Puzzle, Rules, Solver};
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// A board: its digits (81 symbols, `.` for empty) and the candidates removed
@@ -307,9 +306,8 @@ fn solve_checked(start: &Board, sol: &[u8; 81], what: &str) -> Vec<Board> {
 /// The calibration set: `(id, puzzle, SE rating)`; `None` when `../shared`
 /// is absent.
 fn calibration() -> Option<Vec<(String, String, f64)>> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/sudoku/se_rated_calibration.txt");
-    let text = std::fs::read_to_string(&p).ok()?;
+    let p = dancer_testdata::shared_file("sudoku", "se_rated_calibration.txt")?;
+    let text = std::fs::read_to_string(p).unwrap();
     Some(
         text.lines()
             .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -810,7 +808,6 @@ fn solving_paths_are_sound() {
         solve_checked(&Board::from_line(p).unwrap(), &solution(p), p);
     }
     let Some(cal) = calibration() else {
-        eprintln!("SKIPPED the calibration sample: ../shared/data/sudoku not found");
         return;
     };
     let mut steps = 0;
@@ -828,7 +825,6 @@ fn solving_paths_are_sound() {
 #[ignore = "solves all 19,859 calibration puzzles step by step: a minute or more"]
 fn solving_paths_are_sound_on_the_whole_set() {
     let Some(cal) = calibration() else {
-        eprintln!("SKIPPED: ../shared/data/sudoku not found");
         return;
     };
     let start = Instant::now();
@@ -959,7 +955,6 @@ fn rate_all(sample: &[(String, String, f64)]) -> (Vec<f64>, Vec<f64>) {
 #[test]
 fn ratings_follow_sudoku_explainer() {
     let Some(cal) = calibration() else {
-        eprintln!("SKIPPED the rating correlation: ../shared/data/sudoku not found");
         return;
     };
     let start = Instant::now();
@@ -999,7 +994,6 @@ fn capped_rating_agrees_with_the_full_one() {
 #[ignore = "rates all 19,859 calibration puzzles: a minute or more"]
 fn ratings_follow_sudoku_explainer_on_the_whole_set() {
     let Some(cal) = calibration() else {
-        eprintln!("SKIPPED: ../shared/data/sudoku not found");
         return;
     };
     let start = Instant::now();

@@ -1,8 +1,8 @@
 //! `dancer sudoku check`: unique / multiple / none / invalid per puzzle.
 
 use super::common::{found, push_invalid, push_record, run_batch, CommonArgs};
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::Result;
 use dancer_sudoku::batch::Outcome;
 use dancer_sudoku::records;

@@ -3,8 +3,8 @@
 //! and the batch run with its progress bar and summary line.
 
 use crate::args::{JsonArg, Named, ThreadsArg};
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally};

@@ -1,8 +1,8 @@
 //! `dancer sudoku count`: the number of solutions of each puzzle.
 
 use super::common::{found, push_invalid, push_record, run_batch, CommonArgs};
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::{bail, Result};
 use clap::Args;
 use dancer_sudoku::batch::Outcome;

@@ -1,8 +1,8 @@
 //! `dancer sudoku export`: a puzzle's exact cover problem in DLX format.
 
 use super::common::{read_input, CommonArgs};
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::{bail, Result};
 
 pub fn run(a: CommonArgs, out: &mut Out) -> Result<Found> {

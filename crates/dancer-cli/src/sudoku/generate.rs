@@ -3,8 +3,8 @@
 //! `dancer_sudoku::generate`'s).
 
 use crate::args::{JsonArg, Named, ThreadsArg};
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use dancer_sudoku::generate::{generate_batch, Options, RatingRange, Symmetry};

@@ -3,8 +3,8 @@
 
 use super::common::read_one;
 use crate::args::JsonArg;
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use dancer_sudoku::hint::{hint, HintLevel};

@@ -12,8 +12,8 @@ mod hint;
 mod rate;
 mod solve;
 
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::Result;
 use clap::Subcommand;
 

@@ -2,8 +2,8 @@
 
 use super::common::read_input;
 use crate::args::{JsonArg, ThreadsArg};
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::Result;
 use clap::Args;
 use dancer_sudoku::{batch, records};

@@ -2,8 +2,8 @@
 //! solution, or none / multiple / invalid: REASON (with `--pretty`, grids).
 
 use super::common::{found, push_invalid, push_record, run_batch, CommonArgs};
+use crate::output::Found;
 use crate::output::Out;
-use crate::Found;
 use anyhow::Result;
 use clap::Args;
 use dancer_sudoku::batch::Outcome;
