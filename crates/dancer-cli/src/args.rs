@@ -33,9 +33,9 @@ impl ThreadsArg {
 /// The one rule for `--threads`: a whole number, at least 1.
 fn parse_threads(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
-        Ok(0) => Err("--threads must be at least 1".into()),
+        Ok(0) => Err("must be at least 1".into()),
         Ok(n) => Ok(n),
-        Err(e) => Err(format!("--threads takes a whole number: {e}")),
+        Err(e) => Err(format!("not a whole number: {e}")),
     }
 }
 

@@ -15,7 +15,7 @@
 //!
 //! # The data structure
 //!
-//! The lists are those of [`crate::links`], shared with the multiplicity
+//! The lists are those of `links.rs`, shared with the multiplicity
 //! engine: flat arrays of `u32` indices, nodes that *are* the problem's
 //! slots, up and down links together in 8 bytes, item rings for the
 //! primary and the secondary items, an `off` table of option spans for
@@ -451,7 +451,7 @@ impl<'p> Dlx<'p> {
 
     /// Checks the lists against the problem and the choices made so far,
     /// as Knuth's `sanity()` does: the structure of every list (see
-    /// [`crate::links`]), and that every item not covered holds exactly
+    /// `links.rs`), and that every item not covered holds exactly
     /// the options still compatible with the choices, worked out from the
     /// problem alone. Cheap enough for small problems only (it looks at
     /// every option); the tests call it after every solution.
@@ -483,43 +483,8 @@ impl<'p> Dlx<'p> {
                 self.lists.open_primaries()
             ));
         }
-        let live = |o: OptionId| {
-            p.is_active(o)
-                && !chosen.contains(&o)
-                && p.option(o).entries().all(|e| {
-                    !covered[e.item] && (purified[e.item] == 0 || purified[e.item] == e.color)
-                })
-        };
-        for c in 0..n {
-            if covered[c] || purified[c] != 0 {
-                continue;
-            }
-            let want: Vec<u32> = (0..p.n_options())
-                .filter(|&o| live(o))
-                .flat_map(|o| p.option_slots(o))
-                .filter(|&k| p.slots()[k] == c as u32)
-                .map(|k| k as u32)
-                .collect();
-            let have = self.lists.list(c as u32);
-            if have != want {
-                return Err(format!(
-                    "item {} holds nodes {have:?}, not {want:?}",
-                    p.item_name(c)
-                ));
-            }
-            if self.colored {
-                for &x in &have {
-                    for k in p.option_slots(p.option_at_slot(x as usize)) {
-                        let original = p.slot_colors()[k] as i32;
-                        let item = p.slots()[k] as usize;
-                        if purified[item] == 0 && self.lists.color[k] != original {
-                            return Err(format!("node {k}: colour {} changed", original));
-                        }
-                    }
-                }
-            }
-        }
-        Ok(())
+        self.lists
+            .check_live(p, &covered, &purified, |o| chosen.contains(&o))
     }
 }
 

@@ -30,7 +30,7 @@
 //!
 //! # The data structure
 //!
-//! The lists are those of [`crate::links`], shared with [`crate::dlx`]
+//! The lists are those of `links.rs`, shared with [`crate::dlx`]
 //! (without its `off` table: options are walked as Knuth does), and the
 //! moves on them are the same code. On top of them: per primary item its
 //! bounds `lo`, `hi` and its counter `count`; a stack of frames, one per
@@ -488,33 +488,9 @@ impl<'p> Dlxm<'p> {
                 self.lists.open_primaries()
             ));
         }
-        let live = |o: OptionId| {
-            p.is_active(o)
-                && !committed.contains(&o)
-                && !tweaked.contains(&o)
-                && p.option(o).entries().all(|e| {
-                    !covered[e.item] && (purified[e.item] == 0 || purified[e.item] == e.color)
-                })
-        };
-        for c in 0..n {
-            if covered[c] || purified[c] != 0 {
-                continue;
-            }
-            let want: Vec<u32> = (0..p.n_options())
-                .filter(|&o| live(o))
-                .flat_map(|o| p.option_slots(o))
-                .filter(|&k| p.slots()[k] == c as u32)
-                .map(|k| k as u32)
-                .collect();
-            let have = self.lists.list(c as u32);
-            if have != want {
-                return Err(format!(
-                    "item {} holds nodes {have:?}, not {want:?}",
-                    p.item_name(c)
-                ));
-            }
-        }
-        Ok(())
+        self.lists.check_live(p, &covered, &purified, |o| {
+            committed.contains(&o) || tweaked.contains(&o)
+        })
     }
 }
 

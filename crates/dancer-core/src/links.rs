@@ -500,6 +500,60 @@ impl<'p> Lists<'p> {
         Ok(())
     }
 
+    /// Checks what the lists hold against the problem itself: every item
+    /// that is neither `covered` nor purified (`purified[i]`, the colour it
+    /// is fixed to, or 0) holds exactly the nodes of the options that are
+    /// still live, in input order: active, not `excluded` (chosen, or
+    /// otherwise taken out by the engine), and compatible with the covered
+    /// items and the purified colours. `problem` is the one the lists were
+    /// built from.
+    pub fn check_live(
+        &self,
+        problem: &Problem,
+        covered: &[bool],
+        purified: &[u32],
+        excluded: impl Fn(usize) -> bool,
+    ) -> Result<(), String> {
+        let live = |o: usize| {
+            problem.is_active(o)
+                && !excluded(o)
+                && problem.option(o).entries().all(|e| {
+                    !covered[e.item] && (purified[e.item] == 0 || purified[e.item] == e.color)
+                })
+        };
+        let live: Vec<usize> = (0..problem.n_options()).filter(|&o| live(o)).collect();
+        for c in 0..problem.n_items() {
+            if covered[c] || purified[c] != 0 {
+                continue;
+            }
+            let want: Vec<u32> = live
+                .iter()
+                .flat_map(|&o| problem.option_slots(o))
+                .filter(|&k| self.slots[k] == c as u32)
+                .map(|k| k as u32)
+                .collect();
+            let have = self.list(c as u32);
+            if have != want {
+                return Err(format!(
+                    "item {} holds nodes {have:?}, not {want:?}",
+                    problem.item_name(c)
+                ));
+            }
+            if !self.color.is_empty() {
+                for &x in &have {
+                    for k in problem.option_slots(problem.option_at_slot(x as usize)) {
+                        let item = self.slots[k] as usize;
+                        let original = problem.slot_colors()[k] as i32;
+                        if purified[item] == 0 && self.color[k] != original {
+                            return Err(format!("node {k}: its colour {original} was changed"));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The items still in the ring of primary items, in order.
     pub fn open_primaries(&self) -> Vec<u32> {
         let mut v = Vec::new();

@@ -240,6 +240,8 @@ pub enum ResumeError {
     Units { theirs: usize, ours: usize },
     #[error("the checkpoint's list of completed units is damaged")]
     Damaged,
+    #[error("the checkpoint's depth {0} is not a depth dancer cuts at (1 to {max})", max = parallel::MAX_DEPTH)]
+    Depth(usize),
 }
 
 /// Units as a hex bitmap (see the module documentation).
@@ -345,6 +347,9 @@ impl Split {
             }
         }
         let plan = match &opts.resume {
+            Some(s) if s.depth == 0 || s.depth > parallel::MAX_DEPTH => {
+                return Err(ResumeError::Depth(s.depth).into())
+            }
             Some(s) => parallel::plan_at(problem, engine, s.depth)?,
             None => {
                 let purpose = match opts.shard {
@@ -506,10 +511,14 @@ pub enum MergeError {
         a: String,
         b: String,
     },
-    /// The shards missing (their numbers K, 1-based).
+    /// The shards missing (their numbers K, 1-based; the first
+    /// [`MAX_LISTED`] of them).
     #[error("missing shards of {n}: {}", missing.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", "))]
     Missing { n: usize, missing: Vec<usize> },
 }
+
+/// At most this many missing shards are named.
+pub const MAX_LISTED: usize = 1000;
 
 /// The sum of a sharded search's parts.
 #[derive(Clone, Debug, PartialEq)]
@@ -581,7 +590,10 @@ pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
             });
         }
     }
-    let missing: Vec<usize> = (1..=n).filter(|k| !by_number.contains_key(k)).collect();
+    let missing: Vec<usize> = (1..=n)
+        .filter(|k| !by_number.contains_key(k))
+        .take(MAX_LISTED)
+        .collect();
     if !missing.is_empty() {
         return Err(MergeError::Missing { n, missing });
     }
@@ -603,4 +615,204 @@ pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
         seconds,
         incomplete,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parallel::{run, Observer, RunConfig};
+    use crate::{classic, EngineKind};
+
+    struct Quiet;
+    impl Observer for Quiet {
+        fn unit(&self, _: &UnitResult) {}
+    }
+
+    /// Runs shard `spec` of queens 8 (or the whole search) and returns its
+    /// result record.
+    fn shard_of(spec: Option<ShardSpec>) -> (Split, Stats) {
+        let p = classic::queens(8);
+        let split = Split::new(
+            &p,
+            EngineKind::Dlx,
+            SplitOptions {
+                threads: 1,
+                shard: spec,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let cfg = RunConfig {
+            engine: split.engine,
+            keep: false,
+            ..Default::default()
+        };
+        let s = run(&p, &split.plan, &split.selected, &cfg, &Quiet).unwrap();
+        let totals = split.totals(&s.stats);
+        (split, totals)
+    }
+
+    #[test]
+    fn shard_specs() {
+        assert_eq!("3/16".parse(), Ok(ShardSpec { k: 3, n: 16 }));
+        assert_eq!("0/3".parse::<ShardSpec>(), Err(ShardSpecError::Range));
+        assert_eq!("4/3".parse::<ShardSpec>(), Err(ShardSpecError::Range));
+        assert_eq!("3".parse::<ShardSpec>(), Err(ShardSpecError::Form));
+        let s = ShardSpec { k: 2, n: 3 };
+        assert!(s.takes(1) && s.takes(4) && !s.takes(0) && !s.takes(2));
+        assert!(!s.counts_top() && ShardSpec { k: 1, n: 3 }.counts_top());
+        let bits = vec![true, false, false, true, true, true, false];
+        let hex = hex_bitmap(&bits);
+        assert_eq!(hex, "93");
+        assert_eq!(parse_bitmap(&hex, bits.len()), Some(bits));
+        assert_eq!(parse_bitmap("9", 7), None);
+        assert_eq!(parse_bitmap("9z", 7), None);
+    }
+
+    /// The shards of a search add up to the whole search, exactly, and
+    /// merge refuses what does not add up.
+    #[test]
+    fn shards_add_up_and_merge_checks_them() {
+        let (_, whole) = shard_of(None);
+        assert_eq!(whole.solutions, 92);
+        let mut parts = Vec::new();
+        for k in 1..=3 {
+            let (split, totals) = shard_of(Some(ShardSpec { k, n: 3 }));
+            let r = split.shard_result(&totals, true, 0.5);
+            // the record survives being written and read
+            let back = Saved::from_json(std::str::from_utf8(&r.to_json()).unwrap()).unwrap();
+            assert_eq!(back, r);
+            parts.push((format!("part{k}"), r));
+        }
+        let m = merge(&parts).unwrap();
+        assert_eq!(
+            (m.stats.solutions, m.stats.nodes, m.stats.updates),
+            (whole.solutions, whole.nodes, whole.updates)
+        );
+        assert!(m.complete && m.incomplete.is_empty());
+        assert_eq!(m.shards, 3);
+        assert!((m.seconds - 1.5).abs() < 1e-9);
+        // missing, twice, of another problem, not a shard
+        assert_eq!(
+            merge(&parts[..2]),
+            Err(MergeError::Missing {
+                n: 3,
+                missing: vec![3]
+            })
+        );
+        let mut twice = parts.clone();
+        twice[2] = parts[1].clone();
+        assert!(matches!(merge(&twice), Err(MergeError::Twice { k: 2, .. })));
+        let mut other = parts.clone();
+        other[1].1.fingerprint = "0000000000000000".into();
+        assert!(matches!(
+            merge(&other),
+            Err(MergeError::Different {
+                what: "problem",
+                ..
+            })
+        ));
+        let mut wrong = parts.clone();
+        wrong[0].1.format = CHECKPOINT.into();
+        assert!(matches!(merge(&wrong), Err(MergeError::Saved(..))));
+        // an incomplete part makes the sum incomplete
+        let mut cut = parts.clone();
+        cut[2].1.complete = false;
+        let m = merge(&cut).unwrap();
+        assert!(!m.complete);
+        assert_eq!(m.incomplete, vec!["part3".to_string()]);
+    }
+
+    /// A checkpoint resumes only the same search, and a resumed run ends
+    /// with the counts of an uninterrupted one.
+    #[test]
+    fn checkpoints_resume_exactly() {
+        let p = classic::queens(8);
+        let opts = SplitOptions {
+            threads: 1,
+            checkpoints: true,
+            ..Default::default()
+        };
+        let split = Split::new(&p, EngineKind::Dlx, opts.clone()).unwrap();
+        let mut cp = split.checkpoint();
+        // search every other unit, as if stopped half way
+        let half: Vec<usize> = split.selected.iter().copied().step_by(2).collect();
+        struct Record<'a>(std::sync::Mutex<&'a mut Checkpoint>);
+        impl Observer for Record<'_> {
+            fn unit(&self, r: &UnitResult) {
+                self.0.lock().unwrap().record(r);
+            }
+        }
+        let cfg = RunConfig {
+            engine: EngineKind::Dlx,
+            keep: false,
+            ..Default::default()
+        };
+        run(
+            &p,
+            &split.plan,
+            &half,
+            &cfg,
+            &Record(std::sync::Mutex::new(&mut cp)),
+        )
+        .unwrap();
+        let saved = cp.saved(false, 1.0);
+        assert_eq!(saved.format, CHECKPOINT);
+        // resumed: the other units, and the totals of the whole search
+        let again = Split::new(
+            &p,
+            EngineKind::Dlx,
+            SplitOptions {
+                resume: Some(saved.clone()),
+                ..opts.clone()
+            },
+        )
+        .unwrap();
+        assert_eq!(again.selected.len(), split.selected.len() - half.len());
+        let s = run(&p, &again.plan, &again.selected, &cfg, &Quiet).unwrap();
+        let totals = again.totals(&s.stats);
+        let (_, whole) = shard_of(None);
+        assert_eq!(
+            (totals.solutions, totals.nodes, totals.updates),
+            (whole.solutions, whole.nodes, whole.updates)
+        );
+        // refused: another engine, another problem, a damaged or hostile file
+        let resume = |s: Saved, engine: EngineKind, p: &Problem| {
+            Split::new(
+                p,
+                engine,
+                SplitOptions {
+                    resume: Some(s),
+                    ..opts.clone()
+                },
+            )
+            .err()
+        };
+        assert!(matches!(
+            resume(saved.clone(), EngineKind::Dlxm, &p),
+            Some(SplitError::Saved(SavedError::Engine { .. }))
+        ));
+        assert!(matches!(
+            resume(saved.clone(), EngineKind::Dlx, &classic::queens(7)),
+            Some(SplitError::Saved(SavedError::Problem))
+        ));
+        let mut bad = saved.clone();
+        bad.done = "zz".into();
+        assert!(matches!(
+            resume(bad, EngineKind::Dlx, &p),
+            Some(SplitError::Resume(ResumeError::Damaged))
+        ));
+        let mut bad = saved.clone();
+        bad.depth = 0;
+        assert!(matches!(
+            resume(bad, EngineKind::Dlx, &p),
+            Some(SplitError::Resume(ResumeError::Depth(0)))
+        ));
+        let mut bad = saved;
+        bad.units += 1;
+        assert!(matches!(
+            resume(bad, EngineKind::Dlx, &p),
+            Some(SplitError::Resume(ResumeError::Units { .. }))
+        ));
+    }
 }

@@ -13,20 +13,20 @@
 //! row r (0..3) of the band and column c (0..9); bit `10 r + 9` is a guard
 //! and always 0. Two digits share one register of eight 32-bit lanes
 //! (`[band0, band1, band2, pad, band0, band1, band2, pad]`); five registers
-//! hold the nine digits (the last half is empty). [`Lanes`] abstracts the
+//! hold the nine digits (the last half is empty). `Lanes` abstracts the
 //! register so that one generic search compiles three times: AVX2 (256-bit,
 //! selected at run time when the CPU has it), SSE2 (two 128-bit halves) and
 //! plain arrays (any CPU, and the reference in tests).
 //!
 //! Invariants: a placed cell keeps exactly its digit; no state word has a
 //! guard or pad bit set; a cell with no digit or a digit with no place in a
-//! unit is a contradiction, found by [`propagate`].
+//! unit is a contradiction, found by `propagate`.
 //!
 //! ## Propagation
 //!
-//! [`singles`] finds naked singles (cells with one candidate, by counting
+//! `singles` finds naked singles (cells with one candidate, by counting
 //! bits across digits with add/xor carries) and hidden singles in rows, and
-//! removes the placed digits from their peers. [`perms`] applies the band
+//! removes the placed digits from their peers. `perms` applies the band
 //! rule: in a band a digit occupies one triad (row-in-box) per row and per
 //! box, so a triad survives only if it lies on a permutation compatible with
 //! the occupancy; this subsumes hidden singles in boxes and locked candidates
@@ -35,9 +35,9 @@
 //!
 //! ## Search
 //!
-//! When propagation stalls, [`choose`] picks a cell with two candidates
+//! When propagation stalls, `choose` picks a cell with two candidates
 //! (the one with the most unsolved peers; late in the search simply the
-//! first), else the cell with the fewest, and [`run`] tries each digit on a
+//! first), else the cell with the fewest, and `run` tries each digit on a
 //! copy of the state (the state is 160 bytes; copying beats undoing). The
 //! last alternative needs no copy: the others were already excluded. The
 //! depth is at most 81, so recursion is bounded. Solving stops at `limit`
