@@ -39,6 +39,15 @@ fn parse_threads(s: &str) -> Result<usize, String> {
     }
 }
 
+/// A number of seconds: finite and above 0 (at most about 30 years).
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 1e9 => Ok(x),
+        Ok(_) => Err("must be a number of seconds above 0".into()),
+        Err(e) => Err(format!("not a number: {e}")),
+    }
+}
+
 /// `--engine` for exact cover: auto (the default), dlx, dlxm, bitset.
 #[derive(Args, Clone, Debug)]
 pub struct EngineArg {
@@ -93,14 +102,25 @@ impl<T: Clone + Send + Sync + 'static> TypedValueParser for Named<T> {
     fn parse_ref(
         &self,
         cmd: &clap::Command,
-        _arg: Option<&clap::Arg>,
+        arg: Option<&clap::Arg>,
         value: &OsStr,
     ) -> Result<T, clap::Error> {
+        let flag = arg
+            .and_then(|a| a.get_long())
+            .map_or(String::new(), |l| format!("--{l}: "));
         let s = value.to_str().ok_or_else(|| {
-            clap::Error::raw(clap::error::ErrorKind::InvalidUtf8, "not UTF-8\n").with_cmd(cmd)
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidUtf8,
+                format!("{flag}not UTF-8\n"),
+            )
+            .with_cmd(cmd)
         })?;
         (self.parse)(s).map_err(|msg| {
-            clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{msg}\n")).with_cmd(cmd)
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                format!("{flag}{msg}\n"),
+            )
+            .with_cmd(cmd)
         })
     }
 

@@ -74,11 +74,13 @@ fn main() -> ExitCode {
         Command::Example => example::run(&mut out),
         Command::Sudoku(cmd) => sudoku::run(cmd, &mut out),
         Command::Poly(cmd) => poly::run(cmd, &mut out),
-    }
-    .and_then(|found| {
-        out.flush()?;
-        Ok(found)
-    });
+    };
+    // what was printed goes out before any error message
+    let result = match (result, out.flush()) {
+        (Ok(found), Ok(())) => Ok(found),
+        (Ok(_), Err(e)) => Err(e.into()),
+        (Err(e), _) => Err(e),
+    };
     match result {
         Ok(Found::Some) => ExitCode::SUCCESS,
         Ok(Found::None) => ExitCode::from(1),

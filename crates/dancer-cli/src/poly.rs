@@ -105,22 +105,7 @@ pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
             })?;
             for s in shapes {
                 out.line(&format!("{} ({} cells):", s.name, s.cells.len()))?;
-                let cells = dancer_poly::geometry::normalize(&s.cells);
-                let ext = cells.iter().fold([0; 3], |m, c| {
-                    [m[0].max(c[0] + 1), m[1].max(c[1] + 1), m[2].max(c[2] + 1)]
-                });
-                for y in 0..ext[1] {
-                    let mut line = String::from("  ");
-                    for z in 0..ext[2] {
-                        if z > 0 {
-                            line.push_str("   ");
-                        }
-                        for x in 0..ext[0] {
-                            line.push(if cells.contains(&[x, y, z]) { '#' } else { '.' });
-                        }
-                    }
-                    out.line(&line)?;
-                }
+                out.text(&s.drawing("  "))?;
             }
             Ok(Found::Some)
         }

@@ -59,7 +59,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between checkpoints
-    #[arg(long, value_name = "SECS", default_value = "5")]
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = crate::args::parse_seconds)]
     pub checkpoint_every: f64,
     /// Continue the run saved in FILE (same problem and engine); keeps saving to it
     #[arg(long, value_name = "FILE")]
@@ -94,7 +94,6 @@ struct Printed<'o> {
     /// An invalid solution (an engine bug): reported as an error.
     bad: Option<String>,
     checkpoint: Option<Checkpoint>,
-    last_save: Instant,
     save_error: Option<anyhow::Error>,
 }
 
@@ -112,7 +111,7 @@ struct Printer<'a, 'o> {
 impl Printer<'_, '_> {
     /// Saves the checkpoint; what was printed must be on its way first.
     fn save(&self, p: &mut Printed<'_>, complete: bool) {
-        let (Some(path), Some(cp)) = (&self.checkpoint_path, &p.checkpoint) else {
+        let (Some(path), Some(cp)) = (&self.checkpoint_path, &mut p.checkpoint) else {
             return;
         };
         let saved = cp.saved(complete, self.start.elapsed().as_secs_f64());
@@ -125,7 +124,6 @@ impl Printer<'_, '_> {
                 path.display()
             ));
         }
-        p.last_save = Instant::now();
     }
 
     fn print(&self, p: &mut Printed<'_>, sol: &[usize]) -> std::io::Result<()> {
@@ -166,26 +164,14 @@ impl Observer for Printer<'_, '_> {
                 self.cancel.store(true, Ordering::Relaxed);
             }
         }
-        if let Some(cp) = &mut p.checkpoint {
-            cp.record(r);
-            if r.complete && p.last_save.elapsed().as_secs_f64() >= self.args.checkpoint_every {
-                self.save(p, false);
-            }
+        if p.checkpoint.as_mut().is_some_and(|cp| cp.record(r)) {
+            self.save(p, false);
         }
     }
 
     fn progress(&self, pr: &Progress) {
-        let secs = pr.elapsed.as_secs_f64();
-        let eta = if pr.fraction > 0.0 {
-            secs * (1.0 - pr.fraction) / pr.fraction
-        } else {
-            f64::NAN
-        };
-        let rate = if secs > 0.0 {
-            pr.nodes as f64 / secs
-        } else {
-            0.0
-        };
+        let rate = pr.nodes_per_second();
+        let eta = pr.eta_seconds();
         match self.args.progress.progress {
             ProgressMode::Json => {
                 let record = SolveRecord::Progress {
@@ -193,8 +179,8 @@ impl Observer for Printer<'_, '_> {
                     solutions: pr.solutions,
                     nodes: pr.nodes,
                     nodes_per_second: rate,
-                    elapsed_seconds: secs,
-                    eta_seconds: eta.is_finite().then_some(eta),
+                    elapsed_seconds: pr.elapsed.as_secs_f64(),
+                    eta_seconds: eta,
                     units_done: pr.units_done,
                     units: pr.units,
                 };
@@ -204,11 +190,7 @@ impl Observer for Printer<'_, '_> {
             _ => {
                 if let Some(bar) = &self.bar {
                     bar.set_position((pr.fraction * 1000.0) as u64);
-                    let eta = if eta.is_finite() {
-                        format!("{eta:.0} s")
-                    } else {
-                        "?".into()
-                    };
+                    let eta = eta.map_or("?".into(), |eta| format!("{eta:.0} s"));
                     bar.set_message(format!(
                         "{} solutions, {:.2e} nodes/s, eta {eta}",
                         pr.solutions, rate
@@ -277,8 +259,9 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
             line: String::new(),
             error: None,
             bad: None,
-            checkpoint: checkpoint_path.as_ref().map(|_| split.checkpoint()),
-            last_save: Instant::now(),
+            checkpoint: checkpoint_path
+                .as_ref()
+                .map(|_| split.checkpoint(Duration::from_secs_f64(args.checkpoint_every))),
             save_error: None,
         }),
         cancel: cancel.clone(),

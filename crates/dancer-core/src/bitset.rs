@@ -293,8 +293,6 @@ enum Phase {
     Fresh,
     /// Trying the options at `level` given by `block` and `fits`.
     Scanning,
-    /// The node at the floor was a solution, reported: nothing is left.
-    Exhausted,
 }
 
 impl<'p, const W: usize> Bitset<'p, W> {
@@ -420,7 +418,6 @@ impl<'p, const W: usize> Bitset<'p, W> {
     fn step_with<const AVX2: bool>(&mut self) -> Step {
         let floor = self.ctl.floor;
         match self.phase {
-            Phase::Exhausted => return Step::Done,
             Phase::Fresh => {
                 // enter the node at the floor
                 self.ctl.stats.nodes += 1;
@@ -429,9 +426,8 @@ impl<'p, const W: usize> Bitset<'p, W> {
                 match self.first_open(&self.covered[floor]) {
                     None => {
                         // nothing left to cover: the empty (or prefix) solution
-                        self.phase = Phase::Exhausted;
                         self.record(floor as isize - 1);
-                        return Step::Solution;
+                        return Step::LastSolution;
                     }
                     Some(i) => {
                         let f = floor;

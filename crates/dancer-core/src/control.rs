@@ -10,10 +10,10 @@
 //! The second part lives here, once: [`Control`] holds that state, the
 //! small [`Search`] trait is what an engine implements, and the one
 //! implementation of [`Engine`] (for every `Search`) turns steps into
-//! events. The search step reads the limits from `Control` into locals
-//! before its loop and checks them there, so the split costs nothing in
-//! the hot loop; it writes back its counters and, at a solution or a
-//! frontier node, the options chosen.
+//! events. The search step checks the limits in its own loop (`dlx` and
+//! `bitset` copy them, and their counters, into locals first), so the split
+//! costs nothing in the hot loop; it writes back its counters and, at a
+//! solution or a frontier node, the options chosen.
 //!
 //! # What a step promises
 //!
@@ -39,6 +39,9 @@ use std::sync::Arc;
 pub(crate) enum Step {
     /// A solution; its options are in `Control::solution`.
     Solution,
+    /// A solution, and nothing is left to search (the node the search
+    /// started from was a solution).
+    LastSolution,
     /// A node at the frontier depth; the options leading to it are in
     /// `Control::solution`, the branching degrees in `Control::degrees`.
     Frontier,
@@ -161,6 +164,10 @@ fn advance<S: Search>(s: &mut S) -> Step {
     let c = s.control_mut();
     match step {
         Step::Solution => c.stats.solutions += 1,
+        Step::LastSolution => {
+            c.stats.solutions += 1;
+            c.state = State::Done;
+        }
         Step::Pause => c.pause_at = c.stats.nodes.saturating_add(c.pause_every),
         Step::Done => c.state = State::Done,
         Step::Cancelled => c.state = State::Cancelled,
@@ -173,7 +180,7 @@ impl<S: Search> Engine for S {
     fn next_solution(&mut self) -> Option<&[OptionId]> {
         loop {
             match advance(self) {
-                Step::Solution => return Some(&self.control().solution),
+                Step::Solution | Step::LastSolution => return Some(&self.control().solution),
                 Step::Done | Step::Cancelled => return None,
                 Step::Frontier | Step::Pause => {}
             }
@@ -182,7 +189,7 @@ impl<S: Search> Engine for S {
 
     fn next_event(&mut self) -> Option<Event<'_>> {
         match advance(self) {
-            Step::Solution => Some(Event::Solution(&self.control().solution)),
+            Step::Solution | Step::LastSolution => Some(Event::Solution(&self.control().solution)),
             Step::Frontier => {
                 let c = self.control();
                 Some(Event::Frontier(&c.solution, &c.degrees))

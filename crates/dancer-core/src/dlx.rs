@@ -289,16 +289,7 @@ impl<'p> Dlx<'p> {
                 pp = self.lists.link(pp).up;
                 continue;
             }
-            if !C {
-                self.lists.cover::<C, F>(x, updates);
-            } else {
-                let k = self.lists.col(pp);
-                if k == 0 {
-                    self.lists.cover::<C, F>(x, updates);
-                } else if k > 0 {
-                    self.lists.purify(pp, updates);
-                }
-            }
+            self.lists.cover_entry::<C, F>(pp, x, updates);
             pp += 1;
         }
     }
@@ -312,16 +303,7 @@ impl<'p> Dlx<'p> {
                 pp = self.lists.link(pp).down;
                 continue;
             }
-            if !C {
-                self.lists.uncover::<C, F>(x);
-            } else {
-                let k = self.lists.col(pp);
-                if k == 0 {
-                    self.lists.uncover::<C, F>(x);
-                } else if k > 0 {
-                    self.lists.unpurify(pp);
-                }
-            }
+            self.lists.uncover_entry::<C, F>(pp, x);
             pp -= 1;
         }
     }
@@ -458,31 +440,14 @@ impl<'p> Dlx<'p> {
     pub fn check_invariants(&self) -> Result<(), String> {
         self.lists.check()?;
         let p = self.problem;
-        let n = p.n_items();
         let chosen: Vec<OptionId> = (0..self.applied())
             .map(|l| p.option_at_slot(self.choice[l] as usize))
             .collect();
-        // covered items, and the colour each purified item is fixed to
-        let mut covered = vec![false; n];
-        let mut purified = vec![0u32; n];
-        for &o in &chosen {
-            for e in p.option(o).entries() {
-                if e.color == 0 {
-                    covered[e.item] = true;
-                } else {
-                    purified[e.item] = e.color;
-                }
-            }
-        }
+        let (covered, purified) = Lists::used_by(p, &chosen);
         let open: Vec<u32> = (0..p.n_primary() as u32)
             .filter(|&i| !covered[i as usize])
             .collect();
-        if self.lists.open_primaries() != open {
-            return Err(format!(
-                "the primary items to cover are {:?}, not {open:?}",
-                self.lists.open_primaries()
-            ));
-        }
+        self.lists.check_open(&open)?;
         self.lists
             .check_live(p, &covered, &purified, |o| chosen.contains(&o))
     }

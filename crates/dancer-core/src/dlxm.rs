@@ -171,12 +171,8 @@ impl<'p> Dlxm<'p> {
                     self.lists.cover::<C, false>(j, &mut self.ctl.stats.updates);
                 }
             } else {
-                let k = if C { self.lists.col(p) } else { 0 };
-                if k == 0 {
-                    self.lists.cover::<C, false>(j, &mut self.ctl.stats.updates);
-                } else if k > 0 {
-                    self.lists.purify(p, &mut self.ctl.stats.updates);
-                }
+                self.lists
+                    .cover_entry::<C, false>(p, j, &mut self.ctl.stats.updates);
             }
         }
     }
@@ -192,12 +188,7 @@ impl<'p> Dlxm<'p> {
                 }
                 self.count[j as usize] -= 1;
             } else {
-                let k = if C { self.lists.col(p) } else { 0 };
-                if k == 0 {
-                    self.lists.uncover::<C, false>(j);
-                } else if k > 0 {
-                    self.lists.unpurify(p);
-                }
+                self.lists.uncover_entry::<C, false>(p, j);
             }
         }
     }
@@ -440,7 +431,6 @@ impl<'p> Dlxm<'p> {
     pub fn check_invariants(&self) -> Result<(), String> {
         self.lists.check()?;
         let p = self.problem;
-        let n = p.n_items();
         let np = p.n_primary();
         let committed: Vec<OptionId> = self
             .frames
@@ -453,23 +443,17 @@ impl<'p> Dlxm<'p> {
             .iter()
             .map(|&x| p.option_at_slot(x as usize))
             .collect();
+        let (mut covered, purified) = Lists::used_by(p, &committed);
         let mut count = vec![0u32; np];
-        let mut covered = vec![false; n];
-        let mut purified = vec![0u32; n];
         for &o in &committed {
-            for e in p.option(o).entries() {
-                if e.item < np {
-                    count[e.item] += 1;
-                } else if e.color == 0 {
-                    covered[e.item] = true;
-                } else {
-                    purified[e.item] = e.color;
-                }
+            for i in p.option(o).items().filter(|&i| i < np) {
+                count[i] += 1;
             }
         }
         if count != self.count {
             return Err(format!("counts {:?}, not {count:?}", self.count));
         }
+        // a primary item is covered when its count reaches its most
         for i in 0..np {
             covered[i] = count[i] == self.hi[i];
         }
@@ -482,12 +466,7 @@ impl<'p> Dlxm<'p> {
         let open: Vec<u32> = (0..np as u32)
             .filter(|&i| !covered[i as usize] && !stopped.contains(&i))
             .collect();
-        if self.lists.open_primaries() != open {
-            return Err(format!(
-                "the items to branch on are {:?}, not {open:?}",
-                self.lists.open_primaries()
-            ));
-        }
+        self.lists.check_open(&open)?;
         self.lists.check_live(p, &covered, &purified, |o| {
             committed.contains(&o) || tweaked.contains(&o)
         })
@@ -523,6 +502,8 @@ impl Search for Dlxm<'_> {
         };
         if let Err(e) = r {
             self.unwind();
+            // nothing of the way down is counted, on either path
+            self.ctl.stats.updates = 0;
             return Err(e);
         }
         // the way down was counted by whoever produced the prefix

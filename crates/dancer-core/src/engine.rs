@@ -153,6 +153,20 @@ fn unsupported_message(engine: EngineKind, reason: Unsupported) -> String {
     }
 }
 
+/// The dancing-links engine for `problem`: `dlx` (Knuth's order, step for
+/// step), or `dlxm` when the problem has multiplicities, which only it
+/// takes. No estimate is made: what the library's shortcuts
+/// ([`crate::count`], [`crate::first`], [`crate::all`],
+/// [`crate::solutions`]) run, so that their answers come in Knuth's order,
+/// at once.
+pub fn links_engine(problem: &Problem) -> EngineKind {
+    if problem.has_multiplicities() {
+        EngineKind::Dlxm
+    } else {
+        EngineKind::Dlx
+    }
+}
+
 /// Picks the engine likely to finish first, by problem shape: `dlxm` for
 /// multiplicities, `dlx` for colours and for more than 512 items; otherwise
 /// whichever of `dlx` and `bitset` Knuth's estimate (a few hundred random
@@ -161,7 +175,7 @@ fn unsupported_message(engine: EngineKind, reason: Unsupported) -> String {
 /// [`EngineKind::Auto`], and always an engine that takes the problem.
 pub fn choose_engine(problem: &Problem) -> EngineKind {
     if problem.has_multiplicities() {
-        return EngineKind::Dlxm;
+        return links_engine(problem);
     }
     let Ok((bn, bscan)) = crate::bitset::estimate(problem, 400, 0x9e3779b97f4a7c15) else {
         return EngineKind::Dlx;

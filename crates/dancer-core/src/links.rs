@@ -374,6 +374,36 @@ impl<'p> Lists<'p> {
         self.relink_item(c);
     }
 
+    /// Covers item `x` of option node `p` as choosing the option does: an
+    /// uncoloured entry covers the item, a coloured one purifies it (a
+    /// purified node, colour -1, is left alone).
+    #[inline(always)]
+    pub fn cover_entry<const C: bool, const F: bool>(&mut self, p: u32, x: u32, updates: &mut u64) {
+        if !C {
+            return self.cover::<C, F>(x, updates);
+        }
+        let k = self.col(p);
+        if k == 0 {
+            self.cover::<C, F>(x, updates);
+        } else if k > 0 {
+            self.purify(p, updates);
+        }
+    }
+
+    /// Inverse of [`cover_entry`](Self::cover_entry).
+    #[inline(always)]
+    pub fn uncover_entry<const C: bool, const F: bool>(&mut self, p: u32, x: u32) {
+        if !C {
+            return self.uncover::<C, F>(x);
+        }
+        let k = self.col(p);
+        if k == 0 {
+            self.uncover::<C, F>(x);
+        } else if k > 0 {
+            self.unpurify(p);
+        }
+    }
+
     /// Restricts the secondary item of node `p` to `p`'s colour: hides the
     /// options that give it another colour (or none), and marks the ones that
     /// agree as purified.
@@ -496,6 +526,36 @@ impl<'p> Lists<'p> {
             if self.prev[root] as usize != last {
                 return Err("item ring: the root's prev is not the last item".into());
             }
+        }
+        Ok(())
+    }
+
+    /// The items that the `chosen` options use, worked out from the problem
+    /// alone: `covered` (used without a colour, primary items always) and
+    /// `purified` (the colour a secondary item is fixed to, or 0).
+    pub fn used_by(problem: &Problem, chosen: &[usize]) -> (Vec<bool>, Vec<u32>) {
+        let n = problem.n_items();
+        let mut covered = vec![false; n];
+        let mut purified = vec![0u32; n];
+        for &o in chosen {
+            for e in problem.option(o).entries() {
+                if e.color == 0 {
+                    covered[e.item] = true;
+                } else {
+                    purified[e.item] = e.color;
+                }
+            }
+        }
+        (covered, purified)
+    }
+
+    /// Checks that the ring of primary items to cover holds `open`, in order.
+    pub fn check_open(&self, open: &[u32]) -> Result<(), String> {
+        let have = self.open_primaries();
+        if have != open {
+            return Err(format!(
+                "the primary items in the ring are {have:?}, not {open:?}"
+            ));
         }
         Ok(())
     }

@@ -140,6 +140,8 @@ pub fn plan(
     target: usize,
     max_depth: usize,
 ) -> Result<Plan, EngineError> {
+    // `Auto` is decided once, not at every depth
+    let engine = engine.resolve(problem)?;
     let mut depth = 1;
     loop {
         let p = plan_at(problem, engine, depth)?;
@@ -173,6 +175,26 @@ pub struct Progress {
     pub units_done: usize,
     pub units: usize,
     pub elapsed: Duration,
+}
+
+impl Progress {
+    /// Nodes per second so far.
+    pub fn nodes_per_second(&self) -> f64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            self.nodes as f64 / secs
+        } else {
+            0.0
+        }
+    }
+
+    /// Seconds left, if the fraction done so far goes on at the same pace;
+    /// `None` before anything is done.
+    pub fn eta_seconds(&self) -> Option<f64> {
+        let secs = self.elapsed.as_secs_f64();
+        let eta = secs * (1.0 - self.fraction) / self.fraction;
+        (self.fraction > 0.0 && eta.is_finite()).then_some(eta)
+    }
 }
 
 /// Receives the results of a run. Calls are serialised.

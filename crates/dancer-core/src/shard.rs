@@ -51,7 +51,7 @@ use crate::stats::Stats;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The `format` of a checkpoint.
 pub const CHECKPOINT: &str = "dancer-checkpoint";
@@ -338,7 +338,11 @@ impl Split {
             if s.fingerprint != fingerprint {
                 return Err(SavedError::Problem.into());
             }
-            if s.engine != engine.name() {
+            // (checkpoints made before `dlxm` had its own name say `dlx`
+            // for problems with multiplicities: the same search)
+            let renamed =
+                s.engine == "dlx" && engine == EngineKind::Dlxm && problem.has_multiplicities();
+            if s.engine != engine.name() && !renamed {
                 return Err(SavedError::Engine {
                     theirs: s.engine.clone(),
                     ours: engine.name().to_string(),
@@ -406,12 +410,14 @@ impl Split {
     }
 
     /// The checkpoint of this run as it starts, to be kept up to date with
-    /// [`Checkpoint::record`].
-    pub fn checkpoint(&self) -> Checkpoint {
+    /// [`Checkpoint::record`] and saved about every `every`.
+    pub fn checkpoint(&self, every: Duration) -> Checkpoint {
         Checkpoint {
             template: self.record(CHECKPOINT),
             done: self.done.clone(),
             stats: self.resumed.clone(),
+            every,
+            last_save: Instant::now(),
         }
     }
 
@@ -450,27 +456,34 @@ impl Split {
     }
 }
 
-/// A checkpoint being kept: the completed units and their counters.
+/// A checkpoint being kept: the completed units and their counters, and
+/// when it is time to save them.
 #[derive(Clone, Debug)]
 pub struct Checkpoint {
     template: Saved,
     done: Vec<bool>,
     stats: Stats,
+    every: Duration,
+    last_save: Instant,
 }
 
 impl Checkpoint {
     /// Counts a unit in, if it was searched to the end (a unit cut short
-    /// is searched again after a resume).
-    pub fn record(&mut self, r: &UnitResult) {
-        if r.complete {
-            self.done[r.index] = true;
-            self.stats.merge(&r.stats);
+    /// is searched again after a resume). Returns whether a save is due:
+    /// a unit was counted in, and `every` has passed since the last save.
+    pub fn record(&mut self, r: &UnitResult) -> bool {
+        if !r.complete {
+            return false;
         }
+        self.done[r.index] = true;
+        self.stats.merge(&r.stats);
+        self.last_save.elapsed() >= self.every
     }
 
-    /// The record to save: `complete` when the whole run is, and `seconds`
-    /// of search in this run (added to those of the runs before).
-    pub fn saved(&self, complete: bool, seconds: f64) -> Saved {
+    /// The record to save now: `complete` when the whole run is, and
+    /// `seconds` of search in this run (added to those of the runs before).
+    pub fn saved(&mut self, complete: bool, seconds: f64) -> Saved {
+        self.last_save = Instant::now();
         let mut s = self.template.clone();
         s.done = hex_bitmap(&self.done);
         s.solutions = self.stats.solutions;
@@ -734,13 +747,14 @@ mod tests {
             ..Default::default()
         };
         let split = Split::new(&p, EngineKind::Dlx, opts.clone()).unwrap();
-        let mut cp = split.checkpoint();
+        let mut cp = split.checkpoint(Duration::from_secs(3600));
         // search every other unit, as if stopped half way
         let half: Vec<usize> = split.selected.iter().copied().step_by(2).collect();
         struct Record<'a>(std::sync::Mutex<&'a mut Checkpoint>);
         impl Observer for Record<'_> {
             fn unit(&self, r: &UnitResult) {
-                self.0.lock().unwrap().record(r);
+                // not due within the hour
+                assert!(!self.0.lock().unwrap().record(r));
             }
         }
         let cfg = RunConfig {
@@ -796,6 +810,32 @@ mod tests {
             resume(saved.clone(), EngineKind::Dlx, &classic::queens(7)),
             Some(SplitError::Saved(SavedError::Problem))
         ));
+        // a checkpoint of a problem with multiplicities made when `dlxm`
+        // was called `dlx` still resumes
+        let mut b = crate::ProblemBuilder::new();
+        b.primary_bounded("a", 2, 2).unwrap();
+        for _ in 0..3 {
+            b.option(["a"]).unwrap();
+        }
+        let m = b.build().unwrap();
+        let mopts = SplitOptions {
+            threads: 1,
+            checkpoints: true,
+            ..Default::default()
+        };
+        let ms = Split::new(&m, EngineKind::Auto, mopts.clone()).unwrap();
+        assert_eq!(ms.engine, EngineKind::Dlxm);
+        let mut old = ms.checkpoint(Duration::from_secs(1)).saved(false, 0.0);
+        old.engine = "dlx".into();
+        let again = Split::new(
+            &m,
+            EngineKind::Auto,
+            SplitOptions {
+                resume: Some(old),
+                ..mopts
+            },
+        );
+        assert!(again.is_ok());
         let mut bad = saved.clone();
         bad.done = "zz".into();
         assert!(matches!(

@@ -1,9 +1,11 @@
 //! Solving in one call: choose an engine (or `auto`), a limit and a
 //! cancellation flag, and send the solutions to a [`Sink`]; and the
-//! shortcuts [`count`], [`first`], [`all`] and the [`solutions`] iterator.
-//! The engines themselves are behind [`crate::engine`].
+//! shortcuts [`count`], [`first`], [`all`] and the [`solutions`] iterator,
+//! which run dancing links ([`links_engine`]: `dlx`, or `dlxm` for
+//! multiplicities) in Knuth's order, without the estimate that `auto`
+//! makes. The engines themselves are behind [`crate::engine`].
 
-use crate::engine::{Engine, EngineError, EngineKind};
+use crate::engine::{links_engine, Engine, EngineError, EngineKind};
 use crate::problem::{OptionId, Problem};
 use crate::sink::{CollectSink, Flow, Sink};
 use crate::stats::Stats;
@@ -68,29 +70,35 @@ pub fn solve<S: Sink + ?Sized>(
     })
 }
 
-/// The number of solutions (with the engine `auto` picks).
+/// Options for the shortcuts: dancing links for `problem`.
+fn links(problem: &Problem) -> SolveOptions {
+    SolveOptions {
+        engine: links_engine(problem),
+        ..Default::default()
+    }
+}
+
+/// The number of solutions.
 pub fn count(problem: &Problem) -> u64 {
-    solve(
-        problem,
-        &SolveOptions::default(),
-        &mut |_: &[OptionId]| Flow::Continue,
-    )
-    .expect("auto takes every problem")
+    solve(problem, &links(problem), &mut |_: &[OptionId]| {
+        Flow::Continue
+    })
+    .expect("dancing links take every problem")
     .stats
     .solutions
 }
 
-/// The first solution, if any (of the engine `auto` picks).
+/// The first solution in Knuth's order, if any.
 pub fn first(problem: &Problem) -> Option<Vec<OptionId>> {
     let mut sink = CollectSink::with_limit(1);
-    solve(problem, &SolveOptions::default(), &mut sink).expect("auto takes every problem");
+    solve(problem, &links(problem), &mut sink).expect("dancing links take every problem");
     sink.solutions.pop()
 }
 
-/// Every solution (in the order of the engine `auto` picks).
+/// Every solution, in Knuth's order.
 pub fn all(problem: &Problem) -> Vec<Vec<OptionId>> {
     let mut sink = CollectSink::new();
-    solve(problem, &SolveOptions::default(), &mut sink).expect("auto takes every problem");
+    solve(problem, &links(problem), &mut sink).expect("dancing links take every problem");
     sink.solutions
 }
 
@@ -118,7 +126,7 @@ impl Iterator for Solutions<'_> {
     }
 }
 
-/// Iterates over the solutions of `problem` with the engine `auto` picks.
+/// Iterates over the solutions of `problem` in Knuth's order.
 pub fn solutions(problem: &Problem) -> Solutions<'_> {
-    Solutions::new(problem, EngineKind::default()).expect("auto takes every problem")
+    Solutions::new(problem, links_engine(problem)).expect("dancing links take every problem")
 }

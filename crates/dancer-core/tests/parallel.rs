@@ -188,6 +188,55 @@ fn bad_prefixes_are_refused() {
     }
 }
 
+/// A prefix that goes wrong below its first level leaves the engine at the
+/// root, as it was: a good prefix can be followed next, without a reset,
+/// and gives what a fresh engine gives.
+#[test]
+fn a_prefix_wrong_deeper_down_leaves_the_engine_at_the_root() {
+    let p = classic::queens(8);
+    for engine in engines(&p) {
+        let pl = plan_at(&p, engine, 2).unwrap();
+        let prefixes: Vec<&Vec<OptionId>> = pl
+            .units
+            .iter()
+            .filter_map(|u| match u {
+                Unit::Subtree { prefix, .. } => Some(prefix),
+                _ => None,
+            })
+            .collect();
+        let good = prefixes[prefixes.len() / 2];
+        // its first option, then an option that is not a branch there
+        let seconds: Vec<usize> = prefixes
+            .iter()
+            .filter(|q| q[0] == good[0])
+            .map(|q| q[1])
+            .collect();
+        let wrong = (0..p.n_options()).find(|o| !seconds.contains(o)).unwrap();
+        let mut e = engine.build(&p).unwrap();
+        assert!(e.descend(&[good[0], wrong]).is_err(), "{engine}");
+        assert_eq!(
+            e.stats().updates,
+            0,
+            "{engine}: the way down is not counted"
+        );
+        e.descend(good).unwrap();
+        let mut fresh = engine.build(&p).unwrap();
+        fresh.descend(good).unwrap();
+        loop {
+            let (a, b) = (
+                e.next_solution().map(<[_]>::to_vec),
+                fresh.next_solution().map(<[_]>::to_vec),
+            );
+            assert_eq!(a, b, "{engine}");
+            if a.is_none() {
+                break;
+            }
+        }
+        assert_eq!(e.stats(), fresh.stats(), "{engine}");
+        assert!(e.is_complete());
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
 

@@ -262,9 +262,11 @@ fn api_count_first_all_iterator_agree() {
 fn limit_stops_early_and_is_incomplete() {
     let p = classic::queens(8);
     let mut sink = CollectSink::new();
+    // (the shortcut `all` runs dlx; `solve`'s default is auto)
     let o = solve(
         &p,
         &SolveOptions {
+            engine: EngineKind::Dlx,
             limit: Some(5),
             ..Default::default()
         },

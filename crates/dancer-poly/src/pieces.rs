@@ -24,6 +24,32 @@ pub struct Shape {
     pub dim: u8,
 }
 
+impl Shape {
+    /// The piece drawn in text, one line per row (y), `#` for a cell and
+    /// `.` for none; the layers of a solid (z) side by side, three spaces
+    /// apart. Each line starts with `indent` and ends with a newline.
+    pub fn drawing(&self, indent: &str) -> String {
+        let cells = crate::geometry::normalize(&self.cells);
+        let ext = cells.iter().fold([0; 3], |m, c| {
+            [m[0].max(c[0] + 1), m[1].max(c[1] + 1), m[2].max(c[2] + 1)]
+        });
+        let mut out = String::new();
+        for y in 0..ext[1] {
+            out.push_str(indent);
+            for z in 0..ext[2] {
+                if z > 0 {
+                    out.push_str("   ");
+                }
+                for x in 0..ext[0] {
+                    out.push(if cells.contains(&[x, y, z]) { '#' } else { '.' });
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
 /// Parses a small picture: `#` (or any letter) is a cell, `.` or space is
 /// not; rows top to bottom are y = 0, 1, ...
 pub fn picture(rows: &[&str]) -> Vec<Cell> {

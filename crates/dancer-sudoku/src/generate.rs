@@ -57,6 +57,10 @@ impl fmt::Display for Symmetry {
 }
 
 impl Symmetry {
+    /// Every name [`FromStr`] takes.
+    pub const NAMES: &'static [&'static str] =
+        &["none", "rotate180", "rotate90", "mirror", "diagonal"];
+
     /// Every symmetry.
     pub const ALL: [Symmetry; 5] = [
         Symmetry::None,
@@ -269,6 +273,59 @@ pub fn generate(
         }
     }
     None
+}
+
+/// The sizes of grid the generator makes.
+pub const SIZES: [usize; 3] = [4, 9, 16];
+
+/// Candidate grids tried for one puzzle before giving up: what bounds the
+/// search for a puzzle of a rating that is rare (or impossible).
+pub const ATTEMPTS: usize = 2_000_000;
+
+/// What to generate, as asked (by the command line or the web app).
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// 4, 9 or 16 (see [`SIZES`]).
+    pub size: usize,
+    pub symmetry: Symmetry,
+    /// Minimal puzzles: no given can be removed.
+    pub minimal: bool,
+    /// SE ratings wanted (9x9 only).
+    pub range: Option<RatingRange>,
+}
+
+/// A request that cannot be met.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    #[error("--size must be 4, 9 or 16, not {0}")]
+    Size(usize),
+    #[error("levels and ratings are for 9x9 puzzles")]
+    RatedSize,
+}
+
+impl Request {
+    /// The generator's options for the request, or why it cannot be met.
+    pub fn options(&self) -> Result<Options, RequestError> {
+        if !SIZES.contains(&self.size) {
+            return Err(RequestError::Size(self.size));
+        }
+        if self.range.is_some() && self.size != 9 {
+            return Err(RequestError::RatedSize);
+        }
+        Ok(Options {
+            rules: Rules::standard(self.size).expect("a size of SIZES"),
+            symmetry: self.symmetry,
+            minimal: self.minimal,
+            attempts: ATTEMPTS,
+        })
+    }
+}
+
+/// A seed for a run that was given none: from the clock.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
 }
 
 /// The seed of puzzle `i` of a batch made from `seed`: each puzzle has its

@@ -24,6 +24,20 @@ pub enum HintLevel {
     Full,
 }
 
+impl HintLevel {
+    /// Every name [`HintLevel::from_name`] takes.
+    pub const NAMES: &'static [&'static str] = &["nudge", "full"];
+
+    /// The level of a name: `nudge` or `full`.
+    pub fn from_name(name: &str) -> Option<HintLevel> {
+        match name {
+            "nudge" => Some(HintLevel::Nudge),
+            "full" => Some(HintLevel::Full),
+            _ => None,
+        }
+    }
+}
+
 /// What a puzzle gives when asked for a hint.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Hint {

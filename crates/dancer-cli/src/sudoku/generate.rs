@@ -3,52 +3,28 @@
 //! `dancer_sudoku::generate`'s).
 
 use crate::args::{JsonArg, Named, ThreadsArg};
-use crate::output::Found;
-use crate::output::Out;
+use crate::output::{Found, Out};
 use anyhow::{bail, Result};
-use clap::{Args, ValueEnum};
-use dancer_sudoku::generate::{generate_batch, Options, RatingRange, Symmetry};
+use clap::Args;
+use dancer_sudoku::generate::{clock_seed, generate_batch, RatingRange, Request, Symmetry};
 use dancer_sudoku::logic::Level;
-use dancer_sudoku::{records, Rules};
+use dancer_sudoku::records;
 use std::io::IsTerminal;
 use std::time::Instant;
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LevelArg {
-    Easy,
-    Medium,
-    Hard,
-    Expert,
-    Extreme,
-}
-
-impl LevelArg {
-    fn level(self) -> Level {
-        match self {
-            LevelArg::Easy => Level::Easy,
-            LevelArg::Medium => Level::Medium,
-            LevelArg::Hard => Level::Hard,
-            LevelArg::Expert => Level::Expert,
-            LevelArg::Extreme => Level::Extreme,
-        }
-    }
-}
-
-const SYMMETRIES: &[&str] = &["none", "rotate180", "rotate90", "mirror", "diagonal"];
 
 #[derive(Args)]
 pub struct GenerateArgs {
     /// How many puzzles
     #[arg(long, default_value = "1")]
     pub count: usize,
-    /// Difficulty level (9x9)
-    #[arg(long, value_enum, conflicts_with = "rating")]
-    pub level: Option<LevelArg>,
+    /// Difficulty level (9x9): easy, medium, hard, expert, extreme
+    #[arg(long, conflicts_with = "rating", value_parser = Named::new(Level::NAMES, |s| Level::from_name(s).ok_or_else(|| format!("unknown level {s:?} (known: {})", Level::NAMES.join(", ")))))]
+    pub level: Option<Level>,
     /// SE rating range A-B, e.g. 3.0-4.5 (9x9)
     #[arg(long, value_name = "A-B")]
     pub rating: Option<String>,
     /// Symmetry of the givens: none, rotate180, rotate90, mirror, diagonal
-    #[arg(long, default_value = "none", value_parser = Named::new(SYMMETRIES, |s| s.parse::<Symmetry>()))]
+    #[arg(long, default_value = "none", value_parser = Named::new(Symmetry::NAMES, |s| s.parse::<Symmetry>()))]
     pub symmetry: Symmetry,
     /// Grid size: 4, 9 or 16
     #[arg(long, default_value = "9")]
@@ -67,29 +43,19 @@ pub struct GenerateArgs {
 }
 
 pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
-    if ![4, 9, 16].contains(&args.size) {
-        bail!("--size must be 4, 9 or 16, not {}", args.size);
-    }
-    let rules = Rules::standard(args.size)?;
     let range = match (&args.rating, args.level) {
         (Some(r), _) => Some(r.parse::<RatingRange>()?),
-        (None, Some(l)) => Some(RatingRange::of_level(l.level())),
+        (None, Some(l)) => Some(RatingRange::of_level(l)),
         (None, None) => None,
     };
-    if range.is_some() && args.size != 9 {
-        bail!("levels and ratings are for 9x9 puzzles");
-    }
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    });
-    let opts = Options {
-        rules,
+    let opts = Request {
+        size: args.size,
         symmetry: args.symmetry,
         minimal: !args.not_minimal,
-        attempts: 2_000_000,
-    };
+        range,
+    }
+    .options()?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
     let threads = args.threads.get();
     let start = Instant::now();
     let bar = (std::io::stderr().is_terminal() && args.count > 1).then(|| {

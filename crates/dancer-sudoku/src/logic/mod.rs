@@ -426,6 +426,14 @@ impl Level {
         Level::Extreme,
     ];
 
+    /// Every name [`Level::from_name`] takes, from the easiest.
+    pub const NAMES: &'static [&'static str] = &["easy", "medium", "hard", "expert", "extreme"];
+
+    /// The level of a name (see [`Level::NAMES`]).
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+
     /// The level's name: easy, medium, hard, expert or extreme.
     pub fn name(self) -> &'static str {
         match self {
