@@ -49,7 +49,7 @@ enum Command {
     Gen(classic::GenCommand),
     /// Solve built-in examples: Knuth's toy problem and the 8 queens
     Example,
-    /// Sudoku: solve, count, check, export
+    /// Sudoku: solve, count, check, export, hint, rate and generate (any size, common variants)
     #[command(subcommand)]
     Sudoku(sudoku::SudokuCommand),
     /// Polyomino and polycube packing puzzles
@@ -85,6 +85,7 @@ fn main() -> ExitCode {
         Ok(Found::Some) => ExitCode::SUCCESS,
         Ok(Found::None) => ExitCode::from(1),
         Ok(Found::Invalid) => ExitCode::from(2),
+        Ok(Found::Interrupted) => ExitCode::from(130),
         Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("dancer: error: {e:#}");

@@ -18,6 +18,9 @@ pub enum Found {
     None,
     /// Some input was bad, but the rest was processed: 2.
     Invalid,
+    /// A signal (Ctrl-C) stopped the command before the end; what it found
+    /// so far was printed: 130.
+    Interrupted,
 }
 
 /// Buffered standard output.

@@ -532,3 +532,112 @@ fn generate_bad_flags() {
     run(&["--size", "4", "--level", "easy"], "9x9");
     run(&["--count", "many"], "--count");
 }
+
+/// Puzzles of forum_hardest_1905_11plus (SE 11+ by Sudoku Explainer):
+/// nested forcing chains from the first step.
+const HARDEST: [&str; 3] = [
+    "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+    "98.7..6..75..4......3..8.7.8....9.5..3.2..1.....4....6.7...4.3....8..4......1...2",
+    "98.7..6..7.5....9..43.....78..2....6..7.1..2......48..3..9...6.....5.3.......1..9",
+];
+
+/// `rate --timeout`: a rating that takes longer is reported as a lower
+/// bound, with why and the hardest step so far; exit 0 (a result, as with
+/// `--limit`).
+#[test]
+fn rate_reports_a_lower_bound_after_its_timeout() {
+    let out = stdout(&["sudoku", "rate", "--timeout", "0.3", HARDEST[0]], 0);
+    assert!(out.starts_with("at least "), "{out}");
+    assert!(out.contains("(timeout after "), "{out}");
+    let out = stdout(
+        &["sudoku", "rate", "--timeout", "0.3", "--json", HARDEST[0]],
+        0,
+    );
+    let r: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(r["stopped"], "timeout", "{r}");
+    assert_eq!(r["solved"], false, "{r}");
+    let at_least = r["at_least"].as_f64().unwrap();
+    assert!(at_least >= r["rating"].as_f64().unwrap(), "{r}");
+    assert_eq!(r["level"], level(at_least), "{r}");
+    // finished ratings carry neither field
+    let out = stdout(&["sudoku", "rate", "--json", EASY], 0);
+    let r: Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(
+        r.get("stopped").is_none() && r.get("at_least").is_none(),
+        "{r}"
+    );
+    fails(&["sudoku", "rate", "--timeout", "0", EASY], "--timeout");
+    fails(&["sudoku", "rate", "--timeout", "soon", EASY], "--timeout");
+}
+
+/// `hint --timeout`: no hint in time says how hard the next step is at
+/// least; exit 1 (no hint).
+#[test]
+fn hint_says_how_hard_the_step_is_after_its_timeout() {
+    let out = stdout(
+        &["sudoku", "hint", "--timeout", "0.05", "--json", HARDEST[0]],
+        1,
+    );
+    let r: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(r["status"], "stopped", "{r}");
+    assert!(r["message"].as_str().unwrap().contains("at least"), "{r}");
+    let out = stdout(&["sudoku", "hint", "--timeout", "0.05", HARDEST[0]], 1);
+    assert!(out.starts_with("No hint within the time allowed"), "{out}");
+}
+
+/// Ctrl-C during `rate`: the puzzle being rated prints what it knows, the
+/// others are not started, and the exit code is 130.
+#[cfg(unix)]
+#[test]
+fn rate_prints_its_partial_result_on_ctrl_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hard.txt");
+    std::fs::write(&file, HARDEST.join("\n")).unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
+        .args(["sudoku", "rate", "--timeout", "none", "--threads", "1"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{text}{err}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(!lines.is_empty() && lines.len() < 3, "{text}");
+    assert!(
+        lines[0].starts_with("at least ") && lines[0].contains("interrupted"),
+        "{text}"
+    );
+    assert!(err.contains("interrupted: "), "{err}");
+}
+
+/// `export --json` writes the JSON problem `dancer solve` reads, with the
+/// one solution the puzzle has.
+#[test]
+fn export_json_is_a_problem_solve_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = stdout(&["sudoku", "export", "--json", EASY], 0);
+    let v: Value = serde_json::from_str(json.trim()).expect("one JSON document");
+    assert!(
+        v["primary"].as_array().is_some_and(|a| !a.is_empty()),
+        "{v}"
+    );
+    assert!(
+        v["options"].as_array().is_some_and(|a| !a.is_empty()),
+        "{v}"
+    );
+    let file = dir.path().join("p.json");
+    std::fs::write(&file, &json).unwrap();
+    let out = stdout(&["solve", "--count", "--verify", file.to_str().unwrap()], 0);
+    assert_eq!(out.trim(), "1", "{out}");
+    let dlx = stdout(&["sudoku", "export", EASY], 0);
+    assert!(!dlx.trim_start().starts_with('{'), "{dlx}");
+}

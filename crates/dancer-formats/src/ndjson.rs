@@ -202,6 +202,15 @@ pub enum SudokuRateRecord {
         steps: usize,
         /// Logic solved the puzzle (else the rating is a lower bound).
         solved: bool,
+        /// The rating stopped early: `timeout` (`--timeout`) or
+        /// `interrupted` (Ctrl-C); `rating` and `hardest` are those of the
+        /// steps taken. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stopped: Option<String>,
+        /// With `stopped`: the rating is at least this (the hardest step so
+        /// far, or the least rating of the step being looked for). *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_least: Option<f64>,
     },
     /// The puzzle has several solutions or none: [`Verdict::NotUnique`].
     NotRated {
@@ -232,6 +241,9 @@ pub enum HintStatus {
     Solved,
     /// No logical step is known.
     Stuck,
+    /// The search stopped (`--timeout`, Ctrl-C) before it found the step;
+    /// `message` says how hard the step is at least.
+    Stopped,
 }
 
 /// `dancer sudoku hint --json`: one record.
@@ -266,7 +278,7 @@ pub enum SudokuHintRecord {
     /// No step: why.
     NoStep {
         status: HintStatus,
-        /// For `none` and `multiple`: the same in words. *(omitted)*
+        /// For `none`, `multiple` and `stopped`: the same in words. *(omitted)*
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message: Option<String>,
     },

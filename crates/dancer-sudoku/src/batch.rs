@@ -21,6 +21,7 @@ use crate::rules::{Rules, RulesError};
 use crate::solve::{Engine, EngineMismatch, Solved, Solver, Status};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 
 /// The rules asked for; without a fixed shape, each puzzle's size decides.
 #[derive(Clone, Debug, Default)]
@@ -256,13 +257,14 @@ const PIECE_LINES: usize = 8192;
 
 /// Solves every puzzle of `text` as `batch` says, handing each outcome to
 /// `each` with the line where its puzzle starts, in input order, and
-/// telling `progress` the number of input lines done after each piece.
-/// Stops at the first error of `each`.
+/// adding one to `done` as each puzzle is solved (from the worker threads,
+/// as it happens: a progress bar reads it when it likes). Stops at the
+/// first error of `each`.
 pub fn run(
     batch: &Batch,
     text: &str,
     mut each: impl FnMut(usize, &Outcome) -> std::io::Result<()>,
-    mut progress: impl FnMut(u64),
+    done: &std::sync::atomic::AtomicU64,
 ) -> Result<Tally, BatchError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(batch.threads)
@@ -289,14 +291,18 @@ pub fn run(
         let results: Vec<(usize, Outcome)> = pool.install(|| {
             entries
                 .into_par_iter()
-                .map(|e| (e.line, solve_entry(&solvers, e, batch.limit, batch.keep)))
+                .map(|e| {
+                    let line = e.line;
+                    let o = solve_entry(&solvers, e, batch.limit, batch.keep);
+                    done.fetch_add(1, Ordering::Relaxed);
+                    (line, o)
+                })
                 .collect()
         });
         for (line, o) in &results {
             tally.add(o);
             each(*line, o).map_err(BatchError::Output)?;
         }
-        progress(first as u64 + piece.lines().count() as u64 - 1);
     }
     Ok(tally)
 }
@@ -321,25 +327,83 @@ fn solve_entry(solvers: &HashMap<Rules, Solver>, e: Entry, limit: u64, keep: usi
 /// could not be rated.
 pub type RateResult = Result<Option<Rating>, String>;
 
-/// Rates every puzzle of `text` (one per line) on `threads` threads,
-/// with the line of each, in input order (see [`logic::rate_puzzle`]).
-pub fn rate(text: &str, threads: usize) -> Result<Vec<(usize, RateResult)>, BatchError> {
+/// Rates every puzzle of `text` (one per line), with the line of each, in
+/// input order (see [`logic::rate_puzzle`]); each within the options'
+/// timeout. After a cancel, only the puzzles started before it are there.
+pub fn rate(
+    text: &str,
+    opts: &RateOptions,
+    progress: &(dyn Fn(RateEvent) + Sync),
+) -> Result<Vec<(usize, RateResult)>, BatchError> {
     let entries = read_puzzles(text, None, Layout::Lines);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(opts.threads)
         .build()?;
-    Ok(pool.install(|| {
+    let results: Vec<Option<(usize, RateResult)>> = pool.install(|| {
         entries
             .into_par_iter()
             .map(|e| {
+                if opts.cancel.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let line = e.line;
                 let r = match e.puzzle {
                     Err(err) => Err(err.to_string()),
-                    Ok(p) => logic::rate_puzzle(&p),
+                    Ok(p) => {
+                        let mut budget = match opts.timeout {
+                            Some(d) => logic::Budget::timeout(d),
+                            None => logic::Budget::unlimited(),
+                        };
+                        budget = budget.with_cancel(opts.cancel.clone());
+                        let mut steps = 0;
+                        let mut hardest = 0.0f64;
+                        logic::rate_puzzle_within(&p, &budget, |_, step| {
+                            steps += 1;
+                            hardest = hardest.max(step.rating());
+                            progress(RateEvent::Step {
+                                line,
+                                steps,
+                                hardest,
+                                technique: step.technique,
+                            });
+                        })
+                    }
                 };
-                (e.line, r)
+                progress(RateEvent::Done { line });
+                Some((line, r))
             })
             .collect()
-    }))
+    });
+    Ok(results.into_iter().flatten().collect())
+}
+
+/// How [`rate`] runs.
+#[derive(Clone, Debug)]
+pub struct RateOptions {
+    /// Worker threads.
+    pub threads: usize,
+    /// The most time one puzzle may take; its rating is then a lower bound
+    /// ([`Rating::stopped`](logic::Rating::stopped)).
+    pub timeout: Option<std::time::Duration>,
+    /// Set (by a Ctrl-C handler) to stop: the puzzles being rated stop with
+    /// what they know, the others are not started.
+    pub cancel: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// What [`rate`] tells as it goes, from its worker threads.
+#[derive(Clone, Copy, Debug)]
+pub enum RateEvent {
+    /// A step was taken in the puzzle of `line`.
+    Step {
+        line: usize,
+        steps: usize,
+        /// The hardest rating so far.
+        hardest: f64,
+        /// The technique of this step.
+        technique: logic::Technique,
+    },
+    /// The puzzle of `line` is done (rated, stopped, or not rated).
+    Done { line: usize },
 }
 
 #[cfg(test)]
@@ -398,7 +462,7 @@ mod tests {
             threads: 2,
         };
         let mut lines = Vec::new();
-        let mut done = 0;
+        let done = std::sync::atomic::AtomicU64::new(0);
         let tally = run(
             &batch,
             text,
@@ -411,11 +475,11 @@ mod tests {
                 lines.push(line);
                 Ok(())
             },
-            |l| done = l,
+            &done,
         )
         .unwrap();
         assert_eq!(lines, vec![1, 2, 3, 4]);
-        assert_eq!(done, 4);
+        assert_eq!(done.load(Ordering::Relaxed), 4);
         assert_eq!(
             tally,
             Tally {
@@ -429,7 +493,7 @@ mod tests {
             &batch,
             text,
             |_, _| Err(std::io::Error::from(std::io::ErrorKind::BrokenPipe)),
-            |_| {},
+            &std::sync::atomic::AtomicU64::new(0),
         )
         .unwrap_err();
         assert!(matches!(err, BatchError::Output(_)));

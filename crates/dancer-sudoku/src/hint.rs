@@ -8,7 +8,7 @@
 //! on the others, and the search for a step on a grid with many solutions
 //! can be long.
 
-use crate::logic::{self, Board, Step};
+use crate::logic::{self, Board, Budget, Step, Stopped};
 use crate::puzzle::Puzzle;
 use crate::rules::cell_name;
 use crate::solve::{Engine, Solver, Status};
@@ -51,6 +51,8 @@ pub enum Hint {
     Solved,
     /// No known technique makes progress.
     Stuck,
+    /// The budget ran out before the step was found ([`hint_within`]).
+    Stopped(Stopped),
 }
 
 /// A puzzle that gets no hint at all.
@@ -64,6 +66,11 @@ pub enum HintError {
 
 /// The hint for `puzzle` (its givens, with the player's entries filled in).
 pub fn hint(puzzle: &Puzzle) -> Result<Hint, HintError> {
+    hint_within(puzzle, &Budget::unlimited())
+}
+
+/// [`hint`] within a budget: [`Hint::Stopped`] when it runs out first.
+pub fn hint_within(puzzle: &Puzzle, budget: &Budget) -> Result<Hint, HintError> {
     if !puzzle.rules.is_standard_9x9() {
         return Err(HintError::NotStandard(puzzle.rules.describe()));
     }
@@ -79,9 +86,10 @@ pub fn hint(puzzle: &Puzzle) -> Result<Hint, HintError> {
     if board.is_solved() {
         return Ok(Hint::Solved);
     }
-    Ok(match next_step(&board) {
-        Some(step) => Hint::Step(step),
-        None => Hint::Stuck,
+    Ok(match logic::next_step_within(&board, budget) {
+        Ok(Some(step)) => Hint::Step(step),
+        Ok(None) => Hint::Stuck,
+        Err(stopped) => Hint::Stopped(stopped),
     })
 }
 
@@ -103,6 +111,7 @@ impl Hint {
             Hint::NotUnique => HintStatus::Multiple,
             Hint::Solved => HintStatus::Solved,
             Hint::Stuck => HintStatus::Stuck,
+            Hint::Stopped(_) => HintStatus::Stopped,
         }
     }
 
@@ -124,6 +133,7 @@ impl Hint {
             }
             Hint::Solved => return "The grid is full: nothing left to do.\n".into(),
             Hint::Stuck => return "No logical step found.\n".into(),
+            Hint::Stopped(s) => return format!("{}.\n", stopped_text(s)),
         };
         let mut out = String::new();
         match level {
@@ -174,6 +184,12 @@ impl Hint {
                     message: Some("the puzzle has more than one solution".into()),
                 }
             }
+            Hint::Stopped(s) => {
+                return SudokuHintRecord::NoStep {
+                    status,
+                    message: Some(stopped_text(s)),
+                }
+            }
             Hint::Solved | Hint::Stuck => {
                 return SudokuHintRecord::NoStep {
                     status,
@@ -202,6 +218,18 @@ impl Hint {
             status,
         }
     }
+}
+
+/// Why a hint search stopped, and what it ruled out.
+fn stopped_text(s: &Stopped) -> String {
+    let why = match s.why {
+        logic::Stop::Timeout => "No hint within the time allowed",
+        logic::Stop::Interrupted => "Interrupted",
+    };
+    format!(
+        "{why}: the next step rates at least {:.1} (every easier technique was tried)",
+        s.at_least
+    )
 }
 
 #[cfg(test)]

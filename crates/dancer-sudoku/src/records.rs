@@ -80,8 +80,15 @@ pub fn rate_record(line: usize, r: &RateResult) -> SudokuRateRecord {
             hardest: rt.hardest.map(|t| t.name().into()),
             steps: rt.steps,
             solved: rt.solved,
+            stopped: rt.stopped.map(|s| s.why.name().into()),
+            at_least: rt.stopped.map(|_| round1(rt.at_least())),
         },
     }
+}
+
+/// A rating to one decimal, as SE gives them.
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
 }
 
 /// `sudoku generate`: the puzzle, its rating and level (9x9: rated now

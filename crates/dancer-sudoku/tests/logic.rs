@@ -20,7 +20,8 @@
 
 use dancer_sudoku::generate::{generate, Options, Symmetry};
 use dancer_sudoku::logic::{
-    apply, find, next_step, rate, rate_at_most, rate_with, Board, Level, Step, Technique as T,
+    apply, find, next_step, next_step_within, rate, rate_at_most, rate_with, rate_within, Board,
+    Budget, Level, Step, Stop, Technique as T,
 };
 use dancer_sudoku::play::{Check, Game, PlayError};
 use dancer_sudoku::{Engine, Grid, Puzzle, Rules, Solver};
@@ -1333,4 +1334,119 @@ fn play_a_game() {
     assert!(Game::load(&saved).is_ok());
     assert!(Game::load("not json").is_err());
     assert!(Game::load(&saved.replacen("\"size\":9", "\"size\":8", 1)).is_err());
+}
+
+/// Ratings and step counts recorded before the forcing-chain searches were
+/// made faster (per-digit sets, dirty places, the nested-chain table,
+/// abandoned branches): the same steps must still be found. Dynamic plus
+/// chains (9.0-9.1) and nested ones (9.5) among them; in the tests the
+/// searches also check, at every use, that their incremental state matches
+/// the assumed grid (a `debug_assert`).
+#[test]
+fn forcing_chain_ratings_are_unchanged() {
+    let cases = [
+        (
+            "7.8...3.....6.1...5.........4.....263...8.......1...9..9.2....4....7.5...........",
+            9.5,
+            100,
+        ),
+        (
+            "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+            9.5,
+            103,
+        ),
+        (
+            "3.7..4.2....1..8..9............3..9..5.8......4.6...........5.12...7..........6..",
+            9.0,
+            86,
+        ),
+        (
+            "5..6.3....2....98.......1...1..9.......3....67.......4....8.25.4..7..............",
+            9.0,
+            115,
+        ),
+        (
+            ".......71.2.8........5.3...7.9.6.......2..8..1.........3...25..6...1..4..........",
+            9.1,
+            113,
+        ),
+        (
+            "..7..81....4..9.8.2...1....4.837..1...........1..863.4....4...6.3.7..5....68..7..",
+            8.4,
+            75,
+        ),
+        (
+            ".84.97...6......27...3..8....8..9.3.4.9.3.6.8.7.5..2....7..2...94......2...45.97.",
+            8.5,
+            75,
+        ),
+    ];
+    for (line, se, steps) in cases {
+        let g = grid_of(line);
+        let r = rate(&g);
+        assert!(r.solved, "{line}");
+        assert_eq!(
+            (format!("{:.1}", r.se), r.steps),
+            (format!("{se:.1}"), steps),
+            "{line}"
+        );
+        assert_eq!(r.stopped, None);
+        // every step sound against the solution dancing links finds
+        let sol = solution(line);
+        let mut bad = Vec::new();
+        rate_with(&g, |b, s| {
+            if let Err(e) = sound(b, s, &sol) {
+                bad.push(e);
+            }
+        });
+        assert!(bad.is_empty(), "{line}: {bad:?}");
+    }
+}
+
+/// The first puzzle of forum_hardest_1905_11plus: nested forcing chains
+/// from its first step.
+const HARDEST: &str =
+    "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
+
+/// A budget stops a rating with what it knows: the steps so far, and the
+/// least rating of the step it was looking for.
+#[test]
+fn a_rating_stops_within_its_budget() {
+    let g = grid_of(HARDEST);
+    let r = rate_within(
+        &g,
+        &Budget::timeout(std::time::Duration::from_millis(50)),
+        |_, _| {},
+    );
+    let stopped = r.stopped.expect("50 ms is not enough for this one");
+    assert_eq!(stopped.why, Stop::Timeout);
+    assert!(!r.solved);
+    assert!(r.at_least() >= r.se && r.at_least() >= stopped.at_least);
+    assert_eq!(r.level, Level::of(r.at_least()));
+
+    // a flag already set: nothing is tried
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let r = rate_within(
+        &g,
+        &Budget::unlimited().with_cancel(flag.clone()),
+        |_, _| {},
+    );
+    assert_eq!(r.stopped.map(|s| s.why), Some(Stop::Interrupted));
+    assert_eq!(r.steps, 0);
+    let b = Board::from_grid(&g);
+    assert!(matches!(
+        next_step_within(&b, &Budget::unlimited().with_cancel(flag)),
+        Err(s) if s.why == Stop::Interrupted
+    ));
+
+    // a budget that is enough changes nothing
+    let easy = grid_of(
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+    );
+    let long = Budget::timeout(std::time::Duration::from_secs(3600));
+    assert_eq!(rate_within(&easy, &long, |_, _| {}), rate(&easy));
+    assert_eq!(
+        next_step_within(&Board::from_grid(&easy), &long),
+        Ok(next_step(&Board::from_grid(&easy)))
+    );
 }

@@ -1,23 +1,41 @@
-//! `dancer sudoku check`: unique / multiple / none / invalid per puzzle.
+//! `dancer sudoku check`: unique / multiple / none / invalid per puzzle
+//! (with `--pretty`, each puzzle's grid above its verdict).
 
 use super::common::{found, push_invalid, push_record, run_batch, CommonArgs};
 use crate::output::Found;
 use crate::output::Out;
 use anyhow::Result;
+use clap::Args;
 use dancer_sudoku::batch::Outcome;
 use dancer_sudoku::records;
 
-pub fn run(a: CommonArgs, out: &mut Out) -> Result<Found> {
-    let json = a.json.json;
-    let t = run_batch(&a, 2, 0, out, |line, o, buf| {
+#[derive(Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Print each puzzle as a grid with box lines above its verdict
+    #[arg(long)]
+    pub pretty: bool,
+}
+
+pub fn run(args: CheckArgs, out: &mut Out) -> Result<Found> {
+    let json = args.common.json.json;
+    let pretty = args.pretty;
+    let t = run_batch(&args.common, 2, 0, out, |line, o, buf| {
         if json {
             return push_record(&records::check_record(line, o), buf);
         }
         match o {
             Outcome::Invalid(why) => push_invalid(why, buf),
-            Outcome::Solved(_, s) => {
+            Outcome::Solved(p, s) => {
+                if pretty {
+                    buf.push_str(&p.givens.pretty(&p.rules));
+                }
                 buf.push_str(&s.status().to_string());
                 buf.push('\n');
+                if pretty {
+                    buf.push('\n');
+                }
             }
         }
     })?;

@@ -11,7 +11,8 @@ use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally};
 use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Read};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 #[derive(Args, Clone)]
 pub struct CommonArgs {
@@ -81,6 +82,9 @@ impl CommonArgs {
 pub fn read_input(input: Option<&str>) -> Result<(String, String)> {
     match input {
         None | Some("-") => {
+            if std::io::stdin().is_terminal() {
+                eprintln!("reading puzzles from standard input... (Ctrl-D to end)");
+            }
             let mut s = String::new();
             std::io::stdin()
                 .read_to_string(&mut s)
@@ -91,8 +95,29 @@ pub fn read_input(input: Option<&str>) -> Result<(String, String)> {
             let s = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
             Ok((path.to_string(), s))
         }
-        Some(text) if batch::is_puzzle_text(text) => Ok(("<argument>".into(), text.trim().into())),
+        Some(text) if batch::is_puzzle_text(text) || looks_like_a_puzzle(text) => {
+            Ok(("<argument>".into(), text.trim().into()))
+        }
         Some(text) => bail!("cannot open {text}: no such file (and it is not a puzzle either)"),
+    }
+}
+
+/// An argument meant as a puzzle, though not a valid one: long, no path
+/// separator, and mostly puzzle symbols (so that its error says what is
+/// wrong with the puzzle, not that no such file exists).
+fn looks_like_a_puzzle(text: &str) -> bool {
+    let t = text.trim();
+    let n = t.chars().count();
+    let symbols = t
+        .chars()
+        .filter(|&c| c == '.' || c == '0' || c.is_ascii_alphanumeric())
+        .count();
+    n >= 16 && !t.contains('/') && !t.contains('\\') && symbols * 10 >= n * 9 && {
+        let digits = t
+            .chars()
+            .filter(|c| c.is_ascii_digit() || *c == '.')
+            .count();
+        digits * 10 >= n * 8
     }
 }
 
@@ -119,17 +144,7 @@ pub fn run_batch(
     let spec = a.spec()?;
     let (name, text) = read_input(a.input.as_deref())?;
     let threads = a.threads.get();
-    let total_lines = text.lines().count() as u64;
-    let bar = if std::io::stderr().is_terminal() && total_lines > 2000 {
-        let b = ProgressBar::with_draw_target(Some(total_lines), ProgressDrawTarget::stderr());
-        b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} lines {per_sec} eta {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = batch_bar(&text);
     let b = Batch {
         spec,
         engine: a.engine,
@@ -140,19 +155,34 @@ pub fn run_batch(
     };
     let start = Instant::now();
     let mut buf = String::new();
-    let tally = batch::run(
-        &b,
-        &text,
-        |line, o| {
-            if let Outcome::Invalid(why) = o {
-                eprintln!("{name}:{line}: invalid puzzle: {why}");
-            }
-            buf.clear();
-            render(line, o, &mut buf);
-            out.text(&buf)
-        },
-        |done| bar.set_position(done),
-    )
+    let done = AtomicU64::new(0);
+    let finished = AtomicBool::new(false);
+    let tally = std::thread::scope(|scope| {
+        if !bar.is_hidden() {
+            // the bar follows the workers' count, ten times a second
+            scope.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    bar.set_position(done.load(Ordering::Relaxed));
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            });
+        }
+        let r = batch::run(
+            &b,
+            &text,
+            |line, o| {
+                if let Outcome::Invalid(why) = o {
+                    eprintln!("{name}:{line}: invalid puzzle: {why}");
+                }
+                buf.clear();
+                render(line, o, &mut buf);
+                out.text(&buf)
+            },
+            &done,
+        );
+        finished.store(true, Ordering::Relaxed);
+        r
+    })
     .map_err(|e| match e {
         BatchError::Output(io) => anyhow::Error::from(io),
         e => e.into(),
@@ -163,7 +193,8 @@ pub fn run_batch(
     let secs = start.elapsed().as_secs_f64();
     if n > 1 || a.threads.given() {
         eprintln!(
-            "{n} puzzles in {secs:.3} s: {:.0} puzzles/s ({threads} thread{}); {} unique, {} multiple, {} none, {} invalid",
+            "{n} puzzle{} in {secs:.3} s: {:.0} puzzles/s ({threads} thread{}); {} unique, {} multiple, {} none, {} invalid",
+            if n == 1 { "" } else { "s" },
             n as f64 / secs.max(1e-9),
             if threads == 1 { "" } else { "s" },
             tally.unique,
@@ -173,6 +204,40 @@ pub fn run_batch(
         );
     }
     Ok(tally)
+}
+
+/// On a terminal, for a file of more than 100 puzzles, a bar of puzzles
+/// solved, drawn at once and within 80 columns:
+/// `[####------] 120000/490000 puzzles, 791 puzzles/s, eta 8m`.
+fn batch_bar(text: &str) -> ProgressBar {
+    let puzzles = text
+        .lines()
+        .filter(|l| {
+            let l = l.trim();
+            !l.is_empty() && !l.starts_with('#')
+        })
+        .count() as u64;
+    if !std::io::stderr().is_terminal() || puzzles <= 100 || batch::is_grid_text(text, Layout::Auto)
+    {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::with_draw_target(Some(puzzles), ProgressDrawTarget::stderr());
+    b.set_style(batch_style());
+    b.enable_steady_tick(Duration::from_millis(200));
+    b
+}
+
+/// The batch bar's style: plain numbers (`791 puzzles/s`).
+pub fn batch_style() -> ProgressStyle {
+    ProgressStyle::with_template("[{bar:20}] {pos}/{len} puzzles, {rate}, eta {eta}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} puzzles/s", s.per_sec());
+            },
+        )
+        .progress_chars("#>-")
 }
 
 /// The exit code of a batch: 2 if any input was invalid; else 0 when every

@@ -1,4 +1,6 @@
-//! `dancer sudoku export`: a puzzle's exact cover problem in DLX format.
+//! `dancer sudoku export`: a puzzle's exact cover problem, in Knuth's DLX
+//! format, or with `--json` as the JSON document `dancer solve` reads
+//! (`dancer_formats::json`).
 
 use super::common::{read_input, CommonArgs};
 use crate::output::Found;
@@ -15,7 +17,11 @@ pub fn run(a: CommonArgs, out: &mut Out) -> Result<Found> {
         .puzzle
         .map_err(|err| anyhow::anyhow!("{name}:{}: invalid puzzle: {err}", e.line))?;
     let cover = dancer_sudoku::cover::to_exact_cover(&p);
-    let comment = format!("sudoku {}: {}", p.rules.describe(), p.to_line());
-    dancer_formats::dlx::write(&cover.problem, &mut *out, Some(&comment))?;
+    if a.json.json {
+        out.line(&dancer_formats::json::to_string(&cover.problem))?;
+    } else {
+        let comment = format!("sudoku {}: {}", p.rules.describe(), p.to_line());
+        dancer_formats::dlx::write(&cover.problem, &mut *out, Some(&comment))?;
+    }
     Ok(Found::Some)
 }

@@ -40,6 +40,9 @@ pub struct GenerateArgs {
     pub threads: ThreadsArg,
     #[command(flatten)]
     pub json: JsonArg,
+    /// Print each puzzle as a grid with box lines (a blank line after each)
+    #[arg(long, conflicts_with = "json")]
+    pub pretty: bool,
 }
 
 pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
@@ -79,20 +82,26 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
         };
         if args.json.json {
             out.record(&records::generate_record(p, rating.as_ref(), args.symmetry))?;
+        } else if args.pretty {
+            out.line(&p.givens.pretty(&p.rules))?;
         } else {
             out.line(&p.to_line())?;
         }
     }
     out.flush()?;
     let secs = start.elapsed().as_secs_f64();
+    let n = made.len() - failed;
     eprintln!(
-        "{} puzzles in {secs:.2} s ({:.1} ms each, {threads} thread{}), seed {seed}",
-        made.len() - failed,
+        "{n} puzzle{} in {secs:.2} s ({:.1} ms each, {threads} thread{}), seed {seed}",
+        if n == 1 { "" } else { "s" },
         secs * 1000.0 / (made.len() - failed).max(1) as f64,
         if threads == 1 { "" } else { "s" }
     );
     if failed > 0 {
-        bail!("{failed} puzzles could not be made with these settings");
+        bail!(
+            "{failed} puzzle{} could not be made with these settings",
+            if failed == 1 { "" } else { "s" }
+        );
     }
     Ok(Found::Some)
 }

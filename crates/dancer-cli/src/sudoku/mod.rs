@@ -24,12 +24,12 @@ pub enum SudokuCommand {
     /// Count solutions: one number per puzzle
     Count(count::CountArgs),
     /// Check: unique / multiple / none / invalid per puzzle; exit 0 only if all are unique
-    Check(common::CommonArgs),
-    /// Write a puzzle's exact cover problem in Knuth's DLX format
+    Check(check::CheckArgs),
+    /// Write a puzzle's exact cover problem: Knuth's DLX format, or JSON with --json
     Export(common::CommonArgs),
     /// The easiest next step, as a player would take it
     Hint(hint::HintArgs),
-    /// Rate puzzles on the Sukaku Explainer (SE) scale, with a level name
+    /// Rate puzzles on the Sudoku Explainer (SE) scale, with a level name (each within --timeout)
     Rate(rate::RateArgs),
     /// Generate puzzles with one solution, minimal, of a symmetry and level
     Generate(generate::GenerateArgs),

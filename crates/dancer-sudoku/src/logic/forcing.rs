@@ -16,10 +16,32 @@
 //!
 //! The complexity of a step is the number of nodes behind its conclusion in
 //! every branch, summed over the branches, as in SE.
+//!
+//! ## Cost
+//!
+//! The hardest puzzles (SE 10 and above) need nested chains at many steps,
+//! and a nested search runs a dynamic-plus chain from every candidate of
+//! every assumed grid of every branch: tens of thousands of short
+//! propagations per step. What keeps that to about a second a puzzle,
+//! without changing a single step found:
+//!
+//! * the scratch state keeps, as the propagation goes, each digit's cells
+//!   and each unit's places, so the basic rules of the plus kinds work on
+//!   bitboards, and it keeps [`Dirty`] places: a rule that concluded
+//!   nothing somewhere is not tried there again until a candidate there
+//!   goes (the unassumed grid's clean places are found once per net);
+//! * the first contradiction of an assumed grid is a pure function of the
+//!   grid, kept in a table per thread ([`first_contradiction`]);
+//! * a branch whose nested complexity alone reaches the best conclusion
+//!   found so far is abandoned: nothing it could conclude would be chosen
+//!   ([`Propagator::give_up`]).
+//!
+//! The searches check their [`Budget`] before each assumption.
 
 use super::board::*;
 use super::chains::{cand, cand_cell, cand_digit, node, node_name, Net, NCAND, NNODE, NONE};
 use super::step::{Step, Technique};
+use super::Budget;
 
 /// How implications are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +75,10 @@ pub(crate) struct Branch {
     pub conflict: Option<(u16, u16)>,
     /// Extra complexity of nested deductions.
     pub nested_extra: usize,
+    /// Whether the propagation stopped early because every conclusion the
+    /// branch could take part in would be too complex (see
+    /// [`Propagator::give_up`]); the branch is then incomplete and useless.
+    pub abandoned: bool,
 }
 
 impl Branch {
@@ -65,6 +91,7 @@ impl Branch {
             index: vec![NONE; NNODE],
             conflict: None,
             nested_extra: 0,
+            abandoned: false,
         }
     }
 
@@ -79,6 +106,7 @@ impl Branch {
         self.depth.clear();
         self.conflict = None;
         self.nested_extra = 0;
+        self.abandoned = false;
     }
 
     #[inline]
@@ -158,6 +186,80 @@ impl Branch {
     }
 }
 
+/// Where the basic rules of [`Propagator::basic_rules`] may conclude
+/// something: a place is clean once its rule concluded nothing there, and
+/// dirty again when a candidate in it goes (a rule's conclusions depend only
+/// on the candidates of its place, and candidates only go).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Dirty {
+    /// For each unit, the digits (indices) whose locked candidates are to
+    /// be tried there: pointing in a box, claiming in a line.
+    locked: [u16; 27],
+    /// Units where naked and hidden pairs are to be tried.
+    pairs: u32,
+    /// Digits (indices) where X-Wings are to be tried.
+    fish: u16,
+}
+
+impl Dirty {
+    const ALL: Dirty = Dirty {
+        locked: [0x1ff; 27],
+        pairs: (1 << 27) - 1,
+        fish: 0x1ff,
+    };
+
+    /// Candidates `digits` of `cell` went.
+    #[inline]
+    fn touch(&mut self, cell: usize, digits: Digits) {
+        let units = CELL_UNIT_BITS[cell];
+        for &u in &CELL_UNITS[cell] {
+            self.locked[u as usize] |= digits;
+        }
+        self.pairs |= units;
+        self.fish |= digits;
+    }
+}
+
+/// For each cell, its three units as bits.
+const fn make_cell_unit_bits() -> [u32; 81] {
+    let mut t = [0u32; 81];
+    let mut c = 0;
+    while c < 81 {
+        let r = c / 9;
+        let col = c % 9;
+        t[c] = (1 << r) | (1 << (9 + col)) | (1 << (18 + (r / 3) * 3 + col / 3));
+        c += 1;
+    }
+    t
+}
+static CELL_UNIT_BITS: [u32; 81] = make_cell_unit_bits();
+
+/// `x` has exactly one bit set.
+#[inline]
+fn one(x: u128) -> bool {
+    x != 0 && x & (x - 1) == 0
+}
+
+/// `x` has exactly two bits set.
+#[inline]
+fn two(x: u128) -> bool {
+    let y = x & x.wrapping_sub(1);
+    y != 0 && y & (y - 1) == 0
+}
+
+/// `x` has exactly two bits set.
+#[inline]
+fn two16(x: u16) -> bool {
+    let y = x & x.wrapping_sub(1);
+    y != 0 && y & (y - 1) == 0
+}
+
+/// `x` has two bits set or more.
+#[inline]
+fn several(x: u128) -> bool {
+    x & x.wrapping_sub(1) != 0
+}
+
 /// Scratch state of a propagation.
 struct Scratch {
     /// Digits of each cell assumed off.
@@ -166,6 +268,17 @@ struct Scratch {
     unit_off: [[u16; 9]; 27],
     /// Cells with a digit assumed on.
     placed: [u8; 81],
+    /// For each digit index, the cells where it is still a candidate in the
+    /// assumed grid (not placed, not assumed off).
+    digit_cells: [Cells; 9],
+    /// For each digit index, the cells where it is assumed on.
+    placed_cells: [Cells; 9],
+    /// For each unit, the places (bits 0..9 along it) of cells assumed on.
+    placed_at: [u16; 27],
+    /// Where the basic rules may conclude something.
+    dirty: Dirty,
+    /// The conclusions of the basic rules (kept for its allocation).
+    found: Vec<(usize, Vec<u16>)>,
     queue: Vec<u16>,
 }
 
@@ -175,6 +288,11 @@ impl Scratch {
             cell_off: [0; 81],
             unit_off: [[0; 9]; 27],
             placed: [0; 81],
+            digit_cells: [0; 9],
+            placed_cells: [0; 9],
+            placed_at: [0; 27],
+            dirty: Dirty::ALL,
+            found: Vec::new(),
             queue: Vec::with_capacity(NNODE),
         }
     }
@@ -199,15 +317,68 @@ pub(crate) struct Propagator<'a> {
     net: &'a Net,
     kind: Kind,
     sc: Scratch,
+    /// A branch is abandoned once its nested complexity reaches this: every
+    /// conclusion counts the branch's `nested_extra` plus at least two nodes
+    /// (a contradiction's two nodes; a node of this branch and one of
+    /// another), so none of them could be simpler than the best found so far
+    /// (the caller sets this to that bound before each run).
+    pub give_up: usize,
+    /// For each digit index, the cells where the net has it.
+    digit_cells: [Cells; 9],
+    /// Where the basic rules may conclude something in the net itself.
+    base_dirty: Dirty,
 }
 
 impl<'a> Propagator<'a> {
     pub fn new(net: &'a Net, kind: Kind) -> Self {
-        Propagator {
+        let mut digit_cells = [0; 9];
+        for (c, &m) in net.cands.iter().enumerate() {
+            let mut m = m;
+            while m != 0 {
+                digit_cells[m.trailing_zeros() as usize] |= 1u128 << c;
+                m &= m - 1;
+            }
+        }
+        let mut p = Propagator {
             net,
             kind,
             sc: Scratch::new(),
+            give_up: usize::MAX,
+            digit_cells,
+            base_dirty: Dirty::ALL,
+        };
+        if matches!(kind, Kind::Plus | Kind::Nested) {
+            p.reset();
+            let mut found = Vec::new();
+            p.collect(&Branch::new(), true, &mut found);
+            p.base_dirty = p.sc.dirty;
         }
+        p
+    }
+
+    /// The scratch state of an empty branch.
+    fn reset(&mut self) {
+        self.sc.cell_off = [0; 81];
+        self.sc.unit_off = [[0; 9]; 27];
+        self.sc.placed = [0; 81];
+        self.sc.digit_cells = self.digit_cells;
+        self.sc.placed_cells = [0; 9];
+        self.sc.placed_at = [0; 27];
+        self.sc.dirty = self.base_dirty;
+        self.sc.queue.clear();
+    }
+
+    /// The candidates of each cell in the assumed grid, from the scratch
+    /// state (equal to [`Propagator::assumed_cands`] once every node of the
+    /// branch is expanded).
+    fn cands_now(&self) -> [Digits; 81] {
+        let mut cands = [0; 81];
+        for (c, m) in cands.iter_mut().enumerate() {
+            if self.sc.placed[c] == 0 {
+                *m = self.net.cands[c] & !self.sc.cell_off[c];
+            }
+        }
+        cands
     }
 
     /// Derives node `n` from `parents`; false on a contradiction.
@@ -233,10 +404,7 @@ impl<'a> Propagator<'a> {
     /// Propagates from several starting nodes (all assumed together).
     pub fn run_from(&mut self, starts: &[usize], br: &mut Branch) {
         br.reset();
-        self.sc.cell_off = [0; 81];
-        self.sc.unit_off = [[0; 9]; 27];
-        self.sc.placed = [0; 81];
-        self.sc.queue.clear();
+        self.reset();
         for &s in starts {
             if !self.derive(br, s, &[]) {
                 return;
@@ -263,7 +431,7 @@ impl<'a> Propagator<'a> {
                 }
                 _ => false,
             };
-            if !more || br.conflict.is_some() {
+            if !more || br.conflict.is_some() || br.abandoned {
                 return;
             }
         }
@@ -277,6 +445,14 @@ impl<'a> Propagator<'a> {
         let me = br.index[n];
         if n & 1 == 1 {
             self.sc.placed[cell] = di as u8 + 1;
+            for d in self.sc.digit_cells.iter_mut() {
+                *d &= !(1u128 << cell);
+            }
+            self.sc.placed_cells[di] |= 1u128 << cell;
+            for k in 0..3 {
+                self.sc.placed_at[CELL_UNITS[cell][k] as usize] |= 1 << UNIT_INDEX[cell][k];
+            }
+            self.sc.dirty.touch(cell, net.cands[cell]);
             if self.kind != Kind::Nishio {
                 let mut m = net.cands[cell] & !(1 << di);
                 while m != 0 {
@@ -296,6 +472,8 @@ impl<'a> Propagator<'a> {
             return true;
         }
         // off
+        self.sc.digit_cells[di] &= !(1u128 << cell);
+        self.sc.dirty.touch(cell, 1 << di);
         if self.kind == Kind::Static {
             let o = net.biv[c];
             if o != NONE && !self.derive(br, o as usize * 2 + 1, &[me]) {
@@ -311,16 +489,18 @@ impl<'a> Propagator<'a> {
         self.sc.cell_off[cell] |= 1 << di;
         if self.kind != Kind::Nishio {
             let left = net.cands[cell] & !self.sc.cell_off[cell];
-            if left.count_ones() == 1 && self.sc.placed[cell] == 0 {
+            if one(left as u128) && self.sc.placed[cell] == 0 {
                 let e = left.trailing_zeros() as usize;
-                let mut ps: Vec<u16> = Vec::with_capacity(8);
+                let mut ps = [0u16; 9];
+                let mut k = 0;
                 let mut m = net.cands[cell] & !left;
                 while m != 0 {
                     let x = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    ps.push(br.index[(cell * 9 + x) * 2]);
+                    ps[k] = br.index[(cell * 9 + x) * 2];
+                    k += 1;
                 }
-                if !self.derive(br, (cell * 9 + e) * 2 + 1, &ps) {
+                if !self.derive(br, (cell * 9 + e) * 2 + 1, &ps[..k]) {
                     return false;
                 }
             }
@@ -329,25 +509,52 @@ impl<'a> Propagator<'a> {
             let u = CELL_UNITS[cell][k] as usize;
             self.sc.unit_off[u][di] |= 1 << UNIT_INDEX[cell][k];
             let left = net.unit_pos[u][di] & !self.sc.unit_off[u][di];
-            if left.count_ones() == 1 {
+            if one(left as u128) {
                 let q = UNITS[u][left.trailing_zeros() as usize] as usize;
                 if br.has(node(cand(q, di as u8 + 1), true)) {
                     continue;
                 }
-                let mut ps: Vec<u16> = Vec::with_capacity(8);
+                let mut ps = [0u16; 9];
+                let mut k = 0;
                 let mut m = net.unit_pos[u][di] & !left;
                 while m != 0 {
                     let x = m.trailing_zeros() as usize;
                     m &= m - 1;
                     let qc = UNITS[u][x] as usize;
-                    ps.push(br.index[(qc * 9 + di) * 2]);
+                    ps[k] = br.index[(qc * 9 + di) * 2];
+                    k += 1;
                 }
-                if !self.derive(br, (q * 9 + di) * 2 + 1, &ps) {
+                if !self.derive(br, (q * 9 + di) * 2 + 1, &ps[..k]) {
                     return false;
                 }
             }
         }
         true
+    }
+
+    /// Whether the scratch state's candidates, per cell and per digit, are
+    /// those of the assumed grid: the invariant [`Propagator::basic_rules`]
+    /// rests on.
+    fn scratch_matches(&self, br: &Branch) -> bool {
+        let cands = self.assumed_cands(br);
+        let mut per_digit = [0u128; 9];
+        for (c, &m) in cands.iter().enumerate() {
+            for d in digits_of(m) {
+                per_digit[d as usize - 1] |= 1u128 << c;
+            }
+        }
+        let along_units = (0..27).all(|u| {
+            (0..9).all(|di| {
+                let mut local = 0u16;
+                for (i, &c) in UNITS[u].iter().enumerate() {
+                    if per_digit[di] >> c & 1 == 1 {
+                        local |= 1 << i;
+                    }
+                }
+                local == self.net.unit_pos[u][di] & !self.sc.unit_off[u][di] & !self.sc.placed_at[u]
+            })
+        });
+        cands == self.cands_now() && per_digit == self.sc.digit_cells && along_units
     }
 
     /// The candidates of the assumed grid.
@@ -391,86 +598,143 @@ impl<'a> Propagator<'a> {
 
     /// Locked candidates, naked and hidden pairs, X-Wings in the assumed
     /// grid; true if something new was derived.
+    ///
+    /// Works on the per-digit cell sets of the scratch state, which
+    /// [`Propagator::expand`] keeps equal to the assumed grid (every node of
+    /// the branch is expanded when this runs). The rules are tried, and
+    /// their conclusions listed, in a fixed order: locked candidates (box
+    /// then line), then pairs unit by unit up to the first unit with one,
+    /// then X-Wings up to the first; a rating depends on that order.
     fn basic_rules(&mut self, br: &mut Branch) -> bool {
-        let cands = self.assumed_cands(br);
-        let placed = self.sc.placed;
-        let mut found: Vec<(usize, Vec<u16>)> = Vec::new();
-        // locked candidates
+        debug_assert!(self.scratch_matches(br));
+        let mut found = std::mem::take(&mut self.sc.found);
+        found.clear();
+        self.collect(br, false, &mut found);
+        let mut any = false;
+        let mut ok = true;
+        for (n, ps) in found.drain(..) {
+            if !ok || br.has(n) {
+                continue;
+            }
+            any = true;
+            ok = self.derive(br, n, &ps);
+        }
+        self.sc.found = found;
+        any
+    }
+
+    /// The conclusions of the basic rules, in [`Propagator::basic_rules`]'s
+    /// order. A rule is only tried where the grid changed since it last
+    /// concluded nothing (the sets of [`Dirty`]); a rule that concludes
+    /// nothing leaves its place clean. With `all`, every rule is tried
+    /// (no stop after the first family that concludes): how the clean
+    /// places of the unassumed grid are found.
+    fn collect(&mut self, br: &Branch, all: bool, found: &mut Vec<(usize, Vec<u16>)>) {
+        let dm = self.sc.digit_cells;
+        let mut dirty = self.sc.dirty;
+        // locked candidates: a digit of a box confined to one line
         for bx in 18..27 {
-            for di in 0..9usize {
-                let mut p: Cells = 0;
-                let mut done = false;
-                for &c in &UNITS[bx] {
-                    let c = c as usize;
-                    if placed[c] == di as u8 + 1 {
-                        done = true;
-                    }
-                    if cands[c] >> di & 1 == 1 {
-                        p |= 1u128 << c;
-                    }
-                }
-                if done || p.count_ones() < 1 {
-                    continue;
-                }
-                for line in 0..18 {
-                    if p & !UNIT_MASK[line] == 0 {
-                        let mut ps = Vec::new();
-                        self.offs_in(br, UNIT_MASK[bx], 1 << di, &mut ps);
-                        for c in cells_of(UNIT_MASK[line] & !UNIT_MASK[bx]) {
-                            if cands[c] >> di & 1 == 1 {
-                                found.push(((c * 9 + di) * 2, ps.clone()));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        for line in 0..18 {
-            for di in 0..9usize {
-                let mut p: Cells = 0;
-                for &c in &UNITS[line] {
-                    if cands[c as usize] >> di & 1 == 1 {
-                        p |= 1u128 << c;
-                    }
-                }
-                if p.count_ones() < 2 {
-                    continue;
-                }
-                for bx in 18..27 {
-                    if p & !UNIT_MASK[bx] == 0 {
-                        let mut ps = Vec::new();
-                        self.offs_in(br, UNIT_MASK[line], 1 << di, &mut ps);
-                        for c in cells_of(UNIT_MASK[bx] & !UNIT_MASK[line]) {
-                            if cands[c] >> di & 1 == 1 {
-                                found.push(((c * 9 + di) * 2, ps.clone()));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        if found.is_empty() {
-            // naked and hidden pairs
-            for u in 0..27 {
-                let cells: Vec<usize> = UNITS[u]
-                    .iter()
-                    .map(|&c| c as usize)
-                    .filter(|&c| cands[c] != 0)
-                    .collect();
-                for i in 0..cells.len() {
-                    if cands[cells[i]].count_ones() != 2 {
-                        continue;
-                    }
-                    for &c2 in &cells[i + 1..] {
-                        if cands[c2] != cands[cells[i]] {
+            let mut todo = dirty.locked[bx];
+            while todo != 0 {
+                let di = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                let before = found.len();
+                let p = dm[di] & UNIT_MASK[bx];
+                if self.sc.placed_cells[di] & UNIT_MASK[bx] == 0 && p != 0 {
+                    let c0 = p.trailing_zeros() as usize;
+                    for line in [row_of(c0), 9 + col_of(c0)] {
+                        if p & !UNIT_MASK[line] != 0 {
                             continue;
                         }
-                        let m = cands[c2];
+                        let targets = UNIT_MASK[line] & !UNIT_MASK[bx] & dm[di];
+                        if targets == 0 {
+                            continue;
+                        }
                         let mut ps = Vec::new();
-                        self.offs_in(br, (1u128 << cells[i]) | (1u128 << c2), ALL_DIGITS, &mut ps);
-                        for &c in &cells {
-                            if c != cells[i] && c != c2 && cands[c] & m != 0 {
-                                for d in digits_of(cands[c] & m) {
+                        self.offs_in(br, UNIT_MASK[bx], 1 << di, &mut ps);
+                        for c in cells_of(targets) {
+                            found.push(((c * 9 + di) * 2, ps.clone()));
+                        }
+                    }
+                }
+                if found.len() == before {
+                    dirty.locked[bx] &= !(1 << di);
+                }
+            }
+        }
+        // ... and a digit of a line confined to one box
+        for line in 0..18 {
+            let mut todo = dirty.locked[line];
+            while todo != 0 {
+                let di = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                let p = dm[di] & UNIT_MASK[line];
+                let mut fired = false;
+                if several(p) {
+                    let bx = 18 + box_of(p.trailing_zeros() as usize);
+                    let targets = UNIT_MASK[bx] & !UNIT_MASK[line] & dm[di];
+                    if p & !UNIT_MASK[bx] == 0 && targets != 0 {
+                        fired = true;
+                        let mut ps = Vec::new();
+                        self.offs_in(br, UNIT_MASK[line], 1 << di, &mut ps);
+                        for c in cells_of(targets) {
+                            found.push(((c * 9 + di) * 2, ps.clone()));
+                        }
+                    }
+                }
+                if !fired {
+                    dirty.locked[line] &= !(1 << di);
+                }
+            }
+        }
+        if all || found.is_empty() {
+            // naked and hidden pairs
+            let mut todo = dirty.pairs;
+            while todo != 0 {
+                let u = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                let before = found.len();
+                // the unit's open cells and their candidates, and each
+                // digit's places along the unit (bits 0..9)
+                let mut cells = [0usize; 9];
+                let mut cc = [0 as Digits; 9];
+                let mut k = 0;
+                let mut open_at: u16 = 0;
+                for (i, &c) in UNITS[u].iter().enumerate() {
+                    let c = c as usize;
+                    if self.sc.placed[c] == 0 {
+                        let m = self.net.cands[c] & !self.sc.cell_off[c];
+                        if m != 0 {
+                            cells[k] = c;
+                            cc[k] = m;
+                            k += 1;
+                            open_at |= 1 << i;
+                        }
+                    }
+                }
+                let (cells, cc) = (&cells[..k], &cc[..k]);
+                for i in 0..k {
+                    let m = cc[i];
+                    if !two16(m) {
+                        continue;
+                    }
+                    for j in i + 1..k {
+                        if cc[j] != m {
+                            continue;
+                        }
+                        let c2 = cells[j];
+                        let mut ps = Vec::new();
+                        for (l, &c) in cells.iter().enumerate() {
+                            if l != i && l != j && cc[l] & m != 0 {
+                                if ps.is_empty() {
+                                    self.offs_in(
+                                        br,
+                                        (1u128 << cells[i]) | (1u128 << c2),
+                                        ALL_DIGITS,
+                                        &mut ps,
+                                    );
+                                }
+                                for d in digits_of(cc[l] & m) {
                                     found.push(((c * 9 + d as usize - 1) * 2, ps.clone()));
                                 }
                             }
@@ -478,14 +742,12 @@ impl<'a> Propagator<'a> {
                     }
                 }
                 // hidden pairs
-                let mut pos = [0u128; 9];
-                for &c in &cells {
-                    for d in digits_of(cands[c]) {
-                        pos[d as usize - 1] |= 1u128 << c;
-                    }
+                let mut pos = [0u16; 9];
+                for (d, p) in pos.iter_mut().enumerate() {
+                    *p = self.net.unit_pos[u][d] & !self.sc.unit_off[u][d] & open_at;
                 }
                 for a in 0..9 {
-                    if pos[a].count_ones() != 2 {
+                    if !two16(pos[a]) {
                         continue;
                     }
                     for bdi in a + 1..9 {
@@ -494,34 +756,48 @@ impl<'a> Propagator<'a> {
                         }
                         let keep: Digits = (1 << a) | (1 << bdi);
                         let mut ps = Vec::new();
-                        self.offs_in(br, UNIT_MASK[u], keep, &mut ps);
-                        for c in cells_of(pos[a]) {
-                            for d in digits_of(cands[c] & !keep) {
+                        let mut m = pos[a];
+                        while m != 0 {
+                            let c = UNITS[u][m.trailing_zeros() as usize] as usize;
+                            m &= m - 1;
+                            let cm = self.net.cands[c] & !self.sc.cell_off[c];
+                            for d in digits_of(cm & !keep) {
+                                if ps.is_empty() {
+                                    self.offs_in(br, UNIT_MASK[u], keep, &mut ps);
+                                }
                                 found.push(((c * 9 + d as usize - 1) * 2, ps.clone()));
                             }
                         }
                     }
                 }
-                if !found.is_empty() {
+                if found.len() == before {
+                    dirty.pairs &= !(1 << u);
+                } else if !all {
                     break;
                 }
             }
         }
-        if found.is_empty() {
+        if all || found.is_empty() {
             // X-Wings
-            'fish: for di in 0..9usize {
-                for rows in [true, false] {
-                    let mut masks = [0u16; 9];
-                    for (l, mk) in masks.iter_mut().enumerate() {
-                        for x in 0..9 {
-                            let c = if rows { l * 9 + x } else { x * 9 + l };
-                            if cands[c] >> di & 1 == 1 {
-                                *mk |= 1 << x;
-                            }
-                        }
-                    }
+            for di in 0..9usize {
+                if dirty.fish >> di & 1 == 0 {
+                    continue;
+                }
+                let before = found.len();
+                // the digit's places along each row and column
+                let mut by_row = [0u16; 9];
+                let mut by_col = [0u16; 9];
+                for l in 0..9 {
+                    by_row[l] =
+                        self.net.unit_pos[l][di] & !self.sc.unit_off[l][di] & !self.sc.placed_at[l];
+                    by_col[l] = self.net.unit_pos[9 + l][di]
+                        & !self.sc.unit_off[9 + l][di]
+                        & !self.sc.placed_at[9 + l];
+                }
+                'digit: for rows in [true, false] {
+                    let masks = if rows { by_row } else { by_col };
                     for l1 in 0..9 {
-                        if masks[l1].count_ones() != 2 {
+                        if !two(masks[l1] as u128) {
                             continue;
                         }
                         for l2 in l1 + 1..9 {
@@ -531,7 +807,6 @@ impl<'a> Propagator<'a> {
                             let u1 = if rows { l1 } else { 9 + l1 };
                             let u2 = if rows { l2 } else { 9 + l2 };
                             let mut ps = Vec::new();
-                            self.offs_in(br, UNIT_MASK[u1] | UNIT_MASK[u2], 1 << di, &mut ps);
                             for x in 0..9 {
                                 if masks[l1] >> x & 1 == 0 {
                                     continue;
@@ -541,69 +816,110 @@ impl<'a> Propagator<'a> {
                                         continue;
                                     }
                                     let c = if rows { l * 9 + x } else { x * 9 + l };
-                                    if cands[c] >> di & 1 == 1 {
+                                    if dm[di] >> c & 1 == 1 {
+                                        if ps.is_empty() {
+                                            self.offs_in(
+                                                br,
+                                                UNIT_MASK[u1] | UNIT_MASK[u2],
+                                                1 << di,
+                                                &mut ps,
+                                            );
+                                        }
                                         found.push(((c * 9 + di) * 2, ps.clone()));
                                     }
                                 }
                             }
-                            if !found.is_empty() {
-                                break 'fish;
+                            if found.len() > before {
+                                break 'digit;
                             }
                         }
                     }
                 }
+                if found.len() == before {
+                    dirty.fish &= !(1 << di);
+                } else if !all {
+                    break;
+                }
             }
         }
-        let mut any = false;
-        for (n, ps) in found {
-            if br.has(n) {
-                continue;
-            }
-            any = true;
-            if !self.derive(br, n, &ps) {
-                return true;
-            }
-        }
-        any
+        self.sc.dirty = dirty;
     }
 
     /// Tests each candidate of the assumed grid with a dynamic chain; the
     /// ones that lead to a contradiction are off.
     fn nested_rule(&mut self, br: &mut Branch) -> bool {
         let cands = self.assumed_cands(br);
-        let mut placed = false;
-        for c in 0..81 {
-            if cands[c] != 0 && self.sc.placed[c] == 0 {
-                placed = true;
-            }
-        }
-        if !placed {
+        let Some((x, extra)) = first_contradiction(&cands) else {
             return false;
+        };
+        br.nested_extra += extra;
+        if br.nested_extra.saturating_add(2) >= self.give_up {
+            br.abandoned = true;
         }
-        let inner_net = Net::from_cands(&cands);
-        let mut inner = Propagator::new(&inner_net, Kind::Plus);
-        let mut ib = Branch::new();
-        let mut stamp = Vec::new();
-        let mut gen = 0;
-        // justify by every off node of the branch in the affected area: the
-        // assumed grid as a whole
+        // justify by every node of the branch: the assumed grid as a whole
         let all: Vec<u16> = (0..br.nodes.len() as u16).collect();
-        for x in 0..NCAND {
-            if !inner_net.has(x) {
-                continue;
-            }
-            inner.run(node(x, true), &mut ib);
-            if let Some((on, off)) = ib.conflict {
-                let extra = ib.ancestors(on as usize, &mut stamp, &mut gen)
-                    + ib.ancestors(off as usize, &mut stamp, &mut gen);
-                br.nested_extra += extra;
-                let ok = self.derive(br, node(x, false), &all);
-                let _ = ok;
-                return true;
-            }
-        }
-        false
+        let ok = self.derive(br, node(x, false), &all);
+        let _ = ok;
+        true
     }
+}
+
+/// The first candidate (in index order) of a grid whose placement leads a
+/// dynamic-plus chain to a contradiction, with the complexity of that
+/// contradiction (the nodes behind its two ends); `None` if there is none.
+///
+/// A pure function of the grid, and the costly part of nested chains: the
+/// branches of one search, and of the next steps, meet the same assumed
+/// grids again and again (the two candidates of a bivalue cell give one
+/// grid; a step changes little). So results are kept, per thread, in a
+/// table that is emptied when it reaches [`MEMO_LIMIT`] grids.
+fn first_contradiction(cands: &[Digits; 81]) -> Option<(usize, usize)> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    /// A grid, and its first contradiction: candidate and complexity.
+    type Memo = HashMap<[Digits; 81], Option<(u16, u32)>>;
+    thread_local! {
+        static MEMO: RefCell<Memo> = RefCell::new(HashMap::new());
+    }
+    if let Some(hit) = MEMO.with(|m| m.borrow().get(cands).copied()) {
+        return hit.map(|(x, e)| (x as usize, e as usize));
+    }
+    let found = first_contradiction_search(cands);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_LIMIT {
+            m.clear();
+        }
+        m.insert(*cands, found.map(|(x, e)| (x as u16, e as u32)));
+    });
+    found
+}
+
+/// The most grids [`first_contradiction`] remembers per thread (about 180
+/// bytes each).
+const MEMO_LIMIT: usize = 100_000;
+
+fn first_contradiction_search(cands: &[Digits; 81]) -> Option<(usize, usize)> {
+    if cands.iter().all(|&m| m == 0) {
+        return None;
+    }
+    let inner_net = Net::from_cands(cands);
+    let mut inner = Propagator::new(&inner_net, Kind::Plus);
+    let mut ib = Branch::new();
+    let mut stamp = Vec::new();
+    let mut gen = 0;
+    for x in 0..NCAND {
+        if !inner_net.has(x) {
+            continue;
+        }
+        inner.run(node(x, true), &mut ib);
+        if let Some((on, off)) = ib.conflict {
+            let extra = ib.ancestors(on as usize, &mut stamp, &mut gen)
+                + ib.ancestors(off as usize, &mut stamp, &mut gen);
+            return Some((x, extra));
+        }
+    }
+    None
 }
 
 /// A conclusion of several branches and its complexity.
@@ -637,9 +953,10 @@ fn technique_for(kind: Kind, which: u8) -> Technique {
     }
 }
 
-/// Finds the easiest forcing-chain step of `kind` rated below `limit`.
-pub(crate) fn forcing(b: &Board, kind: Kind, limit: f64) -> Option<Step> {
-    forcing_filtered(b, kind, limit, None)
+/// Finds the easiest forcing-chain step of `kind` rated below `limit`;
+/// `None` also when the budget runs out (the caller checks it).
+pub(crate) fn forcing(b: &Board, kind: Kind, limit: f64, budget: &Budget) -> Option<Step> {
+    forcing_filtered(b, kind, limit, None, budget)
 }
 
 /// The largest complexity rated below `limit` for a technique of base `base`.
@@ -683,6 +1000,7 @@ pub(crate) fn forcing_filtered(
     kind: Kind,
     limit: f64,
     only: Option<Technique>,
+    budget: &Budget,
 ) -> Option<Step> {
     let cap = complexity_cap(technique_for(kind, 0).se_rating(), limit)?;
     let net = super::chains::net_of(b);
@@ -707,9 +1025,16 @@ pub(crate) fn forcing_filtered(
         if net.cands[cell].count_ones() < 2 {
             continue;
         }
+        if budget.check().is_some() {
+            return None;
+        }
         let mut on = Branch::new();
+        // An abandoned branch takes part in no conclusion (each would be
+        // rated at or above the bound), as it would not after a full run.
+        prop.give_up = best.bound;
         prop.run(node(x, true), &mut on);
-        if let Some((a, o)) = on.conflict {
+        let on_usable = !on.abandoned;
+        if let (true, Some((a, o))) = (on_usable, on.conflict) {
             if on.min_ancestors(a as usize) + on.min_ancestors(o as usize) < best.bound {
                 let cx = on.ancestors(a as usize, &mut stamp, &mut gen)
                     + on.ancestors(o as usize, &mut stamp, &mut gen)
@@ -727,8 +1052,11 @@ pub(crate) fn forcing_filtered(
         if kind == Kind::Nishio {
             continue;
         }
+        prop.give_up = best.bound;
         prop.run(node(x, false), &mut off_branch);
-        if let Some((a, o)) = off_branch.conflict {
+        if off_branch.abandoned {
+            // nothing: see above
+        } else if let Some((a, o)) = off_branch.conflict {
             if off_branch.min_ancestors(a as usize) + off_branch.min_ancestors(o as usize)
                 < best.bound
             {
@@ -744,7 +1072,10 @@ pub(crate) fn forcing_filtered(
                     unit: None,
                 });
             }
-        } else if on.conflict.is_none() && only.is_none_or(|o| o == technique_for(kind, 1)) {
+        } else if on_usable
+            && on.conflict.is_none()
+            && only.is_none_or(|o| o == technique_for(kind, 1))
+        {
             // double forcing: implied both ways
             for (i, &n) in on.nodes.iter().enumerate().skip(1) {
                 let n = n as usize;
@@ -773,7 +1104,7 @@ pub(crate) fn forcing_filtered(
                 });
             }
         }
-        if on.conflict.is_none() {
+        if on_usable && on.conflict.is_none() {
             on_branches[x] = Some(on);
         }
     }
@@ -980,13 +1311,13 @@ fn build_step(b: &Board, net: &Net, kind: Kind, c: Conclusion) -> Step {
 }
 
 pub fn nishio(b: &Board) -> Option<Step> {
-    forcing(b, Kind::Nishio, f64::INFINITY)
+    forcing(b, Kind::Nishio, f64::INFINITY, &Budget::unlimited())
 }
 
 macro_rules! only {
     ($name:ident, $kind:expr, $t:expr) => {
         pub fn $name(b: &Board) -> Option<Step> {
-            forcing_filtered(b, $kind, f64::INFINITY, Some($t))
+            forcing_filtered(b, $kind, f64::INFINITY, Some($t), &Budget::unlimited())
         }
     };
 }
@@ -1032,8 +1363,8 @@ only!(
 );
 
 pub fn dynamic_forcing_chain_plus(b: &Board) -> Option<Step> {
-    forcing(b, Kind::Plus, f64::INFINITY)
+    forcing(b, Kind::Plus, f64::INFINITY, &Budget::unlimited())
 }
 pub fn nested_forcing_chain(b: &Board) -> Option<Step> {
-    forcing(b, Kind::Nested, f64::INFINITY)
+    forcing(b, Kind::Nested, f64::INFINITY, &Budget::unlimited())
 }

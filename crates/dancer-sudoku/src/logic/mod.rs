@@ -77,8 +77,9 @@ use crate::grid::Grid;
 use chains::Mode;
 use forcing::Kind;
 
-/// A technique search: the board and the rating a step must stay below.
-type Finder = fn(&Board, f64) -> Option<Step>;
+/// A technique search: the board, the rating a step must stay below, and
+/// the budget (only the long searches look at it).
+type Finder = fn(&Board, f64, &Budget) -> Option<Step>;
 
 /// The searches of [`next_step`], by the lowest rating each can return.
 struct Entry {
@@ -88,7 +89,7 @@ struct Entry {
 
 macro_rules! plain {
     ($f:path) => {{
-        fn w(b: &Board, _limit: f64) -> Option<Step> {
+        fn w(b: &Board, _limit: f64, _budget: &Budget) -> Option<Step> {
             $f(b)
         }
         w as Finder
@@ -235,11 +236,11 @@ fn entries() -> &'static [Entry] {
             },
             Entry {
                 floor: t(Technique::XCycle),
-                find: |b, l| chains::cycle(b, Mode::X, Technique::XCycle, l),
+                find: |b, l, _| chains::cycle(b, Mode::X, Technique::XCycle, l),
             },
             Entry {
                 floor: t(Technique::YCycle),
-                find: |b, l| chains::cycle(b, Mode::Y, Technique::YCycle, l),
+                find: |b, l, _| chains::cycle(b, Mode::Y, Technique::YCycle, l),
             },
             Entry {
                 floor: t(Technique::ColourTrap),
@@ -251,39 +252,39 @@ fn entries() -> &'static [Entry] {
             },
             Entry {
                 floor: t(Technique::XChain),
-                find: |b, l| chains::forcing_chain(b, Mode::X, Technique::XChain, l),
+                find: |b, l, _| chains::forcing_chain(b, Mode::X, Technique::XChain, l),
             },
             Entry {
                 floor: t(Technique::XYChain),
-                find: |b, l| chains::forcing_chain(b, Mode::Y, Technique::XYChain, l),
+                find: |b, l, _| chains::forcing_chain(b, Mode::Y, Technique::XYChain, l),
             },
             Entry {
                 floor: t(Technique::ContinuousLoop),
-                find: |b, l| chains::cycle(b, Mode::XY, Technique::ContinuousLoop, l),
+                find: |b, l, _| chains::cycle(b, Mode::XY, Technique::ContinuousLoop, l),
             },
             Entry {
                 floor: t(Technique::Aic),
-                find: |b, l| chains::forcing_chain(b, Mode::XY, Technique::Aic, l),
+                find: |b, l, _| chains::forcing_chain(b, Mode::XY, Technique::Aic, l),
             },
             Entry {
                 floor: t(Technique::Nishio),
-                find: |b, l| forcing::forcing(b, Kind::Nishio, l),
+                find: |b, l, budget| forcing::forcing(b, Kind::Nishio, l, budget),
             },
             Entry {
                 floor: t(Technique::CellForcingChain),
-                find: |b, l| forcing::forcing(b, Kind::Static, l),
+                find: |b, l, budget| forcing::forcing(b, Kind::Static, l, budget),
             },
             Entry {
                 floor: t(Technique::DynamicCellForcingChain),
-                find: |b, l| forcing::forcing(b, Kind::Dynamic, l),
+                find: |b, l, budget| forcing::forcing(b, Kind::Dynamic, l, budget),
             },
             Entry {
                 floor: t(Technique::DynamicForcingChainPlus),
-                find: |b, l| forcing::forcing(b, Kind::Plus, l),
+                find: |b, l, budget| forcing::forcing(b, Kind::Plus, l, budget),
             },
             Entry {
                 floor: t(Technique::NestedForcingChain),
-                find: |b, l| forcing::forcing(b, Kind::Nested, l),
+                find: |b, l, budget| forcing::forcing(b, Kind::Nested, l, budget),
             },
         ];
         // stable: equal floors keep the order above
@@ -362,14 +363,27 @@ pub fn find(board: &Board, technique: Technique) -> Option<Step> {
 /// first technique in the order of [`Technique::ALL`]. `None` when the board
 /// is solved or no technique applies (no or several solutions).
 pub fn next_step(board: &Board) -> Option<Step> {
-    next_step_below(board, f64::INFINITY)
+    match next_step_below(board, f64::INFINITY, &Budget::unlimited()) {
+        Ok(step) => step,
+        Err(_) => unreachable!("an unlimited budget never runs out"),
+    }
+}
+
+/// [`next_step`] within a budget: `Err` when it ran out before the step was
+/// known, saying how hard the step is at least.
+pub fn next_step_within(board: &Board, budget: &Budget) -> Result<Option<Step>, Stopped> {
+    next_step_below(board, f64::INFINITY, budget)
 }
 
 /// [`next_step`] among the steps rated at most `max`: the techniques whose
 /// base rating is above it are not tried.
-fn next_step_below(board: &Board, max: f64) -> Option<Step> {
+///
+/// The searches run from the lowest base rating up, so when the budget runs
+/// out during one, no step rated below its base exists: the step is at
+/// least that hard.
+fn next_step_below(board: &Board, max: f64, budget: &Budget) -> Result<Option<Step>, Stopped> {
     if board.is_solved() {
-        return None;
+        return Ok(None);
     }
     let mut best: Option<Step> = None;
     let mut limit = max + 2e-9;
@@ -377,14 +391,96 @@ fn next_step_below(board: &Board, max: f64) -> Option<Step> {
         if e.floor >= limit - 1e-9 {
             break;
         }
-        if let Some(s) = (e.find)(board, limit) {
+        let found = (e.find)(board, limit, budget);
+        if let Some(why) = budget.check() {
+            return Err(Stopped {
+                why,
+                at_least: e.floor,
+            });
+        }
+        if let Some(s) = found {
             if s.is_productive() && s.rating() < limit - 1e-9 {
                 limit = s.rating();
                 best = Some(s);
             }
         }
     }
-    best
+    Ok(best)
+}
+
+/// Why a search stopped before its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Its time ran out.
+    Timeout,
+    /// It was asked to stop (Ctrl-C).
+    Interrupted,
+}
+
+impl Stop {
+    /// `timeout` or `interrupted`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Timeout => "timeout",
+            Stop::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// A search that stopped early: why, and the least rating of the step it
+/// was looking for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stopped {
+    pub why: Stop,
+    /// Every step rated below this was ruled out.
+    pub at_least: f64,
+}
+
+/// Limits on a rating or hint: a deadline, and a flag that another thread
+/// (a Ctrl-C handler, a server's cancel button) sets to stop the search.
+/// They are checked between steps and, in the forcing-chain searches (the
+/// only long ones), before each assumption: a search stops within a few
+/// milliseconds of either.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    deadline: Option<std::time::Instant>,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Budget {
+    /// No limit.
+    pub fn unlimited() -> Self {
+        Budget::default()
+    }
+
+    /// At most `d` from now (no limit if that is beyond the clock's range).
+    pub fn timeout(d: std::time::Duration) -> Self {
+        Budget {
+            deadline: std::time::Instant::now().checked_add(d),
+            cancel: None,
+        }
+    }
+
+    /// Also stops once `flag` is set.
+    pub fn with_cancel(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// `Some` once the search must stop: the flag first, then the clock.
+    pub fn check(&self) -> Option<Stop> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Some(Stop::Interrupted);
+        }
+        match self.deadline {
+            Some(d) if std::time::Instant::now() >= d => Some(Stop::Timeout),
+            _ => None,
+        }
+    }
 }
 
 /// Applies a step: places its digits, removes its candidates.
@@ -487,6 +583,21 @@ pub struct Rating {
     /// Whether logic solved the puzzle.
     pub solved: bool,
     pub level: Level,
+    /// Set when the budget ran out: the rating is then only a lower bound,
+    /// [`Rating::at_least`].
+    pub stopped: Option<Stopped>,
+}
+
+impl Rating {
+    /// What the rating is known to be at least: the hardest step so far,
+    /// or, when the search stopped, the least rating of the step it was
+    /// looking for if that is more.
+    pub fn at_least(&self) -> f64 {
+        match self.stopped {
+            Some(s) => self.se.max(s.at_least),
+            None => self.se,
+        }
+    }
 }
 
 /// Rates a 9x9 puzzle: applies the easiest step until solved and returns the
@@ -498,7 +609,13 @@ pub fn rate(givens: &Grid) -> Rating {
 
 /// As [`rate`], calling `f` with the board before each step and the step.
 pub fn rate_with(givens: &Grid, f: impl FnMut(&Board, &Step)) -> Rating {
-    rate_below(givens, f64::INFINITY, f)
+    rate_below(givens, f64::INFINITY, &Budget::unlimited(), f)
+}
+
+/// As [`rate_with`], within a budget: when it runs out, the rating so far
+/// with [`Rating::stopped`] set.
+pub fn rate_within(givens: &Grid, budget: &Budget, f: impl FnMut(&Board, &Step)) -> Rating {
+    rate_below(givens, f64::INFINITY, budget, f)
 }
 
 /// Rates a puzzle as `dancer sudoku rate` does: plain 9x9 only (else why
@@ -506,6 +623,15 @@ pub fn rate_with(givens: &Grid, f: impl FnMut(&Board, &Step)) -> Rating {
 /// others (logic on a grid with many solutions can search for a very long
 /// time, and a rating means nothing there).
 pub fn rate_puzzle(p: &crate::Puzzle) -> Result<Option<Rating>, String> {
+    rate_puzzle_within(p, &Budget::unlimited(), |_, _| {})
+}
+
+/// [`rate_puzzle`] within a budget, calling `f` as [`rate_with`] does.
+pub fn rate_puzzle_within(
+    p: &crate::Puzzle,
+    budget: &Budget,
+    f: impl FnMut(&Board, &Step),
+) -> Result<Option<Rating>, String> {
     if !p.rules.is_standard_9x9() {
         return Err(format!(
             "ratings are for plain 9x9, not {}",
@@ -513,7 +639,7 @@ pub fn rate_puzzle(p: &crate::Puzzle) -> Result<Option<Rating>, String> {
         ));
     }
     let unique = crate::solve(p, 2).count == 1;
-    Ok(unique.then(|| rate(&p.givens)))
+    Ok(unique.then(|| rate_within(&p.givens, budget, f)))
 }
 
 /// As [`rate`] for a puzzle that may not need a step rated above `max`:
@@ -521,17 +647,23 @@ pub fn rate_puzzle(p: &crate::Puzzle) -> Result<Option<Rating>, String> {
 /// trying the costlier techniques. A generator looking for easier puzzles
 /// throws the hard ones away quickly this way.
 pub fn rate_at_most(givens: &Grid, max: f64) -> Option<Rating> {
-    let r = rate_below(givens, max, |_, _| {});
+    let r = rate_below(givens, max, &Budget::unlimited(), |_, _| {});
     r.solved.then_some(r)
 }
 
-fn rate_below(givens: &Grid, max: f64, mut f: impl FnMut(&Board, &Step)) -> Rating {
+fn rate_below(
+    givens: &Grid,
+    max: f64,
+    budget: &Budget,
+    mut f: impl FnMut(&Board, &Step),
+) -> Rating {
     let mut r = Rating {
         se: 0.0,
         hardest: None,
         steps: 0,
         solved: false,
         level: Level::Easy,
+        stopped: None,
     };
     let Some(mut b) = Board::try_from_grid(givens) else {
         return r;
@@ -540,8 +672,13 @@ fn rate_below(givens: &Grid, max: f64, mut f: impl FnMut(&Board, &Step)) -> Rati
         return r;
     }
     while !b.is_solved() {
-        let Some(s) = next_step_below(&b, max) else {
-            break;
+        let s = match next_step_below(&b, max, budget) {
+            Ok(Some(s)) => s,
+            Ok(None) => break,
+            Err(stopped) => {
+                r.stopped = Some(stopped);
+                break;
+            }
         };
         f(&b, &s);
         let x = s.rating();
@@ -556,6 +693,6 @@ fn rate_below(givens: &Grid, max: f64, mut f: impl FnMut(&Board, &Step)) -> Rati
         }
     }
     r.solved = b.is_solved();
-    r.level = Level::of(r.se);
+    r.level = Level::of(r.at_least());
     r
 }
