@@ -327,6 +327,9 @@ pub(crate) struct Propagator<'a> {
     digit_cells: [Cells; 9],
     /// Where the basic rules may conclude something in the net itself.
     base_dirty: Dirty,
+    /// A solution of the board (any one), for [`first_contradiction`]'s
+    /// shortcut.
+    pub solution: Option<[u8; 81]>,
 }
 
 impl<'a> Propagator<'a> {
@@ -346,6 +349,7 @@ impl<'a> Propagator<'a> {
             give_up: usize::MAX,
             digit_cells,
             base_dirty: Dirty::ALL,
+            solution: None,
         };
         if matches!(kind, Kind::Plus | Kind::Nested) {
             p.reset();
@@ -849,7 +853,16 @@ impl<'a> Propagator<'a> {
     /// ones that lead to a contradiction are off.
     fn nested_rule(&mut self, br: &mut Branch) -> bool {
         let cands = self.assumed_cands(br);
-        let Some((x, extra)) = first_contradiction(&cands) else {
+        // A solution of the board that the assumed grid still allows (every
+        // cell placed as in it, or with its digit as a candidate).
+        let solution = self.solution.filter(|sol| {
+            (0..81).all(|c| match (self.sc.placed[c], cands[c]) {
+                (0, 0) => self.net.cands[c] == 0,
+                (0, m) => m >> (sol[c] - 1) & 1 == 1,
+                (d, _) => d == sol[c],
+            })
+        });
+        let Some((x, extra)) = first_contradiction(&cands, solution.as_ref()) else {
             return false;
         };
         br.nested_extra += extra;
@@ -873,7 +886,15 @@ impl<'a> Propagator<'a> {
 /// grids again and again (the two candidates of a bivalue cell give one
 /// grid; a step changes little). So results are kept, per thread, in a
 /// table that is emptied when it reaches [`MEMO_LIMIT`] grids.
-fn first_contradiction(cands: &[Digits; 81]) -> Option<(usize, usize)> {
+///
+/// `solution`, when given, is a solution of the grid: its candidates are
+/// not tried, for none of them can lead a sound chain to a contradiction
+/// (every node a chain from one derives holds in that solution). The answer
+/// is the same with or without it, only quicker with.
+fn first_contradiction(
+    cands: &[Digits; 81],
+    solution: Option<&[u8; 81]>,
+) -> Option<(usize, usize)> {
     use std::cell::RefCell;
     use std::collections::HashMap;
     /// A grid, and its first contradiction: candidate and complexity.
@@ -884,7 +905,7 @@ fn first_contradiction(cands: &[Digits; 81]) -> Option<(usize, usize)> {
     if let Some(hit) = MEMO.with(|m| m.borrow().get(cands).copied()) {
         return hit.map(|(x, e)| (x as usize, e as usize));
     }
-    let found = first_contradiction_search(cands);
+    let found = first_contradiction_search(cands, solution);
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         if m.len() >= MEMO_LIMIT {
@@ -899,7 +920,10 @@ fn first_contradiction(cands: &[Digits; 81]) -> Option<(usize, usize)> {
 /// bytes each).
 const MEMO_LIMIT: usize = 100_000;
 
-fn first_contradiction_search(cands: &[Digits; 81]) -> Option<(usize, usize)> {
+fn first_contradiction_search(
+    cands: &[Digits; 81],
+    solution: Option<&[u8; 81]>,
+) -> Option<(usize, usize)> {
     if cands.iter().all(|&m| m == 0) {
         return None;
     }
@@ -909,7 +933,7 @@ fn first_contradiction_search(cands: &[Digits; 81]) -> Option<(usize, usize)> {
     let mut stamp = Vec::new();
     let mut gen = 0;
     for x in 0..NCAND {
-        if !inner_net.has(x) {
+        if !inner_net.has(x) || solution.is_some_and(|s| s[cand_cell(x)] == cand_digit(x)) {
             continue;
         }
         inner.run(node(x, true), &mut ib);
@@ -920,6 +944,20 @@ fn first_contradiction_search(cands: &[Digits; 81]) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// A solution of the board's digits that its candidates allow, if it has
+/// one (any one, when it has several).
+fn any_solution(b: &Board) -> Option<[u8; 81]> {
+    let mut out = [[0u8; 81]; 1];
+    let mut stats = crate::fast9::Fast9Stats::default();
+    if crate::fast9::solve(b.values(), 1, &mut out, &mut stats) == 0 {
+        return None;
+    }
+    let sol = out[0];
+    (0..81)
+        .all(|c| b.value(c) == sol[c] || b.has(c, sol[c]))
+        .then_some(sol)
 }
 
 /// A conclusion of several branches and its complexity.
@@ -1014,9 +1052,27 @@ pub(crate) fn forcing_filtered(
         only,
     };
 
-    // On branches of every candidate, kept for cell and digit forcing.
+    // A solution of the board: a branch that agrees with it cannot reach a
+    // contradiction (every node a sound chain derives holds in it), so such
+    // a branch is run only where its nodes are needed: the on-branch of a
+    // solution candidate for a double forcing or a cell or digit forcing
+    // (deferred until then), the off-branch of another candidate for a
+    // double forcing only. The steps found are the same as with every
+    // branch run in order; only the work differs.
+    let solution = any_solution(b);
+    if kind == Kind::Nested {
+        prop.solution = solution;
+    }
+    let in_solution = |x: usize| solution.is_some_and(|s| s[cand_cell(x)] == cand_digit(x));
+    let double_wanted = only.is_none_or(|o| o == technique_for(kind, 1));
+
+    // On branches of every candidate, kept for cell and digit forcing;
+    // `deferred` marks those not run yet (solution candidates).
     let mut on_branches: Vec<Option<Branch>> = (0..NCAND).map(|_| None).collect();
+    let mut deferred = vec![false; NCAND];
     let mut off_branch = Branch::new();
+    // a branch not kept, for the next on-branch (its index table is large)
+    let mut spare: Option<Branch> = None;
     for x in 0..NCAND {
         if !net.has(x) {
             continue;
@@ -1028,84 +1084,76 @@ pub(crate) fn forcing_filtered(
         if budget.check().is_some() {
             return None;
         }
-        let mut on = Branch::new();
+        let true_x = in_solution(x);
+        let false_x = solution.is_some() && !true_x;
         // An abandoned branch takes part in no conclusion (each would be
         // rated at or above the bound), as it would not after a full run.
-        prop.give_up = best.bound;
-        prop.run(node(x, true), &mut on);
-        let on_usable = !on.abandoned;
-        if let (true, Some((a, o))) = (on_usable, on.conflict) {
-            if on.min_ancestors(a as usize) + on.min_ancestors(o as usize) < best.bound {
-                let cx = on.ancestors(a as usize, &mut stamp, &mut gen)
-                    + on.ancestors(o as usize, &mut stamp, &mut gen)
-                    + on.nested_extra;
-                best.consider(Conclusion {
-                    technique: technique_for(kind, 0),
-                    complexity: cx,
-                    target: node(x, false),
-                    sources: vec![node(x, true)],
-                    contradiction: Some(on.nodes[a as usize] as usize >> 1),
-                    unit: None,
-                });
+        let mut on = None;
+        if !true_x {
+            let mut br = spare.take().unwrap_or_else(Branch::new);
+            prop.give_up = best.bound;
+            prop.run(node(x, true), &mut br);
+            if !br.abandoned {
+                consider_contradiction(&br, kind, x, true, &mut stamp, &mut gen, &mut best);
             }
+            on = Some(br);
         }
         if kind == Kind::Nishio {
             continue;
         }
-        prop.give_up = best.bound;
-        prop.run(node(x, false), &mut off_branch);
-        if off_branch.abandoned {
-            // nothing: see above
-        } else if let Some((a, o)) = off_branch.conflict {
-            if off_branch.min_ancestors(a as usize) + off_branch.min_ancestors(o as usize)
-                < best.bound
-            {
-                let cx = off_branch.ancestors(a as usize, &mut stamp, &mut gen)
-                    + off_branch.ancestors(o as usize, &mut stamp, &mut gen)
-                    + off_branch.nested_extra;
-                best.consider(Conclusion {
-                    technique: technique_for(kind, 0),
-                    complexity: cx,
-                    target: node(x, true),
-                    sources: vec![node(x, false)],
-                    contradiction: Some(off_branch.nodes[a as usize] as usize >> 1),
-                    unit: None,
-                });
-            }
-        } else if on_usable
-            && on.conflict.is_none()
-            && only.is_none_or(|o| o == technique_for(kind, 1))
-        {
-            // double forcing: implied both ways
-            for (i, &n) in on.nodes.iter().enumerate().skip(1) {
-                let n = n as usize;
-                if n >> 1 == x {
-                    continue;
+        // the on-branch can still take part in a conclusion
+        let on_open = |on: &Option<Branch>| {
+            on.as_ref()
+                .is_none_or(|br| !br.abandoned && br.conflict.is_none())
+        };
+        if false_x && !(on_open(&on) && double_wanted) {
+            // the off-branch agrees with the solution: no contradiction,
+            // and no double forcing without the on-branch
+        } else {
+            prop.give_up = best.bound;
+            prop.run(node(x, false), &mut off_branch);
+            if off_branch.abandoned {
+                // nothing: see above
+            } else if off_branch.conflict.is_some() {
+                consider_contradiction(
+                    &off_branch,
+                    kind,
+                    x,
+                    false,
+                    &mut stamp,
+                    &mut gen,
+                    &mut best,
+                );
+            } else if on_open(&on) && double_wanted {
+                let on_br = match on.take() {
+                    Some(br) => br,
+                    None => {
+                        // a solution candidate: run its on-branch now, with
+                        // the bound it had before the off-branch ran
+                        let mut br = spare.take().unwrap_or_else(Branch::new);
+                        prop.give_up = best.bound;
+                        prop.run(node(x, true), &mut br);
+                        br
+                    }
+                };
+                if !on_br.abandoned {
+                    double_forcing(
+                        &on_br,
+                        &off_branch,
+                        kind,
+                        x,
+                        &mut stamp,
+                        &mut gen,
+                        &mut best,
+                    );
                 }
-                let j = off_branch.index[n];
-                if j == NONE {
-                    continue;
-                }
-                let extra = on.nested_extra + off_branch.nested_extra;
-                if on.min_ancestors(i) + off_branch.min_ancestors(j as usize) + extra >= best.bound
-                {
-                    continue;
-                }
-                let cx = on.ancestors(i, &mut stamp, &mut gen)
-                    + off_branch.ancestors(j as usize, &mut stamp, &mut gen)
-                    + extra;
-                best.consider(Conclusion {
-                    technique: technique_for(kind, 1),
-                    complexity: cx,
-                    target: n,
-                    sources: vec![node(x, true), node(x, false)],
-                    contradiction: None,
-                    unit: None,
-                });
+                on = Some(on_br);
             }
         }
-        if on_usable && on.conflict.is_none() {
-            on_branches[x] = Some(on);
+        match on {
+            Some(br) if !br.abandoned && br.conflict.is_none() => on_branches[x] = Some(br),
+            Some(br) => spare = Some(br),
+            None => deferred[x] = true,
         }
     }
     if kind != Kind::Nishio {
@@ -1117,7 +1165,7 @@ pub(crate) fn forcing_filtered(
                     continue;
                 }
                 let xs: Vec<usize> = digits_of(m).map(|d| cand(cell, d)).collect();
-                if xs.iter().any(|&x| on_branches[x].is_none()) {
+                if !ready(&xs, &mut on_branches, &mut deferred, &mut prop, best.bound) {
                     continue;
                 }
                 common_conclusions(
@@ -1143,7 +1191,7 @@ pub(crate) fn forcing_filtered(
                         .filter(|&i| p >> i & 1 == 1)
                         .map(|i| UNITS[u][i] as usize * 9 + di)
                         .collect();
-                    if xs.iter().any(|&x| on_branches[x].is_none()) {
+                    if !ready(&xs, &mut on_branches, &mut deferred, &mut prop, best.bound) {
                         continue;
                     }
                     common_conclusions(
@@ -1161,6 +1209,98 @@ pub(crate) fn forcing_filtered(
     }
     let c = best.found?;
     Some(build_step(b, net, kind, c))
+}
+
+/// Whether every candidate of `xs` has a usable on-branch, running the
+/// deferred ones first (only when all the others are there: a group with a
+/// missing branch concludes nothing).
+fn ready(
+    xs: &[usize],
+    on_branches: &mut [Option<Branch>],
+    deferred: &mut [bool],
+    prop: &mut Propagator,
+    bound: usize,
+) -> bool {
+    if xs.iter().any(|&x| on_branches[x].is_none() && !deferred[x]) {
+        return false;
+    }
+    for &x in xs {
+        if deferred[x] {
+            deferred[x] = false;
+            let mut br = Branch::new();
+            prop.give_up = bound;
+            prop.run(node(x, true), &mut br);
+            if !br.abandoned && br.conflict.is_none() {
+                on_branches[x] = Some(br);
+            }
+        }
+    }
+    xs.iter().all(|&x| on_branches[x].is_some())
+}
+
+/// A contradiction reached by the branch of `x` (on or off): the other
+/// value of `x` is the conclusion.
+fn consider_contradiction(
+    br: &Branch,
+    kind: Kind,
+    x: usize,
+    on: bool,
+    stamp: &mut Vec<u32>,
+    gen: &mut u32,
+    best: &mut Best,
+) {
+    let Some((a, o)) = br.conflict else {
+        return;
+    };
+    if br.min_ancestors(a as usize) + br.min_ancestors(o as usize) >= best.bound {
+        return;
+    }
+    let cx = br.ancestors(a as usize, stamp, gen)
+        + br.ancestors(o as usize, stamp, gen)
+        + br.nested_extra;
+    best.consider(Conclusion {
+        technique: technique_for(kind, 0),
+        complexity: cx,
+        target: node(x, !on),
+        sources: vec![node(x, on)],
+        contradiction: Some(br.nodes[a as usize] as usize >> 1),
+        unit: None,
+    });
+}
+
+/// Double forcing: nodes both branches of `x` imply.
+fn double_forcing(
+    on: &Branch,
+    off: &Branch,
+    kind: Kind,
+    x: usize,
+    stamp: &mut Vec<u32>,
+    gen: &mut u32,
+    best: &mut Best,
+) {
+    for (i, &n) in on.nodes.iter().enumerate().skip(1) {
+        let n = n as usize;
+        if n >> 1 == x {
+            continue;
+        }
+        let j = off.index[n];
+        if j == NONE {
+            continue;
+        }
+        let extra = on.nested_extra + off.nested_extra;
+        if on.min_ancestors(i) + off.min_ancestors(j as usize) + extra >= best.bound {
+            continue;
+        }
+        let cx = on.ancestors(i, stamp, gen) + off.ancestors(j as usize, stamp, gen) + extra;
+        best.consider(Conclusion {
+            technique: technique_for(kind, 1),
+            complexity: cx,
+            target: n,
+            sources: vec![node(x, true), node(x, false)],
+            contradiction: None,
+            unit: None,
+        });
+    }
 }
 
 /// Conclusions common to the on-branches of `xs`.
