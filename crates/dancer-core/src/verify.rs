@@ -18,7 +18,10 @@ pub enum VerifyError {
     RepeatedOption(OptionId),
     #[error("primary item {0} is not covered")]
     Uncovered(String),
-    #[error("primary item {item} is covered {count} times, not between {lo} and {hi}")]
+    #[error(
+        "primary item {item} is covered {}, not between {lo} and {hi}",
+        crate::plural(count, "time", "times")
+    )]
     Multiplicity {
         item: String,
         count: u32,
