@@ -1,6 +1,6 @@
 //! Flags that several commands share, each parsed once into a typed value
 //! (as ripgrep resolves its flags in one place): `--threads`, `--engine`,
-//! `--json`, `--progress`, and the parser that turns a name into a value
+//! `--json`, `--progress`, the rule for `--limit`, and the parser that turns a name into a value
 //! of one of the libraries' enums (engines, symmetries), listing the names
 //! in `--help` and in shell completions.
 
@@ -33,6 +33,16 @@ impl ThreadsArg {
 /// The one rule for `--threads`: a whole number, at least 1.
 fn parse_threads(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a whole number: {e}")),
+    }
+}
+
+/// The one rule for `--limit`: a whole number, at least 1 (a limit of 0
+/// would search nothing and report "none").
+pub fn parse_limit(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
         Ok(0) => Err("must be at least 1".into()),
         Ok(n) => Ok(n),
         Err(e) => Err(format!("not a whole number: {e}")),

@@ -1,8 +1,13 @@
 //! Reading problems from files or standard input.
+//!
+//! Every command that reads standard input goes through [`stdin`] (or
+//! [`read_stdin`]): when standard input is a terminal, they first say on
+//! standard error that they are waiting for it, and how to end it, rather
+//! than seem to hang.
 
 use anyhow::{Context, Result};
 use dancer_formats::Parsed;
-use std::io::BufReader;
+use std::io::{BufReader, IsTerminal, Read};
 use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -11,6 +16,44 @@ pub enum Format {
     Dlx,
     /// JSON: {"primary": [...], "secondary": [...], "options": [[...], ...]}
     Json,
+}
+
+/// The name standard input has in messages (`<stdin>:2:5: ...`).
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// How to end input typed at a terminal.
+const END_OF_INPUT: &str = if cfg!(windows) {
+    "Ctrl-Z then Enter"
+} else {
+    "Ctrl-D"
+};
+
+/// What to say before reading `what` (`"the problem"`, `"puzzles"`) from
+/// standard input: something when it is a terminal, where the user may
+/// not know that the program waits for them; nothing otherwise.
+pub fn stdin_notice(what: &str, is_terminal: bool) -> Option<String> {
+    is_terminal
+        .then(|| format!("dancer: reading {what} from standard input... ({END_OF_INPUT} to end)"))
+}
+
+/// Standard input, to read `what` from: says so first on standard error
+/// when it is a terminal (see [`stdin_notice`]).
+pub fn stdin(what: &str) -> std::io::StdinLock<'static> {
+    let stdin = std::io::stdin();
+    if let Some(notice) = stdin_notice(what, stdin.is_terminal()) {
+        eprintln!("{notice}");
+    }
+    stdin.lock()
+}
+
+/// All of standard input as text, to read `what` from (with the notice of
+/// [`stdin`]): for the commands that read all of it at once.
+pub fn read_stdin(what: &str) -> Result<String> {
+    let mut s = String::new();
+    stdin(what)
+        .read_to_string(&mut s)
+        .context("cannot read standard input")?;
+    Ok(s)
 }
 
 /// Reads a problem from `path` (`-` or none for standard input). The format
@@ -25,10 +68,14 @@ pub fn read_problem(path: Option<&str>, format: Option<Format>) -> Result<Parsed
         }
     });
     let parsed = if path == "-" {
-        let stdin = std::io::stdin().lock();
+        let what = match format {
+            Format::Dlx => "the problem (DLX)",
+            Format::Json => "the problem (JSON)",
+        };
+        let input = stdin(what);
         match format {
-            Format::Dlx => dancer_formats::dlx::read(stdin, "<stdin>")?,
-            Format::Json => dancer_formats::json::read(stdin, "<stdin>")?,
+            Format::Dlx => dancer_formats::dlx::read(input, STDIN_NAME)?,
+            Format::Json => dancer_formats::json::read(input, STDIN_NAME)?,
         }
     } else {
         let file = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
@@ -42,4 +89,19 @@ pub fn read_problem(path: Option<&str>, format: Option<Format>) -> Result<Parsed
         eprintln!("{w}");
     }
     Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notice_only_on_a_terminal() {
+        assert_eq!(stdin_notice("the problem", false), None);
+        let n = stdin_notice("puzzles", true).unwrap();
+        assert!(n.starts_with("dancer: reading puzzles from standard input..."));
+        assert!(n.contains(END_OF_INPUT));
+        let n = stdin_notice("the problem (JSON)", true).unwrap();
+        assert!(n.chars().count() <= 80, "{n}");
+    }
 }

@@ -12,23 +12,34 @@
 //! | `example.rs` | `dancer example` |
 //! | `sudoku/` | `dancer sudoku ...`: one module per subcommand |
 //! | `poly.rs` | `dancer poly ...` |
+//! | `install.rs` | `dancer completions`, `dancer man` |
 //!
-//! Exit codes: 0 when at least one solution was found, 1 when none, 2 on any
-//! error (bad input, bad flags). Writing to a closed pipe ends the command
-//! quietly with 0, handled once, here.
+//! Shared by every command: `args.rs` (flags), `input.rs` (files and
+//! standard input, with the notice when it is a terminal), `output.rs`
+//! (standard output, the exit codes), `interrupt.rs` (Ctrl-C, SIGTERM,
+//! SIGHUP), `progress.rs` (progress bars that fit 80 columns).
+//!
+//! Exit codes (`output::EXIT_CODES`, also in `--help` and the README): 0
+//! when at least one solution was found (also when `--limit` stopped the
+//! search), 1 when a complete search found none, 2 on any error (bad input,
+//! bad flags), 130 when a signal interrupted the run. Writing to a closed
+//! pipe ends the command quietly with 0, handled once, here.
 
 mod args;
 mod classic;
 mod example;
 mod input;
+mod install;
+mod interrupt;
 mod merge;
 mod output;
 mod poly;
+mod progress;
 mod solve;
 mod sudoku;
 
-use clap::{Parser, Subcommand};
-use output::{Found, Out};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use output::Out;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -48,24 +59,48 @@ enum Command {
     #[command(subcommand)]
     Gen(classic::GenCommand),
     /// Solve built-in examples: Knuth's toy problem and the 8 queens
+    #[command(long_about = example::LONG_ABOUT)]
     Example,
-    /// Sudoku: solve, count, check, export, hint, rate and generate (any size, common variants)
+    /// Sudoku of any size and common variants: solve, count, check, hint, rate, generate
     #[command(subcommand)]
     Sudoku(sudoku::SudokuCommand),
     /// Polyomino and polycube packing puzzles
     #[command(subcommand)]
     Poly(poly::PolyCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    #[command(long_about = install::COMPLETIONS_ABOUT)]
+    Completions(install::CompletionsArgs),
+    /// Print the man page (roff) to standard output, or write every page into a folder
+    #[command(long_about = install::MAN_ABOUT)]
+    Man(install::ManArgs),
+}
+
+/// The whole command line, as parsed, with the exit codes after `--help`:
+/// also what completions and man pages are made from.
+pub fn command() -> clap::Command {
+    Cli::command().after_help(output::exit_codes_text(80))
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+            let code = if e.use_stderr() {
+                output::EXIT_ERROR
+            } else {
+                output::EXIT_FOUND
+            };
             let _ = e.print();
             return ExitCode::from(code);
         }
     };
+    // Ctrl-C, SIGTERM, SIGHUP: one handler for every command (see
+    // interrupt.rs): a command that takes `interrupt::cancel_flag()` stops
+    // cleanly; any other ends at once, with 130.
+    interrupt::install();
     let mut out = Out::new();
     let result = match cli.command {
         Command::Solve(args) => solve::run(args, &mut out),
@@ -74,6 +109,8 @@ fn main() -> ExitCode {
         Command::Example => example::run(&mut out),
         Command::Sudoku(cmd) => sudoku::run(cmd, &mut out),
         Command::Poly(cmd) => poly::run(cmd, &mut out),
+        Command::Completions(args) => install::completions(args, &mut out),
+        Command::Man(args) => install::man(args, &mut out),
     };
     // what was printed goes out before any error message
     let result = match (result, out.flush()) {
@@ -82,14 +119,13 @@ fn main() -> ExitCode {
         (Err(e), _) => Err(e),
     };
     match result {
-        Ok(Found::Some) => ExitCode::SUCCESS,
-        Ok(Found::None) => ExitCode::from(1),
-        Ok(Found::Invalid) => ExitCode::from(2),
-        Ok(Found::Interrupted) => ExitCode::from(130),
-        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        // a command that ran on after a signal was interrupted, whatever
+        // it says it found
+        Ok(found) => ExitCode::from(interrupt::overrule(found).code()),
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::from(output::EXIT_FOUND),
         Err(e) => {
             eprintln!("dancer: error: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(output::EXIT_ERROR)
         }
     }
 }

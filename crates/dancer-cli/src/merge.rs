@@ -1,12 +1,17 @@
 //! `dancer merge`: adds up the result files of a sharded run. The files
 //! are read here; the rules (same problem, engine, version and split, no
 //! duplicates, none missing) are `dancer_core::shard::merge`'s.
+//!
+//! The exit code follows the rule of a search (`Found::of_search`) for
+//! the whole: a part that was interrupted makes the sum an interrupted
+//! search's (130), since its count is partial; parts stopped at their
+//! `--limit` leave it 0 or 1, the summary saying "stopped at the limit".
 
 use crate::args::JsonArg;
-use crate::output::Found;
-use crate::output::Out;
+use crate::output::{ending_text, plural, Found, Out};
 use anyhow::{Context, Result};
 use clap::Args;
+use dancer_core::parallel::Stop;
 use dancer_core::shard::{self, Saved};
 use dancer_formats::ndjson::SolveRecord;
 use std::path::PathBuf;
@@ -30,26 +35,31 @@ pub fn run(args: MergeArgs, out: &mut Out) -> Result<Found> {
         parts.push((f.display().to_string(), s));
     }
     let m = shard::merge(&parts)?;
-    for f in &m.incomplete {
-        eprintln!("warning: {f} is incomplete (interrupted or limited)");
+    for (f, stopped) in &m.incomplete {
+        let why = match stopped {
+            Some(Stop::Limit) => ": stopped at its limit",
+            Some(Stop::Interrupted) => ": interrupted",
+            None => "",
+        };
+        eprintln!("warning: {f} is incomplete{why}");
     }
     if args.json.json {
-        out.record(&SolveRecord::summary(&m.stats, m.complete))?;
+        out.record(&SolveRecord::summary(&m.stats, m.complete, m.stopped))?;
     } else {
         out.line(&m.stats.solutions.to_string())?;
     }
+    let how = match (m.complete, m.stopped) {
+        (true, _) => "complete",
+        (false, Some(s)) => ending_text(Some(s)),
+        (false, None) => "incomplete",
+    };
     eprintln!(
-        "{} shards: {} solutions, {} nodes, {} updates, {:.3} s of work ({})",
-        m.shards,
-        m.stats.solutions,
-        m.stats.nodes,
-        m.stats.updates,
+        "{}: {}, {}, {}, {:.3} s of work ({how})",
+        plural(m.shards, "shard", "shards"),
+        plural(m.stats.solutions, "solution", "solutions"),
+        plural(m.stats.nodes, "node", "nodes"),
+        plural(m.stats.updates, "update", "updates"),
         m.seconds,
-        if m.complete { "complete" } else { "incomplete" }
     );
-    Ok(if m.stats.solutions > 0 {
-        Found::Some
-    } else {
-        Found::None
-    })
+    Ok(Found::of_search(m.stats.solutions, m.stopped))
 }

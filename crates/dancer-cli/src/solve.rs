@@ -10,16 +10,16 @@
 
 use crate::args::{EngineArg, JsonArg, ProgressArg, ProgressMode, ThreadsArg};
 use crate::input::{read_problem, Format};
-use crate::output::Found;
-use crate::output::Out;
+use crate::output::{ending_text, plural, Found, Out};
+use crate::{interrupt, progress};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use dancer_core::parallel::{self, Observer, Progress, RunConfig, UnitResult};
+use dancer_core::parallel::{self, Observer, Progress, RunConfig, Stop, UnitResult};
 use dancer_core::shard::{Checkpoint, Saved, ShardSpec, Split, SplitError, SplitOptions};
 use dancer_core::{verify, Problem};
 use dancer_formats::ndjson::SolveRecord;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use indicatif::ProgressBar;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -32,8 +32,10 @@ pub struct SolveArgs {
     /// Count solutions without printing them
     #[arg(long)]
     pub count: bool,
-    /// Stop after N solutions (found in this run)
-    #[arg(long, value_name = "N")]
+    /// Stop after N solutions (found in this run); exit code 0 when stopped
+    /// so, but the summary says "stopped at the limit": a count is then a
+    /// lower bound
+    #[arg(long, value_name = "N", value_parser = crate::args::parse_limit)]
     pub limit: Option<u64>,
     /// Print statistics: nodes, updates, maximum level, per-level profile, time
     #[arg(long)]
@@ -93,6 +95,8 @@ struct Printed<'o> {
     error: Option<std::io::Error>,
     /// An invalid solution (an engine bug): reported as an error.
     bad: Option<String>,
+    /// Solutions checked by `--verify`.
+    verified: u64,
     checkpoint: Option<Checkpoint>,
     save_error: Option<anyhow::Error>,
 }
@@ -101,7 +105,7 @@ struct Printer<'a, 'o> {
     args: &'a SolveArgs,
     problem: &'a Problem,
     printed: Mutex<Printed<'o>>,
-    /// Stops the run: Ctrl-C, or a write error.
+    /// Stops the run: a signal (see interrupt.rs), or a write error.
     cancel: Arc<AtomicBool>,
     bar: Option<ProgressBar>,
     checkpoint_path: Option<PathBuf>,
@@ -109,12 +113,13 @@ struct Printer<'a, 'o> {
 }
 
 impl Printer<'_, '_> {
-    /// Saves the checkpoint; what was printed must be on its way first.
-    fn save(&self, p: &mut Printed<'_>, complete: bool) {
+    /// Saves the checkpoint: `complete`, or `stopped` early, or neither
+    /// (the run goes on); what was printed must be on its way first.
+    fn save(&self, p: &mut Printed<'_>, complete: bool, stopped: Option<Stop>) {
         let (Some(path), Some(cp)) = (&self.checkpoint_path, &mut p.checkpoint) else {
             return;
         };
-        let saved = cp.saved(complete, self.start.elapsed().as_secs_f64());
+        let saved = cp.saved(complete, stopped, self.start.elapsed().as_secs_f64());
         if let Err(e) = p.out.flush() {
             p.error.get_or_insert(e);
         }
@@ -151,9 +156,13 @@ impl Observer for Printer<'_, '_> {
         let p = &mut *p;
         for sol in &r.solutions {
             if self.args.verify {
-                if let Err(e) = verify(self.problem, sol) {
-                    p.bad
-                        .get_or_insert(format!("engine produced an invalid solution {sol:?}: {e}"));
+                match verify(self.problem, sol) {
+                    Ok(()) => p.verified += 1,
+                    Err(e) => {
+                        p.bad.get_or_insert(format!(
+                            "engine produced an invalid solution {sol:?}: {e}"
+                        ));
+                    }
                 }
             }
             if self.args.count || p.error.is_some() {
@@ -165,7 +174,7 @@ impl Observer for Printer<'_, '_> {
             }
         }
         if p.checkpoint.as_mut().is_some_and(|cp| cp.record(r)) {
-            self.save(p, false);
+            self.save(p, false, None);
         }
     }
 
@@ -190,11 +199,7 @@ impl Observer for Printer<'_, '_> {
             _ => {
                 if let Some(bar) = &self.bar {
                     bar.set_position((pr.fraction * 1000.0) as u64);
-                    let eta = eta.map_or("?".into(), |eta| format!("{eta:.0} s"));
-                    bar.set_message(format!(
-                        "{} solutions, {:.2e} nodes/s, eta {eta}",
-                        pr.solutions, rate
-                    ));
+                    bar.set_message(progress::search_message(pr.solutions, rate, eta));
                 }
             }
         }
@@ -234,22 +239,13 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     })?;
     let checkpoint_path = args.checkpoint.clone().or_else(|| args.resume.clone());
 
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        let c = cancel.clone();
-        // If the handler cannot be installed, Ctrl-C simply kills the
-        // process; what was printed and checkpointed is kept either way.
-        let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
-    }
-    let bar = (args.progress.progress == ProgressMode::Auto && std::io::stderr().is_terminal())
-        .then(|| {
-            let b = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::stderr());
-            b.set_style(
-                ProgressStyle::with_template("{bar:40} {percent:>3}% {elapsed_precise} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            b
-        });
+    // set by Ctrl-C, SIGTERM or SIGHUP: the search stops, and what it
+    // found is printed
+    let cancel = interrupt::cancel_flag();
+    let bar = (args.progress.progress == ProgressMode::Auto)
+        .then(progress::on_terminal)
+        .flatten()
+        .map(progress::search_bar);
     let printer = Printer {
         args: &args,
         problem,
@@ -259,6 +255,7 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
             line: String::new(),
             error: None,
             bad: None,
+            verified: 0,
             checkpoint: checkpoint_path
                 .as_ref()
                 .map(|_| split.checkpoint(Duration::from_secs_f64(args.checkpoint_every))),
@@ -290,12 +287,15 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     }
     let mut p = printer.printed.lock().expect("the run is over");
     let complete = summary.complete;
+    // why it ended early: the limit, or a signal (a write error also
+    // stops it, and is reported below)
+    let stopped = summary.stopped();
     // the counts of the whole search (or shard): the top part once, the
     // units run now, and those done before a resume
     let mut stats = split.totals(&summary.stats);
     stats.elapsed = elapsed;
     // a final checkpoint: complete, interrupted, or stopped at the limit
-    printer.save(&mut p, complete);
+    printer.save(&mut p, complete, stopped);
     if let Some(e) = p.save_error.take() {
         return Err(e);
     }
@@ -310,13 +310,13 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
             .shard_out
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
-        let result = split.shard_result(&stats, complete, elapsed.as_secs_f64());
+        let result = split.shard_result(&stats, stopped, elapsed.as_secs_f64());
         write_atomically(&path, &result.to_json())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let out = &mut *p.out;
     if args.json.json {
-        let mut record = SolveRecord::summary(&stats, complete);
+        let mut record = SolveRecord::summary(&stats, complete, stopped);
         if let SolveRecord::Summary {
             max_level, profile, ..
         } = &mut record
@@ -330,37 +330,35 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     } else if args.count {
         out.line(&stats.solutions.to_string())?;
     }
+    // the partial result of an interrupted run is out too, before the exit
     out.flush()?;
-    let how = if complete {
-        "complete"
-    } else if summary.cancelled {
-        "interrupted: incomplete"
-    } else if args.limit.is_some() {
-        "stopped at the limit: incomplete"
-    } else {
-        "incomplete"
-    };
     let secs = elapsed.as_secs_f64();
+    // nodes and updates are counted by each engine in its own way: the
+    // summary says whose they are
     eprintln!(
-        "{} solution{}, {} nodes, {} updates, {:.3} s ({how})",
-        stats.solutions,
-        if stats.solutions == 1 { "" } else { "s" },
-        stats.nodes,
-        stats.updates,
-        secs
+        "engine {engine}: {}, {}, {}, {secs:.3} s ({})",
+        plural(stats.solutions, "solution", "solutions"),
+        plural(stats.nodes, "node", "nodes"),
+        plural(stats.updates, "update", "updates"),
+        ending_text(stopped)
     );
+    if args.verify {
+        eprintln!(
+            "verified {} against the problem, not the engine: {}",
+            plural(p.verified, "solution", "solutions"),
+            dancer_core::verify::what_is_checked(problem)
+        );
+    }
     if args.stats {
         eprintln!(
-            "engine {}, {} thread{}, {} units at depth {}; {} items ({} primary), {} options, {} entries",
-            engine,
-            threads,
-            if threads == 1 { "" } else { "s" },
-            split.plan.units.len(),
+            "{}, {} at depth {}; {} ({} primary), {}, {}",
+            plural(threads, "thread", "threads"),
+            plural(split.plan.units.len(), "unit", "units"),
             split.plan.depth,
-            problem.n_items(),
+            plural(problem.n_items(), "item", "items"),
             problem.n_primary(),
-            problem.n_options(),
-            problem.n_entries()
+            plural(problem.n_options(), "option", "options"),
+            plural(problem.n_entries(), "entry", "entries")
         );
         eprintln!("maximum level {}", stats.max_level());
         if secs > 0.0 {
@@ -377,16 +375,12 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     }
     if let Some(s) = args.shard {
         eprintln!(
-            "shard {} of {}: {} of {} units",
+            "shard {} of {}: {} of {}",
             s.k,
             s.n,
             split.selected.len(),
-            split.plan.units.len()
+            plural(split.plan.units.len(), "unit", "units")
         );
     }
-    Ok(if stats.solutions > 0 {
-        Found::Some
-    } else {
-        Found::None
-    })
+    Ok(Found::of_search(stats.solutions, stopped))
 }

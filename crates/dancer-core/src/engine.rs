@@ -148,7 +148,10 @@ fn unsupported_message(engine: EngineKind, reason: Unsupported) -> String {
             format!("the {engine} engine does not support multiplicities (dlxm does)")
         }
         Unsupported::TooManyItems { items, max } => {
-            format!("the {engine} engine takes at most {max} items, not {items}")
+            format!(
+                "the {engine} engine takes at most {}, not {items}",
+                crate::plural(max, "item", "items")
+            )
         }
     }
 }

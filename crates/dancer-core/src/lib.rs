@@ -20,6 +20,7 @@
 //! | [`shard`] | shards and checkpoints: the saved record, dealing units, [`shard::merge`] |
 //! | [`verify`](mod@verify) | the independent check |
 //! | [`classic`] | the n queens and Langford pairs, generated |
+//! | [`plural`] | `1 unit`, `2 units`: every count in a message goes through it |
 //!
 //! ```
 //! use dancer_core::{ProblemBuilder, solutions, verify};
@@ -63,3 +64,21 @@ pub use sink::{CollectSink, CountSink, FirstSink, Flow, Sink};
 pub use solve::{all, count, first, solutions, solve, Outcome, Solutions, SolveOptions};
 pub use stats::Stats;
 pub use verify::{verify, VerifyError};
+
+/// A count and its noun, in the singular for exactly one: `plural(1,
+/// "unit", "units")` is `1 unit`, `plural(0, "unit", "units")` is `0
+/// units`. Every message of the workspace that prints a count before a
+/// noun says it through this (the command line too), so that `1 units`
+/// cannot come back.
+///
+/// ```
+/// use dancer_core::plural;
+/// assert_eq!(plural(1u64, "solution", "solutions"), "1 solution");
+/// assert_eq!(plural(92usize, "solution", "solutions"), "92 solutions");
+/// assert_eq!(plural(0, "time", "times"), "0 times");
+/// ```
+pub fn plural<N: std::fmt::Display>(n: N, one: &str, many: &str) -> String {
+    let n = n.to_string();
+    let noun = if n == "1" { one } else { many };
+    format!("{n} {noun}")
+}

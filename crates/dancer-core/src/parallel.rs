@@ -36,6 +36,7 @@
 use crate::engine::{DescendError, Engine, EngineError, EngineKind, Event};
 use crate::problem::{OptionId, Problem};
 use crate::stats::Stats;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -236,6 +237,37 @@ impl Default for RunConfig {
     }
 }
 
+/// Why a run stopped before the end of its search.
+///
+/// Ordered by weight: when the parts of a search stopped for different
+/// reasons (shards), the whole stopped for the greatest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stop {
+    /// `limit` solutions were reported, as asked: the search was not
+    /// finished, so a count is a lower bound.
+    Limit,
+    /// The cancel flag was set (Ctrl-C or another signal, in the command
+    /// line): the counts are those of the part searched.
+    Interrupted,
+}
+
+impl Stop {
+    /// `"limit"` or `"interrupted"`, as in saved files and NDJSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Limit => "limit",
+            Stop::Interrupted => "interrupted",
+        }
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// How a run ended.
 #[derive(Clone, Debug)]
 pub struct RunSummary {
@@ -245,7 +277,23 @@ pub struct RunSummary {
     pub solutions: u64,
     /// Every selected unit was searched to the end.
     pub complete: bool,
+    /// The cancel flag was set when the run ended.
     pub cancelled: bool,
+}
+
+impl RunSummary {
+    /// Why the run stopped early: `None` when it is complete; else
+    /// [`Stop::Interrupted`] when the cancel flag was set, and otherwise
+    /// [`Stop::Limit`] (the only other way a run ends early).
+    pub fn stopped(&self) -> Option<Stop> {
+        if self.complete {
+            None
+        } else if self.cancelled {
+            Some(Stop::Interrupted)
+        } else {
+            Some(Stop::Limit)
+        }
+    }
 }
 
 struct Shared<'a> {

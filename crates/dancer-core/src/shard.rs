@@ -40,12 +40,15 @@
 //!   "solutions": 1234, "nodes": 56789, "updates": 987654,
 //!   "profile": [1, 10, 50],             // nodes per level
 //!   "complete": true,                   // all of this part is searched
+//!   "stopped": "limit",                 // when not complete and the run ended early:
+//!                                       // "limit" or "interrupted" (else left out)
 //!   "seconds": 12.5                     // of search, all runs together
 //! }
 //! ```
 
 use crate::engine::{EngineError, EngineKind};
-use crate::parallel::{self, Plan, Purpose, UnitResult};
+use crate::parallel::{self, Plan, Purpose, Stop, UnitResult};
+use crate::plural;
 use crate::problem::Problem;
 use crate::stats::Stats;
 use serde::{Deserialize, Serialize};
@@ -178,6 +181,10 @@ pub struct Saved {
     #[serde(default)]
     pub profile: Vec<u64>,
     pub complete: bool,
+    /// Why the run that saved it ended early: left out when it is
+    /// complete, and in a checkpoint saved while the run goes on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stop>,
     pub seconds: f64,
 }
 
@@ -236,7 +243,10 @@ pub enum SavedError {
 /// A checkpoint that does not fit the plan it is resumed on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ResumeError {
-    #[error("the checkpoint has {theirs} units, this problem {ours}: not the same search")]
+    #[error(
+        "the checkpoint has {}, this problem {ours}: not the same search",
+        plural(theirs, "unit", "units")
+    )]
     Units { theirs: usize, ours: usize },
     #[error("the checkpoint's list of completed units is damaged")]
     Damaged,
@@ -421,8 +431,9 @@ impl Split {
         }
     }
 
-    /// This shard's result, with the counters of [`totals`](Self::totals).
-    pub fn shard_result(&self, totals: &Stats, complete: bool, seconds: f64) -> Saved {
+    /// This shard's result, with the counters of [`totals`](Self::totals);
+    /// complete unless the run `stopped` early.
+    pub fn shard_result(&self, totals: &Stats, stopped: Option<Stop>, seconds: f64) -> Saved {
         let mut s = self.record(SHARD);
         s.shard = self.shard.map(|s| s.k);
         s.shards = self.shard.map(|s| s.n);
@@ -430,7 +441,8 @@ impl Split {
         s.nodes = totals.nodes;
         s.updates = totals.updates;
         s.profile = totals.profile_trimmed().to_vec();
-        s.complete = complete;
+        s.complete = stopped.is_none();
+        s.stopped = stopped;
         s.seconds = seconds;
         s
     }
@@ -451,6 +463,7 @@ impl Split {
             updates: 0,
             profile: Vec::new(),
             complete: false,
+            stopped: None,
             seconds: self.resumed_seconds,
         }
     }
@@ -480,9 +493,14 @@ impl Checkpoint {
         self.last_save.elapsed() >= self.every
     }
 
-    /// The record to save now: `complete` when the whole run is, and
+    /// The record to save now: `complete` when the whole run is,
+    /// `stopped` when the run ended early (`None` while it goes on), and
     /// `seconds` of search in this run (added to those of the runs before).
-    pub fn saved(&mut self, complete: bool, seconds: f64) -> Saved {
+    pub fn saved(&mut self, complete: bool, stopped: Option<Stop>, seconds: f64) -> Saved {
+        debug_assert!(
+            !(complete && stopped.is_some()),
+            "a complete run did not stop early"
+        );
         self.last_save = Instant::now();
         let mut s = self.template.clone();
         s.done = hex_bitmap(&self.done);
@@ -491,6 +509,7 @@ impl Checkpoint {
         s.updates = self.stats.updates;
         s.profile = self.stats.profile_trimmed().to_vec();
         s.complete = complete;
+        s.stopped = stopped;
         s.seconds += seconds;
         s
     }
@@ -505,13 +524,16 @@ pub enum MergeError {
     NoCount,
     #[error("shard result without a shard number")]
     NoNumber,
-    #[error("{first} and {other}: different {what} ({a} and {b})")]
+    /// Two files disagree on `what`: `first` (the first file named) has
+    /// `first_value`, `other` has `other_value`; the message names both in
+    /// that order.
+    #[error("{first} and {other}: different {what} ({first_value} and {other_value})")]
     Different {
         first: String,
         other: String,
         what: &'static str,
-        a: String,
-        b: String,
+        first_value: String,
+        other_value: String,
     },
     #[error("{first} and {other}: different splits of the search")]
     Split { first: String, other: String },
@@ -540,12 +562,18 @@ pub struct Merged {
     pub stats: Stats,
     /// Every part was complete.
     pub complete: bool,
+    /// Why the sum is incomplete, when the parts say: the greatest of
+    /// their [`Stop`]s (one interrupted part makes the sum interrupted).
+    /// `None` when complete, or when no incomplete part says why (a file
+    /// of an older dancer).
+    pub stopped: Option<Stop>,
     /// How many parts.
     pub shards: usize,
     /// Seconds of search of all parts together.
     pub seconds: f64,
-    /// The names of the parts that are incomplete (interrupted or limited).
-    pub incomplete: Vec<String>,
+    /// The parts that are incomplete: their names, and why each stopped
+    /// when it says.
+    pub incomplete: Vec<(String, Option<Stop>)>,
 }
 
 /// Adds up the results of a sharded search, given as (name, record) pairs
@@ -562,18 +590,18 @@ pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
     };
     let n = first.shards.ok_or(MergeError::NoCount)?;
     for (f, s) in parts {
-        for (what, a, b) in [
-            ("version", &s.version, &first.version),
-            ("problem", &s.fingerprint, &first.fingerprint),
-            ("engine", &s.engine, &first.engine),
+        for (what, first_value, other_value) in [
+            ("version", &first.version, &s.version),
+            ("problem", &first.fingerprint, &s.fingerprint),
+            ("engine", &first.engine, &s.engine),
         ] {
-            if a != b {
+            if first_value != other_value {
                 return Err(MergeError::Different {
                     first: f0.clone(),
                     other: f.clone(),
                     what,
-                    a: a.clone(),
-                    b: b.clone(),
+                    first_value: first_value.clone(),
+                    other_value: other_value.clone(),
                 });
             }
         }
@@ -615,7 +643,7 @@ pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
     let mut incomplete = Vec::new();
     for (f, s) in parts {
         if !s.complete {
-            incomplete.push(f.clone());
+            incomplete.push((f.clone(), s.stopped));
         }
         stats.merge(&s.stats());
         seconds += s.seconds;
@@ -624,6 +652,7 @@ pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
     Ok(Merged {
         stats,
         complete: incomplete.is_empty(),
+        stopped: incomplete.iter().filter_map(|(_, s)| *s).max(),
         shards: n,
         seconds,
         incomplete,
@@ -691,7 +720,7 @@ mod tests {
         let mut parts = Vec::new();
         for k in 1..=3 {
             let (split, totals) = shard_of(Some(ShardSpec { k, n: 3 }));
-            let r = split.shard_result(&totals, true, 0.5);
+            let r = split.shard_result(&totals, None, 0.5);
             // the record survives being written and read
             let back = Saved::from_json(std::str::from_utf8(&r.to_json()).unwrap()).unwrap();
             assert_eq!(back, r);
@@ -725,6 +754,18 @@ mod tests {
                 ..
             })
         ));
+        // the message names the files and their values in the same order
+        let fp = parts[0].1.fingerprint.clone();
+        assert_eq!(
+            merge(&other).unwrap_err().to_string(),
+            format!("part1 and part2: different problem ({fp} and 0000000000000000)")
+        );
+        let mut engines = parts.clone();
+        engines[0].1.engine = "bitset".into();
+        assert_eq!(
+            merge(&engines).unwrap_err().to_string(),
+            "part1 and part2: different engine (bitset and dlx)"
+        );
         let mut wrong = parts.clone();
         wrong[0].1.format = CHECKPOINT.into();
         assert!(matches!(merge(&wrong), Err(MergeError::Saved(..))));
@@ -733,7 +774,29 @@ mod tests {
         cut[2].1.complete = false;
         let m = merge(&cut).unwrap();
         assert!(!m.complete);
-        assert_eq!(m.incomplete, vec!["part3".to_string()]);
+        assert_eq!(m.incomplete, vec![("part3".to_string(), None)]);
+        assert_eq!(m.stopped, None);
+        // and says why: an interrupted part outweighs a limited one
+        cut[2].1.stopped = Some(Stop::Limit);
+        assert_eq!(merge(&cut).unwrap().stopped, Some(Stop::Limit));
+        cut[0].1.complete = false;
+        cut[0].1.stopped = Some(Stop::Interrupted);
+        let m = merge(&cut).unwrap();
+        assert_eq!(m.stopped, Some(Stop::Interrupted));
+        assert_eq!(
+            m.incomplete,
+            vec![
+                ("part1".to_string(), Some(Stop::Interrupted)),
+                ("part3".to_string(), Some(Stop::Limit))
+            ]
+        );
+        // `stopped` is written only when there is one, and read back
+        assert!(!String::from_utf8(parts[0].1.to_json())
+            .unwrap()
+            .contains("stopped"));
+        let text = String::from_utf8(cut[0].1.to_json()).unwrap();
+        assert!(text.contains(r#""stopped": "interrupted""#), "{text}");
+        assert_eq!(Saved::from_json(&text).unwrap(), cut[0].1);
     }
 
     /// A checkpoint resumes only the same search, and a resumed run ends
@@ -770,7 +833,7 @@ mod tests {
             &Record(std::sync::Mutex::new(&mut cp)),
         )
         .unwrap();
-        let saved = cp.saved(false, 1.0);
+        let saved = cp.saved(false, None, 1.0);
         assert_eq!(saved.format, CHECKPOINT);
         // resumed: the other units, and the totals of the whole search
         let again = Split::new(
@@ -825,7 +888,9 @@ mod tests {
         };
         let ms = Split::new(&m, EngineKind::Auto, mopts.clone()).unwrap();
         assert_eq!(ms.engine, EngineKind::Dlxm);
-        let mut old = ms.checkpoint(Duration::from_secs(1)).saved(false, 0.0);
+        let mut old = ms
+            .checkpoint(Duration::from_secs(1))
+            .saved(false, None, 0.0);
         old.engine = "dlx".into();
         let again = Split::new(
             &m,
@@ -850,9 +915,12 @@ mod tests {
         ));
         let mut bad = saved;
         bad.units += 1;
-        assert!(matches!(
-            resume(bad, EngineKind::Dlx, &p),
-            Some(SplitError::Resume(ResumeError::Units { .. }))
-        ));
+        let e = resume(bad, EngineKind::Dlx, &p).unwrap();
+        assert!(matches!(e, SplitError::Resume(ResumeError::Units { .. })));
+        assert!(e.to_string().contains(" units, this problem "), "{e}");
+        assert_eq!(
+            ResumeError::Units { theirs: 1, ours: 2 }.to_string(),
+            "the checkpoint has 1 unit, this problem 2: not the same search"
+        );
     }
 }

@@ -18,7 +18,10 @@ pub enum VerifyError {
     RepeatedOption(OptionId),
     #[error("primary item {0} is not covered")]
     Uncovered(String),
-    #[error("primary item {item} is covered {count} times, not between {lo} and {hi}")]
+    #[error(
+        "primary item {item} is covered {}, not between {lo} and {hi}",
+        crate::plural(count, "time", "times")
+    )]
     Multiplicity {
         item: String,
         count: u32,
@@ -50,6 +53,22 @@ impl fmt::Display for Kind {
             Kind::Primary => "primary",
             Kind::Secondary => "secondary",
         })
+    }
+}
+
+/// What [`verify`] checks of a solution of `problem`, in words, for a
+/// program to say after it checked: `every primary item covered exactly
+/// once, every secondary item at most once or in one colour`.
+pub fn what_is_checked(problem: &Problem) -> &'static str {
+    match (problem.has_multiplicities(), problem.n_primary() < problem.n_items()) {
+        (false, false) => "every item covered exactly once",
+        (false, true) => {
+            "every primary item covered exactly once, every secondary item at most once or in one colour"
+        }
+        (true, false) => "every item covered as many times as its multiplicity allows",
+        (true, true) => {
+            "every primary item covered as many times as its multiplicity allows, every secondary item at most once or in one colour"
+        }
     }
 }
 

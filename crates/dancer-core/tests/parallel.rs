@@ -5,7 +5,7 @@
 mod common;
 
 use common::{spec_strategy, spec_with_bounds};
-use dancer_core::parallel::{plan, plan_at, run, Observer, RunConfig, Unit, UnitResult};
+use dancer_core::parallel::{plan, plan_at, run, Observer, RunConfig, Stop, Unit, UnitResult};
 use dancer_core::{classic, verify, EngineKind, OptionId, Problem};
 use proptest::prelude::*;
 use std::sync::Mutex;
@@ -259,4 +259,43 @@ proptest! {
             verify(&p, s).unwrap();
         }
     }
+}
+
+/// A run says why it ended early: the limit, or the cancel flag.
+#[test]
+fn a_run_says_why_it_stopped() {
+    let p = classic::queens(8);
+    let pl = plan(&p, EngineKind::Dlx, 2, 20).unwrap();
+    let all: Vec<usize> = (0..pl.units.len()).collect();
+    let run_with = |limit: Option<u64>, cancel: bool| {
+        let cfg = RunConfig {
+            engine: EngineKind::Dlx,
+            threads: 2,
+            limit,
+            cancel: Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+                cancel,
+            ))),
+            keep: false,
+            ..Default::default()
+        };
+        run(&p, &pl, &all, &cfg, &Collect(Mutex::new(Vec::new()))).unwrap()
+    };
+    let whole = run_with(None, false);
+    assert_eq!((whole.complete, whole.stopped()), (true, None));
+    // a limit above the count is never reached
+    assert_eq!(run_with(Some(1000), false).stopped(), None);
+    let limited = run_with(Some(3), false);
+    assert_eq!(
+        (limited.solutions, limited.stopped()),
+        (3, Some(Stop::Limit))
+    );
+    let cancelled = run_with(None, true);
+    assert_eq!(cancelled.stopped(), Some(Stop::Interrupted));
+    // both: the interruption is what the caller must hear about
+    assert_eq!(run_with(Some(3), true).stopped(), Some(Stop::Interrupted));
+    assert_eq!(Stop::Limit.to_string(), "limit");
+    assert_eq!(
+        serde_json::to_string(&Stop::Interrupted).unwrap(),
+        r#""interrupted""#
+    );
 }

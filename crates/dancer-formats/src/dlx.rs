@@ -40,6 +40,11 @@ fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// The column of the first token of a line (1 for a line of blanks).
+fn first_col(line: &str) -> usize {
+    tokens(line).next().map_or(1, |(col, _)| col)
+}
+
 fn is_comment_or_blank(line: &str) -> bool {
     let t = line.trim_start();
     t.is_empty() || t.starts_with('|')
@@ -61,7 +66,8 @@ pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
     let mut lineno = 0usize;
     let mut b = ProblemBuilder::new();
     let mut warnings = Vec::new();
-    let mut have_items = false;
+    // the line of the item line, once read
+    let mut items_at = None;
     let io = |e| Error::Io {
         file: file.to_string(),
         source: e,
@@ -86,24 +92,30 @@ pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
         if is_comment_or_blank(line) {
             continue;
         }
-        if !have_items {
+        if items_at.is_none() {
             read_items(&mut b, line, file, lineno)?;
-            have_items = true;
+            items_at = Some((lineno, first_col(line)));
         } else {
             read_option(&mut b, line, file, lineno, &mut warnings)?;
         }
     }
-    if !have_items {
+    let Some((items_line, items_col)) = items_at else {
+        // where the item line should have been: the end of the input
+        let why = if lineno == 0 {
+            "the input is empty"
+        } else {
+            "the input has only comments and blank lines"
+        };
         return Err(Error::at(
             file,
             lineno.max(1),
-            0,
-            "no item line: the input has no items",
+            1,
+            format!("no item line: {why}"),
         ));
-    }
+    };
     let problem = b
         .build()
-        .map_err(|e| Error::at(file, 1, 0, e.to_string()))?;
+        .map_err(|e| Error::at(file, items_line, items_col, e.to_string()))?;
     Ok(Parsed { problem, warnings })
 }
 
@@ -211,7 +223,7 @@ fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> 
         return Err(Error::at(
             file,
             lineno,
-            0,
+            first_col(line),
             "the item line has no primary items",
         ));
     }
@@ -263,7 +275,7 @@ fn read_option(
             at: Location {
                 file: file.to_string(),
                 line: lineno,
-                col: 0,
+                col: first_col(line),
             },
             message: "option has no primary items; it is ignored".to_string(),
         });
@@ -344,7 +356,7 @@ mod tests {
         assert_eq!(p.warnings[0].at.line, 4);
         assert_eq!(
             p.warnings[0].to_string(),
-            "c:4: warning: option has no primary items; it is ignored"
+            "c:4:4: warning: option has no primary items; it is ignored"
         );
         assert!(p.problem.has_colors());
         assert_eq!(p.problem.option_text(1), "A C X:1 Y:1");
@@ -378,11 +390,16 @@ mod tests {
         );
         assert_eq!(
             err("| X\n| B\n"),
-            "t.dlx:2: no item line: the input has no items"
+            "t.dlx:2:1: no item line: the input has only comments and blank lines"
         );
         assert_eq!(
             err("| B\n"),
-            "t.dlx:1: no item line: the input has no items"
+            "t.dlx:1:1: no item line: the input has only comments and blank lines"
+        );
+        assert_eq!(err(""), "t.dlx:1:1: no item line: the input is empty");
+        assert_eq!(
+            err("| c\n\n  A B\nA\nB\nC\n"),
+            "t.dlx:6:1: unknown item \"C\""
         );
         assert_eq!(
             err("A B:x\n"),

@@ -51,29 +51,44 @@ impl ProblemDoc {
         }
     }
 
-    /// Builds the problem. Errors name the JSON path (`options[3][1]`).
+    /// Builds the problem. Errors name the JSON path (`options[3][1]`) and
+    /// where the value is in the document's compact JSON form (the one
+    /// [`to_string`] writes: all on line 1); [`read`] gives the place in
+    /// the text read instead.
     pub fn to_problem(&self, file: &str) -> Result<Parsed, Error> {
-        let at = |path: String, e: &dyn std::fmt::Display| Error::Syntax {
-            at: Location {
+        let text = serde_json::to_vec(self).expect("plain data serialises");
+        self.build(file, &text)
+    }
+
+    /// Builds the problem read from `text`, locating errors and warnings
+    /// there.
+    fn build(&self, file: &str, text: &[u8]) -> Result<Parsed, Error> {
+        let place = |path: &[Seg]| {
+            let (line, col) = locate(text, path).unwrap_or((1, 1));
+            Location {
                 file: file.to_string(),
-                line: 0,
-                col: 0,
-            },
-            message: format!("{path}: {e}"),
+                line,
+                col,
+            }
+        };
+        let at = |path: &[Seg], e: &dyn std::fmt::Display| Error::Syntax {
+            at: place(path),
+            message: format!("{}: {e}", path_text(path)),
         };
         let mut b = ProblemBuilder::new();
         for (i, n) in self.primary.iter().enumerate() {
+            let path = [Seg::Key("primary"), Seg::Index(i)];
             // DLX3 multiplicities, as in the text format: "2:3|name"
             let r = match crate::dlx::multiplicity(n) {
                 Some(Ok((u, v, name))) => b.primary_bounded(name, u, v),
-                Some(Err(msg)) => return Err(at(format!("primary[{i}]"), &msg)),
+                Some(Err(msg)) => return Err(at(&path, &msg)),
                 None => b.primary(n),
             };
-            r.map_err(|e| at(format!("primary[{i}]"), &e))?;
+            r.map_err(|e| at(&path, &e))?;
         }
         for (i, n) in self.secondary.iter().enumerate() {
             b.secondary(n)
-                .map_err(|e| at(format!("secondary[{i}]"), &e))?;
+                .map_err(|e| at(&[Seg::Key("secondary"), Seg::Index(i)], &e))?;
         }
         let mut warnings = Vec::new();
         for (k, opt) in self.options.iter().enumerate() {
@@ -94,39 +109,211 @@ impl ProblemDoc {
                         }
                         e => e.to_string(),
                     };
-                    at(format!("options[{k}][{j}]"), &msg)
+                    at(&[Seg::Key("options"), Seg::Index(k), Seg::Index(j)], &msg)
                 })?;
             }
             let o = b.end_option();
             if !b.is_active(o) {
+                let path = [Seg::Key("options"), Seg::Index(k)];
                 warnings.push(Diagnostic {
-                    at: Location {
-                        file: file.to_string(),
-                        line: 0,
-                        col: 0,
-                    },
-                    message: format!("options[{k}] has no primary items; it is ignored"),
+                    at: place(&path),
+                    message: format!("{} has no primary items; it is ignored", path_text(&path)),
                 });
             }
         }
-        let problem = b.build().map_err(|e| at("primary".to_string(), &e))?;
+        let problem = b.build().map_err(|e| at(&[Seg::Key("primary")], &e))?;
         Ok(Parsed { problem, warnings })
     }
 }
 
-/// Reads a problem from a JSON document.
-pub fn read<R: Read>(input: R, file: &str) -> Result<Parsed, Error> {
-    let doc: ProblemDoc = serde_json::from_reader(input).map_err(|e| {
-        if e.is_io() {
-            Error::Io {
-                file: file.to_string(),
-                source: e.into(),
+/// One step of a path into a JSON document.
+#[derive(Clone, Copy, Debug)]
+enum Seg {
+    Key(&'static str),
+    Index(usize),
+}
+
+/// `options[3][1]`.
+fn path_text(path: &[Seg]) -> String {
+    let mut s = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) if s.is_empty() => s.push_str(k),
+            Seg::Key(k) => {
+                s.push('.');
+                s.push_str(k);
             }
-        } else {
-            Error::at(file, e.line(), e.column(), e.to_string())
+            Seg::Index(i) => s.push_str(&format!("[{i}]")),
         }
+    }
+    s
+}
+
+/// Where the value at `path` starts in the JSON document `text`: 1-based
+/// line and column (in characters). `None` when the text has no such value
+/// (it is not the document, or not valid JSON).
+fn locate(text: &[u8], path: &[Seg]) -> Option<(usize, usize)> {
+    let mut sc = Scan { b: text, i: 0 };
+    for seg in path {
+        sc.ws();
+        match *seg {
+            Seg::Key(key) => sc.member(key)?,
+            Seg::Index(n) => sc.element(n)?,
+        }
+    }
+    sc.ws();
+    let before = &text[..sc.i];
+    let line = 1 + before.iter().filter(|&&c| c == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
+    // characters, not bytes: UTF-8 continuation bytes do not count
+    let col = 1 + before[line_start..]
+        .iter()
+        .filter(|&&c| c & 0xC0 != 0x80)
+        .count();
+    Some((line, col))
+}
+
+/// A cursor over a JSON text that skips values without building them.
+struct Scan<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Scan<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\r' | b'\n')) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        self.ws();
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// A string, decoded.
+    fn string(&mut self) -> Option<String> {
+        self.ws();
+        let start = self.i;
+        self.eat(b'"')?;
+        loop {
+            match self.peek()? {
+                b'\\' => self.i += 2,
+                b'"' => {
+                    self.i += 1;
+                    return serde_json::from_slice(&self.b[start..self.i]).ok();
+                }
+                _ => self.i += 1,
+            }
+        }
+    }
+
+    fn skip_value(&mut self) -> Option<()> {
+        self.ws();
+        match self.peek()? {
+            b'"' => self.string().map(drop),
+            b'{' => {
+                self.i += 1;
+                if self.eat(b'}').is_some() {
+                    return Some(());
+                }
+                loop {
+                    self.string()?;
+                    self.eat(b':')?;
+                    self.skip_value()?;
+                    if self.eat(b',').is_none() {
+                        return self.eat(b'}');
+                    }
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                if self.eat(b']').is_some() {
+                    return Some(());
+                }
+                loop {
+                    self.skip_value()?;
+                    if self.eat(b',').is_none() {
+                        return self.eat(b']');
+                    }
+                }
+            }
+            _ => {
+                // a number, true, false or null
+                let start = self.i;
+                while self.peek().is_some_and(|c| {
+                    !matches!(c, b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n')
+                }) {
+                    self.i += 1;
+                }
+                (self.i > start).then_some(())
+            }
+        }
+    }
+
+    /// Moves to the value of `key` in the object here.
+    fn member(&mut self, key: &str) -> Option<()> {
+        self.eat(b'{')?;
+        if self.eat(b'}').is_some() {
+            return None;
+        }
+        loop {
+            let k = self.string()?;
+            self.eat(b':')?;
+            if k == key {
+                self.ws();
+                return Some(());
+            }
+            self.skip_value()?;
+            self.eat(b',')?;
+        }
+    }
+
+    /// Moves to element `n` of the array here.
+    fn element(&mut self, n: usize) -> Option<()> {
+        self.eat(b'[')?;
+        if self.eat(b']').is_some() {
+            return None;
+        }
+        for _ in 0..n {
+            self.skip_value()?;
+            self.eat(b',')?;
+        }
+        self.ws();
+        Some(())
+    }
+}
+
+/// Reads a problem from a JSON document. Errors say where, as
+/// `FILE:LINE:COL` (1-based), with the JSON path of the value for errors
+/// in the problem itself (`p.json:3:14: options[1][1]: unknown item "Q"`).
+pub fn read<R: Read>(mut input: R, file: &str) -> Result<Parsed, Error> {
+    let mut text = Vec::new();
+    input.read_to_end(&mut text).map_err(|e| Error::Io {
+        file: file.to_string(),
+        source: e,
     })?;
-    doc.to_problem(file)
+    let doc: ProblemDoc = serde_json::from_slice(&text).map_err(|e| {
+        // serde_json's message ends in " at line L column C": said once, in front
+        let msg = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
+        let msg = if text.iter().all(u8::is_ascii_whitespace) {
+            "the input is empty (expected a JSON object)"
+        } else {
+            msg
+        };
+        // column 0: at the start of a line, before its first character
+        Error::at(file, e.line().max(1), e.column().max(1), msg)
+    })?;
+    doc.build(file, &text)
 }
 
 /// Writes a problem as a JSON document.
@@ -156,7 +343,7 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert_eq!(e, "p.json:0: options[1][1]: unknown item \"Q\"");
+        assert_eq!(e, "p.json:1:40: options[1][1]: unknown item \"Q\"");
         let e = read(
             "{\"primary\":[\"A\"],\n \"options\": [[\"A\"]\n".as_bytes(),
             "p.json",
@@ -164,5 +351,61 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.starts_with("p.json:3:"), "{e}");
+    }
+
+    fn err(text: &str) -> String {
+        read(text.as_bytes(), "<stdin>").unwrap_err().to_string()
+    }
+
+    /// Every location is 1-based, LINE:COL, at the value in question, and
+    /// serde's own " at line L column C" is not said twice.
+    #[test]
+    fn locations_point_at_the_value() {
+        let text = "{\n  \"primary\": [\"A\", \"B\"],\n  \"secondary\": [\"X\"],\n  \"options\": [\n    [\"A\", \"X:1\"],\n    [\"X:2\"],\n    [\"B\", \"Q\"]\n  ]\n}\n";
+        assert_eq!(err(text), "<stdin>:7:11: options[2][1]: unknown item \"Q\"");
+        let p = read(text.replace(", \"Q\"", "").as_bytes(), "<stdin>").unwrap();
+        assert_eq!(
+            p.warnings[0].to_string(),
+            "<stdin>:6:5: warning: options[1] has no primary items; it is ignored"
+        );
+        assert_eq!(
+            err(r#"{"primary":["A","A"],"options":[]}"#),
+            "<stdin>:1:17: primary[1]: item name \"A\" is declared twice"
+        );
+        let e = err(r#"{"primary":["A"],"secondary":[ "1|X"],"options":[]}"#);
+        assert!(e.starts_with("<stdin>:1:32: secondary[0]: "), "{e}");
+        assert_eq!(
+            err(r#"{"primary":[],"options":[]}"#),
+            "<stdin>:1:12: primary: the problem has no primary items"
+        );
+        // columns count characters, keys may come in any order
+        assert_eq!(
+            err(r#"{"options":[["é","ü"]],"primary":["é"]}"#),
+            "<stdin>:1:18: options[0][1]: unknown item \"ü\""
+        );
+        // errors of the JSON itself
+        assert_eq!(
+            err(""),
+            "<stdin>:1:1: the input is empty (expected a JSON object)"
+        );
+        assert_eq!(
+            err("\n\n"),
+            "<stdin>:3:1: the input is empty (expected a JSON object)"
+        );
+        assert_eq!(err("{}"), "<stdin>:1:2: missing field `primary`");
+        assert_eq!(
+            err("{\"primary\": [1]}"),
+            "<stdin>:1:14: invalid type: integer `1`, expected a string"
+        );
+        // a document built in memory: located in its compact form
+        let doc = ProblemDoc {
+            primary: vec!["A".into()],
+            secondary: vec![],
+            options: vec![vec!["B".into()]],
+        };
+        assert_eq!(
+            doc.to_problem("doc").unwrap_err().to_string(),
+            "doc:1:45: options[0][0]: unknown item \"B\""
+        );
     }
 }

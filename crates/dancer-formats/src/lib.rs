@@ -8,7 +8,9 @@
 //! * [`ndjson`]: every NDJSON record that `dancer` prints for programs,
 //!   documented in one place.
 //!
-//! Every error says where: `FILE:LINE:COL: message`.
+//! Every error and warning says where: `FILE:LINE:COL: message`, the line
+//! and column 1-based (a column counts characters), for standard input
+//! too (`<stdin>:2:5:`).
 
 pub mod dlx;
 pub mod json;
@@ -16,23 +18,22 @@ pub mod ndjson;
 
 use std::fmt;
 
-/// A place in an input.
+/// A place in an input: where the token, value or line in question
+/// starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Location {
     pub file: String,
     /// 1-based line.
     pub line: usize,
-    /// 1-based column (in characters); 0 when the whole line is meant.
+    /// 1-based column, in characters.
     pub col: usize,
 }
 
 impl fmt::Display for Location {
+    /// `FILE:LINE:COL`, always both numbers and never 0 (a 0 made by
+    /// mistake is shown as 1).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.col > 0 {
-            write!(f, "{}:{}:{}", self.file, self.line, self.col)
-        } else {
-            write!(f, "{}:{}", self.file, self.line)
-        }
+        write!(f, "{}:{}:{}", self.file, self.line.max(1), self.col.max(1))
     }
 }
 
@@ -53,6 +54,7 @@ pub enum Error {
 
 impl Error {
     pub(crate) fn at(file: &str, line: usize, col: usize, message: impl Into<String>) -> Self {
+        debug_assert!(line >= 1 && col >= 1, "locations are 1-based");
         Error::Syntax {
             at: Location {
                 file: file.to_string(),
@@ -89,4 +91,24 @@ impl fmt::Display for Diagnostic {
 pub struct Parsed {
     pub problem: dancer_core::Problem,
     pub warnings: Vec<Diagnostic>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_are_one_based_and_complete() {
+        let at = |line, col| {
+            Location {
+                file: "<stdin>".into(),
+                line,
+                col,
+            }
+            .to_string()
+        };
+        assert_eq!(at(2, 5), "<stdin>:2:5");
+        // never a 0, even if one is made by mistake
+        assert_eq!(at(0, 0), "<stdin>:1:1");
+    }
 }

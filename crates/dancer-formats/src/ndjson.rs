@@ -52,6 +52,13 @@ pub enum SolveRecord {
         updates: u64,
         /// The whole tree was searched: `solutions` is the exact count.
         complete: bool,
+        /// Why the search ended early: `"limit"` (`--limit` solutions were
+        /// found; a count is a lower bound) or `"interrupted"` (Ctrl-C or
+        /// another signal; the exit code is then 130). For a merge: the
+        /// parts' (one interrupted part makes it `"interrupted"`).
+        /// *(omitted when complete)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stopped: Option<dancer_core::parallel::Stop>,
         /// Search time (for a merge: of all shards together).
         seconds: f64,
         /// With `--stats`: the deepest level reached. *(omitted)*
@@ -81,13 +88,19 @@ pub enum SolveRecord {
 }
 
 impl SolveRecord {
-    /// The summary of a search with these counters.
-    pub fn summary(stats: &dancer_core::Stats, complete: bool) -> Self {
+    /// The summary of a search with these counters, `complete` or not, and
+    /// why it `stopped` early when it says.
+    pub fn summary(
+        stats: &dancer_core::Stats,
+        complete: bool,
+        stopped: Option<dancer_core::parallel::Stop>,
+    ) -> Self {
         SolveRecord::Summary {
             solutions: stats.solutions,
             nodes: stats.nodes,
             updates: stats.updates,
             complete,
+            stopped,
             seconds: stats.elapsed.as_secs_f64(),
             max_level: None,
             profile: None,
@@ -362,9 +375,20 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            s(&SolveRecord::summary(&stats, true)).unwrap(),
+            s(&SolveRecord::summary(&stats, true, None)).unwrap(),
             r#"{"type":"summary","solutions":1,"nodes":6,"updates":30,"complete":true,"seconds":0.0}"#
         );
+        let stopped = SolveRecord::summary(
+            &stats,
+            false,
+            Some(dancer_core::parallel::Stop::Interrupted),
+        );
+        assert_eq!(
+            s(&stopped).unwrap(),
+            r#"{"type":"summary","solutions":1,"nodes":6,"updates":30,"complete":false,"stopped":"interrupted","seconds":0.0}"#
+        );
+        let back: SolveRecord = serde_json::from_str(&s(&stopped).unwrap()).unwrap();
+        assert_eq!(back, stopped);
         assert_eq!(
             s(&SudokuSolveRecord::Invalid(InvalidPuzzle::new(3, "bad"))).unwrap(),
             r#"{"line":3,"status":"invalid","error":"bad"}"#

@@ -9,8 +9,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally};
 use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Read};
+use indicatif::{ProgressBar, ProgressDrawTarget};
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -81,16 +81,10 @@ impl CommonArgs {
 /// `-`, a file, or a puzzle given as the argument itself.
 pub fn read_input(input: Option<&str>) -> Result<(String, String)> {
     match input {
-        None | Some("-") => {
-            if std::io::stdin().is_terminal() {
-                eprintln!("reading puzzles from standard input... (Ctrl-D to end)");
-            }
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .context("cannot read standard input")?;
-            Ok(("<stdin>".into(), s))
-        }
+        None | Some("-") => Ok((
+            crate::input::STDIN_NAME.into(),
+            crate::input::read_stdin("puzzles")?,
+        )),
         Some(path) if std::path::Path::new(path).exists() => {
             let s = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
             Ok((path.to_string(), s))
@@ -207,8 +201,8 @@ pub fn run_batch(
 }
 
 /// On a terminal, for a file of more than 100 puzzles, a bar of puzzles
-/// solved, drawn at once and within 80 columns:
-/// `[####------] 120000/490000 puzzles, 791 puzzles/s, eta 8m`.
+/// solved ([`crate::progress::batch_bar`]: within 80 columns, plain
+/// numbers), drawn at once and moved as each puzzle is done.
 fn batch_bar(text: &str) -> ProgressBar {
     let puzzles = text
         .lines()
@@ -221,23 +215,9 @@ fn batch_bar(text: &str) -> ProgressBar {
     {
         return ProgressBar::hidden();
     }
-    let b = ProgressBar::with_draw_target(Some(puzzles), ProgressDrawTarget::stderr());
-    b.set_style(batch_style());
+    let b = crate::progress::batch_bar(ProgressDrawTarget::stderr(), puzzles, "puzzles");
     b.enable_steady_tick(Duration::from_millis(200));
     b
-}
-
-/// The batch bar's style: plain numbers (`791 puzzles/s`).
-pub fn batch_style() -> ProgressStyle {
-    ProgressStyle::with_template("[{bar:20}] {pos}/{len} puzzles, {rate}, eta {eta}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .with_key(
-            "rate",
-            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.0} puzzles/s", s.per_sec());
-            },
-        )
-        .progress_chars("#>-")
 }
 
 /// The exit code of a batch: 2 if any input was invalid; else 0 when every

@@ -11,8 +11,6 @@ use dancer_sudoku::hint::{hint_within, Hint, HintLevel};
 use dancer_sudoku::logic::{Budget, Stop};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Args)]
@@ -35,11 +33,7 @@ pub struct HintArgs {
 pub fn run(args: HintArgs, out: &mut Out) -> Result<Found> {
     let p = read_one(&args.puzzle)?;
     let level = args.level;
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        let c = cancel.clone();
-        let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
-    }
+    let cancel = crate::interrupt::cancel_flag();
     let budget = match args.timeout.0 {
         Some(d) => Budget::timeout(d),
         None => Budget::unlimited(),

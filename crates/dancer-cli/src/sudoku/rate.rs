@@ -10,13 +10,13 @@ use crate::args::{parse_seconds, JsonArg, ThreadsArg};
 use crate::output::{Found, Out};
 use anyhow::Result;
 use clap::Args;
+use dancer_core::plural;
 use dancer_sudoku::batch::{self, RateEvent, RateOptions};
 use dancer_sudoku::logic::Rating;
 use dancer_sudoku::{read_puzzles, records, Layout};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 #[derive(Args)]
@@ -73,11 +73,7 @@ pub fn rating_text(r: &Rating) -> String {
 pub fn run(args: RateArgs, out: &mut Out) -> Result<Found> {
     let (name, text) = read_input(args.input.as_deref())?;
     let start = Instant::now();
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        let c = cancel.clone();
-        let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
-    }
+    let cancel = crate::interrupt::cancel_flag();
     let total = read_puzzles(&text, None, Layout::Lines).len();
     let bar = progress_bar(total);
     let opts = RateOptions {
@@ -159,11 +155,6 @@ pub fn run(args: RateArgs, out: &mut Out) -> Result<Found> {
     })
 }
 
-/// `1 puzzle`, `2 puzzles`.
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// On a terminal: for one puzzle, a line with the steps so far; for
 /// several, a bar of puzzles rated. Elsewhere nothing.
 fn progress_bar(total: usize) -> ProgressBar {
@@ -176,10 +167,9 @@ fn progress_bar(total: usize) -> ProgressBar {
             "rating: {elapsed} {wide_msg}",
         )
     } else {
-        (
-            ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr()),
-            "{bar:30} {pos}/{len} rated, {elapsed} eta {eta}",
-        )
+        let bar = crate::progress::batch_bar(ProgressDrawTarget::stderr(), total as u64, "puzzles");
+        bar.enable_steady_tick(Duration::from_millis(200));
+        return bar;
     };
     bar.set_style(
         ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),

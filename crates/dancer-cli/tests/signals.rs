@@ -1,0 +1,264 @@
+//! Exit codes of runs that did not finish: a signal makes a search stop,
+//! print what it found, and exit 130, so that a script can tell a partial
+//! count from a complete one; a `--limit` that was reached exits 0 (the
+//! solutions asked for were found), with the summary saying the count is a
+//! lower bound.
+
+#![cfg(unix)]
+
+use assert_cmd::Command;
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+fn dancer() -> Command {
+    Command::cargo_bin("dancer").unwrap()
+}
+
+/// 20 queens: 39 billion solutions, far more than a test can count.
+fn long_problem() -> tempfile::NamedTempFile {
+    let q = dancer().args(["gen", "queens", "20"]).output().unwrap();
+    assert!(q.status.success());
+    let f = tempfile::Builder::new().suffix(".dlx").tempfile().unwrap();
+    std::fs::write(f.path(), &q.stdout).unwrap();
+    f
+}
+
+fn kill(child: &Child, signal: &str) {
+    let ok = std::process::Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success(), "kill -{signal} failed");
+}
+
+/// Waits for `child` to end, for at most a minute.
+fn wait(child: &mut Child) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("dancer did not stop within a minute of the signal");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// What an interrupted `dancer solve ARGS` printed: (exit code, standard
+/// output, standard error). The signal is sent once the search runs (its
+/// first progress record is out).
+fn interrupt(args: &[&str], signal: &str) -> (Option<i32>, String, String) {
+    let problem = long_problem();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
+        .arg("solve")
+        .args(args)
+        .args(["--progress", "json", "--threads", "2"])
+        .arg(problem.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // standard output is read as it comes, so that dancer never waits on it
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = String::new();
+        stdout.read_to_string(&mut out).unwrap();
+        out
+    });
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut err = String::new();
+    loop {
+        let mut line = String::new();
+        let n = stderr.read_line(&mut line).unwrap();
+        assert!(n > 0, "dancer ended before its search ran: {err}");
+        err.push_str(&line);
+        if line.starts_with(r#"{"type":"progress""#) {
+            break;
+        }
+    }
+    kill(&child, signal);
+    let status = wait(&mut child);
+    stderr.read_to_string(&mut err).unwrap();
+    (status.code(), reader.join().unwrap(), err)
+}
+
+#[test]
+fn ctrl_c_prints_the_partial_count_and_exits_130() {
+    let (code, out, err) = interrupt(&["--count"], "INT");
+    assert_eq!(code, Some(130), "{err}");
+    // the partial count, flushed: one line, a number
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out:?}");
+    let count: u64 = lines[0].parse().expect("a count");
+    assert!(err.contains(&format!("{count} solution")), "{err}");
+    assert!(err.contains("(interrupted: incomplete)"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn sigterm_stops_the_same_way_and_the_json_summary_says_so() {
+    let (code, out, err) = interrupt(&["--count", "--json"], "TERM");
+    assert_eq!(code, Some(130), "{err}");
+    let s: serde_json::Value = serde_json::from_str(out.trim()).expect("one summary record");
+    assert_eq!(s["type"], "summary");
+    assert_eq!(s["complete"], false);
+    assert_eq!(s["stopped"], "interrupted");
+    assert!(s["solutions"].as_u64().is_some());
+    assert!(err.contains("(interrupted: incomplete)"), "{err}");
+}
+
+#[test]
+fn an_interrupted_run_prints_its_solutions_and_saves_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck.json");
+    let ck_arg = ck.to_str().unwrap();
+    let (code, out, err) = interrupt(&["--checkpoint", ck_arg], "INT");
+    assert_eq!(code, Some(130), "{err}");
+    // the solutions found: whole, 20 option lines each, a blank line between
+    assert!(out.ends_with('\n'), "{out:?}");
+    for sol in out.trim_end().split("\n\n") {
+        assert_eq!(sol.lines().count(), 20, "{sol:?}");
+    }
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&ck).unwrap()).unwrap();
+    assert_eq!(saved["complete"], false);
+    assert_eq!(saved["stopped"], "interrupted");
+}
+
+#[test]
+fn a_limit_reached_is_a_success_with_a_partial_count() {
+    let problem = long_problem();
+    let path = problem.path().to_str().unwrap();
+    let out = dancer()
+        .args(["solve", "--count", "--limit", "7", "--threads", "2", path])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "7\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("7 solutions"), "{err}");
+    assert!(err.contains("(stopped at the limit: incomplete)"), "{err}");
+    let out = dancer()
+        .args(["solve", "--count", "--json", "--limit", "1", path])
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (s["solutions"].as_u64(), &s["stopped"]),
+        (Some(1), &"limit".into())
+    );
+    // a limit above the count is never reached: complete, no "stopped"
+    let out = dancer()
+        .args(["solve", "--count", "--json", "--limit", "1000"])
+        .write_stdin(
+            dancer()
+                .args(["gen", "queens", "6"])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (s["solutions"].as_u64(), &s["complete"]),
+        (Some(4), &true.into())
+    );
+    assert!(s.get("stopped").is_none());
+}
+
+/// A merge of parts of which one was interrupted is an interrupted
+/// search's: 130, and says which part.
+#[test]
+fn merging_an_interrupted_part_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let q = dancer()
+        .args(["gen", "queens", "8"])
+        .output()
+        .unwrap()
+        .stdout;
+    let problem = dir.path().join("q8.dlx");
+    std::fs::write(&problem, q).unwrap();
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let part = dir.path().join(format!("part{k}.json"));
+        dancer()
+            .args(["solve", "--count", "--threads", "1"])
+            .arg("--shard")
+            .arg(format!("{k}/2"))
+            .arg("--shard-out")
+            .arg(&part)
+            .arg(&problem)
+            .assert()
+            .code(0);
+        parts.push(part);
+    }
+    dancer()
+        .arg("merge")
+        .args(&parts)
+        .assert()
+        .code(0)
+        .stdout("92\n");
+    // part 2 as an interrupted run leaves it
+    let text = std::fs::read_to_string(&parts[1]).unwrap();
+    let mut saved: serde_json::Value = serde_json::from_str(&text).unwrap();
+    saved["complete"] = false.into();
+    saved["stopped"] = "interrupted".into();
+    std::fs::write(&parts[1], saved.to_string()).unwrap();
+    let out = dancer()
+        .arg("merge")
+        .arg("--json")
+        .args(&parts)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (&s["complete"], &s["stopped"]),
+        (&false.into(), &"interrupted".into())
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("part2.json is incomplete: interrupted"),
+        "{err}"
+    );
+}
+
+/// A command with nothing partial to print (writing a generated problem)
+/// ends at once on a signal, with the same 130.
+#[test]
+fn a_signal_ends_any_other_command_with_130() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
+        .args(["gen", "queens", "1000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // once it writes, its handler is in place
+    let mut first = [0u8; 1024];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    kill(&child, "TERM");
+    let status = wait(&mut child);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert_eq!(err, "dancer: interrupted\n");
+}
