@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use dancer_formats::Parsed;
-use std::io::BufReader;
+use std::io::{BufReader, IsTerminal, Read};
 use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -42,4 +42,41 @@ pub fn read_problem(path: Option<&str>, format: Option<Format>) -> Result<Parsed
         eprintln!("{w}");
     }
     Ok(parsed)
+}
+
+/// Reads the whole of standard input as text, for a command given `-` for
+/// a document it reads at once (`dancer poly solve -`). On a terminal it
+/// first says on standard error what it waits for ([`waiting_note`]), so
+/// that a command typed without its input does not seem to hang.
+pub fn read_stdin_text(what: &str) -> Result<String> {
+    let mut stdin = std::io::stdin().lock();
+    if let Some(note) = waiting_note(stdin.is_terminal(), what) {
+        eprintln!("{note}");
+    }
+    let mut text = String::new();
+    stdin
+        .read_to_string(&mut text)
+        .context("cannot read standard input")?;
+    Ok(text)
+}
+
+/// What to say on standard error before reading `what` (`the puzzle`) from
+/// standard input: `reading the puzzle from standard input...` when it is a
+/// terminal, nothing when it is a file or a pipe.
+pub fn waiting_note(terminal: bool, what: &str) -> Option<String> {
+    terminal.then(|| format!("reading {what} from standard input..."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn says_what_it_waits_for_on_a_terminal_only() {
+        assert_eq!(
+            waiting_note(true, "the puzzle").as_deref(),
+            Some("reading the puzzle from standard input...")
+        );
+        assert_eq!(waiting_note(false, "the puzzle"), None);
+    }
 }
