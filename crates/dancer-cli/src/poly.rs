@@ -4,29 +4,104 @@ use crate::args::{EngineArg, JsonArg, ThreadsArg};
 use crate::output::Found;
 use crate::output::Out;
 use anyhow::{bail, Context, Result};
-use clap::{Args, Subcommand};
+use clap::{ArgGroup, Args, Subcommand};
 use dancer_poly::model::{Model, Options};
+use dancer_poly::puzzle::counted;
 use dancer_poly::render::{contact_sheet, png, svg, Style};
 use dancer_poly::{catalog, pieces, Puzzle};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
+
+/// `dancer poly solve --help`: the output, the coordinates and the records.
+const SOLVE_HELP: &str = "\
+Solve a puzzle file (TOML), a puzzle on standard input (-), or a built-in
+puzzle by name (see `dancer poly list`).
+
+Each solution is printed as text: one character per board cell, rows from
+y = 0 at the top, the layers of a solid side by side (z = 0 on the left), '.'
+where the board has no cell. A piece with a one-character name placed once
+shows as its name; other placements (longer names such as H01, the copies of
+a piece) get characters of their own, listed in a legend under the grid:
+`YAB: Y` says that Y, A and B are copies of the piece Y. A character the
+legend does not list is the piece of that name. Solutions are separated by a
+blank line. A summary goes to standard error.
+
+Coordinates (puzzle files and --json): a cell is [x, y], or [x, y, z] in a
+box. The origin [0, 0] is the top left cell: x grows to the right, y
+downwards (row y = 0 is the top row), z from the first layer (z = 0) on.
+`rect = [width, height]` is the cells with 0 <= x < width, 0 <= y < height;
+`box = [width, height, depth]` adds 0 <= z < depth; in a picture (`shape`,
+`layers`) the first line is y = 0 and its first character x = 0.
+
+--json prints NDJSON, one record per line:
+
+  {\"type\":\"solution\",\"number\":1,\"placements\":[{\"piece\":\"F\",\"cells\":[[1,0],[2,0],...]},...]}
+    One per solution printed.
+      number: 1, 2, 3, ... in the order printed (also the number in the
+        --svg and --png file names).
+      placements: one per piece placed (each copy), by piece in the
+        puzzle's order, each with
+        piece: the piece's name (its true name, whatever the text shows);
+        cells: the board cells it covers, [x, y] or [x, y, z], sorted by z,
+          then y, then x.
+  {\"type\":\"summary\",\"solutions\":8,\"unique\":2,\"nodes\":38728,\"complete\":true,
+   \"seconds\":0.01,\"symmetries\":4}
+    The last record, always there.
+      solutions: solutions found; all of them when complete. When the
+        search stopped at --limit N: exactly the N printed, or with
+        --unique all the solutions of the N classes printed.
+      unique: classes of solutions up to the puzzle's symmetries.
+      nodes: nodes of the engine's search tree.
+      complete: the whole tree was searched (false after --limit or
+        Ctrl-C).
+      seconds: wall-clock time of the search.
+      symmetries: the rotations and reflections of the board that map the
+        puzzle onto itself, the identity included.
+
+The records are typed in the dancer-formats crate (dancer_formats::ndjson:
+PolyRecord, PiecePlacement).
+
+Exit codes: 0 when a solution was found, 1 when none, 2 on any error.";
+
+/// `dancer poly export --help`.
+const EXPORT_HELP: &str = "\
+Write a puzzle's exact cover problem in Knuth's DLX format (for `dancer
+solve` or Knuth's programs).
+
+Items: one primary item per board cell, named x.y (x.y.z in a box; the
+origin is the top left cell, y grows downwards, z from the first layer), and
+one per piece type with a count, named as the piece (u:v|NAME, with DLX3's
+multiplicities, unless it is used exactly once; none for pieces in \"any\"
+number or used 0 times, nor when there is only one piece type). Options:
+every placement of every piece, its cells and its piece.
+By default one piece, or the pieces covering one cell, is restricted to one
+placement per symmetry class, as `dancer poly solve` searches; a solution
+of the exported problem then stands for a whole class.";
+
+/// `dancer poly pieces --help`.
+const PIECES_HELP: &str = "\
+Show the pieces of a set (pentominoes, tetrominoes, soma, pentacubes, ...),
+each drawn with '#' for a cell and '.' for none, row y = 0 on top, the layers
+of a solid side by side (z = 0 on the left). Without a set: list the sets.";
 
 #[derive(Subcommand)]
 pub enum PolyCommand {
     /// List the built-in puzzles and their known counts
     List,
     /// Show the pieces of a set (pentominoes, tetrominoes, soma, pentacubes, ...)
+    #[command(long_about = PIECES_HELP)]
     Pieces {
         /// Set name (default: list the sets)
         set: Option<String>,
     },
-    /// Solve a puzzle file (TOML) or a built-in puzzle by name
+    /// Solve a puzzle file (TOML), standard input (-) or a built-in puzzle
+    #[command(long_about = SOLVE_HELP)]
     Solve(SolveArgs),
     /// Write a puzzle's exact cover problem in Knuth's DLX format
+    #[command(long_about = EXPORT_HELP)]
     Export {
-        /// Puzzle file or built-in name
+        /// Puzzle file (TOML), - for standard input, or built-in name
         puzzle: String,
         /// Without symmetry breaking
         #[arg(long)]
@@ -34,9 +109,13 @@ pub enum PolyCommand {
     },
 }
 
+/// The smallest and largest `--size`.
+const SIZES: std::ops::RangeInclusive<u32> = 4..=256;
+
 #[derive(Args)]
+#[command(group(ArgGroup::new("pictures").multiple(true).args(["svg", "png", "sheet"])))]
 pub struct SolveArgs {
-    /// Puzzle file (TOML) or built-in name (see `dancer poly list`)
+    /// Puzzle file (TOML), - for standard input, or built-in name (see `dancer poly list`)
     pub puzzle: String,
     /// Count only: print the number of solutions (of unique ones with --unique)
     #[arg(long)]
@@ -44,20 +123,26 @@ pub struct SolveArgs {
     /// One solution per class of solutions equal up to the board's symmetries
     #[arg(long)]
     pub unique: bool,
-    /// Stop after N solutions (unique ones with --unique)
-    #[arg(long, value_name = "N")]
+    /// Stop after N solutions: exactly N printed, counted or written (N
+    /// classes with --unique); at least 1
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
     pub limit: Option<u64>,
     #[command(flatten)]
     pub json: JsonArg,
-    /// Write each solution printed as an SVG picture into DIR
+    /// Write each solution printed as an SVG picture into DIR (solution-00001.svg, ...)
     #[arg(long, value_name = "DIR")]
     pub svg: Option<PathBuf>,
-    /// Write each solution printed as a PNG picture into DIR
+    /// Write each solution printed as a PNG picture into DIR (solution-00001.png, ...)
     #[arg(long, value_name = "DIR")]
     pub png: Option<PathBuf>,
     /// Write a contact sheet of the solutions printed (up to 100) to FILE (.svg or .png)
     #[arg(long, value_name = "FILE")]
     pub sheet: Option<PathBuf>,
+    /// Cell size of the pictures (--png, --svg, --sheet) in pixels: the side
+    /// of one square (of one cube's edge for solids); default 24, from 4 to
+    /// 256. A picture of more than 64 megapixels is refused
+    #[arg(long, value_name = "PIXELS", requires = "pictures", value_parser = parse_size)]
+    pub size: Option<u32>,
     #[command(flatten)]
     pub engine: EngineArg,
     /// Search everything and canonicalise each solution, instead of breaking
@@ -69,7 +154,37 @@ pub struct SolveArgs {
     pub threads: ThreadsArg,
 }
 
+/// `--limit`: a whole number, at least 1.
+fn parse_limit(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a whole number: {e}")),
+    }
+}
+
+/// `--size`: whole pixels in [`SIZES`].
+fn parse_size(s: &str) -> Result<u32, String> {
+    let bad = || {
+        format!(
+            "must be a cell size in whole pixels from {} to {}",
+            SIZES.start(),
+            SIZES.end()
+        )
+    };
+    match s.parse::<u64>() {
+        Ok(n) if n >= u64::from(*SIZES.start()) && n <= u64::from(*SIZES.end()) => Ok(n as u32),
+        Ok(_) => Err(bad()),
+        Err(e) => Err(format!("{}: not a whole number: {e}", bad())),
+    }
+}
+
+/// The puzzle: standard input for `-`, a built-in one by name, else a file.
 fn load(spec: &str) -> Result<Puzzle> {
+    if spec == "-" {
+        let text = crate::input::read_stdin("the puzzle")?;
+        return Ok(dancer_poly::parse(&text, "<stdin>")?);
+    }
     if let Some(p) = catalog::puzzle(spec) {
         return Ok(p);
     }
@@ -104,7 +219,11 @@ pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
                 format!("unknown set {set:?} (known: {})", pieces::SETS.join(", "))
             })?;
             for s in shapes {
-                out.line(&format!("{} ({} cells):", s.name, s.cells.len()))?;
+                out.line(&format!(
+                    "{} ({}):",
+                    s.name,
+                    counted(s.cells.len() as u64, "cell", "cells")
+                ))?;
                 out.text(&s.drawing("  "))?;
             }
             Ok(Found::Some)
@@ -117,9 +236,9 @@ pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
             let m = Model::new(p)?;
             let cover = m.cover(!no_symmetry_breaking);
             let comment = format!(
-                "{}: {} placements{}",
+                "{}: {}{}",
                 m.puzzle.name,
-                cover.options.len(),
+                counted(cover.options.len() as u64, "placement", "placements"),
                 if cover.restriction.is_some() {
                     ", symmetry broken"
                 } else {
@@ -133,6 +252,49 @@ pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
     }
 }
 
+/// Pictures written into one folder, for the note on standard error.
+struct Written {
+    kind: &'static str,
+    dir: PathBuf,
+    files: u64,
+}
+
+impl Written {
+    fn new(kind: &'static str, dir: &Path) -> Self {
+        Written {
+            kind,
+            dir: dir.to_path_buf(),
+            files: 0,
+        }
+    }
+
+    /// The file for solution `n`, counted as written.
+    fn file(&mut self, n: u64) -> PathBuf {
+        self.files += 1;
+        self.dir
+            .join(format!("solution-{n:05}.{}", self.kind.to_lowercase()))
+    }
+
+    /// `wrote 2 PNG pictures to pics (solution-00001.png to solution-00002.png)`.
+    fn note(&self) -> String {
+        let ext = self.kind.to_lowercase();
+        let files = match self.files {
+            0 => String::new(),
+            1 => format!(" (solution-00001.{ext})"),
+            n => format!(" (solution-00001.{ext} to solution-{n:05}.{ext})"),
+        };
+        format!(
+            "wrote {} to {}{files}",
+            counted(
+                self.files,
+                &format!("{} picture", self.kind),
+                &format!("{} pictures", self.kind)
+            ),
+            self.dir.display()
+        )
+    }
+}
+
 fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let puzzle = load(&args.puzzle)?;
     let model = Model::new(puzzle)?;
@@ -140,11 +302,7 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     for dir in [&args.svg, &args.png].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let cancel = Arc::new(AtomicBool::new(false));
-    {
-        let c = cancel.clone();
-        let _ = ctrlc::set_handler(move || c.store(true, Ordering::Relaxed));
-    }
+    let cancel = crate::interrupt::cancel_flag();
     let opts = Options {
         engine: args.engine.engine,
         symmetry_breaking: !args.no_symmetry_breaking,
@@ -156,7 +314,12 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let mut n = 0u64;
     let mut error: Option<anyhow::Error> = None;
     let mut sheet = Vec::new();
-    let style = Style::default();
+    let style = Style {
+        cell: f64::from(args.size.unwrap_or(24)),
+        ..Style::default()
+    };
+    let mut svgs = args.svg.as_deref().map(|d| Written::new("SVG", d));
+    let mut pngs = args.png.as_deref().map(|d| Written::new("PNG", d));
     let start = Instant::now();
     let counts = model.solve(&opts, |sol| {
         n += 1;
@@ -172,20 +335,19 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
                 out.text(&model.ascii(sol))?;
             }
             let title = Some(format!("{} #{n}", model.puzzle.name));
-            if args.svg.is_some()
-                || args.png.is_some()
-                || (args.sheet.is_some() && sheet.len() < 100)
-            {
+            if svgs.is_some() || pngs.is_some() || (args.sheet.is_some() && sheet.len() < 100) {
                 let t = model.tiling(sol, title);
                 let picture = svg(&t, &style);
-                if let Some(dir) = &args.svg {
-                    let f = dir.join(format!("solution-{n:05}.svg"));
+                if let Some(w) = &mut svgs {
+                    let f = w.file(n);
                     std::fs::write(&f, &picture)
                         .with_context(|| format!("cannot write {}", f.display()))?;
                 }
-                if let Some(dir) = &args.png {
-                    let f = dir.join(format!("solution-{n:05}.png"));
-                    std::fs::write(&f, png(&picture)?)
+                if let Some(w) = &mut pngs {
+                    let f = w.file(n);
+                    let bytes =
+                        png(&picture).with_context(|| format!("cannot draw {}", f.display()))?;
+                    std::fs::write(&f, bytes)
                         .with_context(|| format!("cannot write {}", f.display()))?;
                 }
                 if args.sheet.is_some() && sheet.len() < 100 {
@@ -219,9 +381,9 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     out.flush()?;
     if let Some(f) = &args.sheet {
         let picture = contact_sheet(&sheet, 5, &style);
-        if f.extension().is_some_and(|e| e == "png") {
-            std::fs::write(f, png(&picture)?)
-                .with_context(|| format!("cannot write {}", f.display()))?;
+        if f.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+            let bytes = png(&picture).with_context(|| format!("cannot draw {}", f.display()))?;
+            std::fs::write(f, bytes).with_context(|| format!("cannot write {}", f.display()))?;
         } else {
             std::fs::write(f, picture).with_context(|| format!("cannot write {}", f.display()))?;
         }
@@ -233,19 +395,30 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     } else {
         "stopped at the limit: incomplete"
     };
-    let plural = |k: u64| if k == 1 { "" } else { "s" };
     eprintln!(
-        "{}: {} solution{}, {} unique up to the {} symmetries; {} nodes ({engine}, {threads} thread{}), {secs:.3} s ({how})",
+        "{}: {}, {} unique up to the {}; {} ({engine}, {}), {secs:.3} s ({how})",
         model.puzzle.name,
-        counts.total,
-        plural(counts.total),
+        counted(counts.total, "solution", "solutions"),
         counts.unique,
-        model.symmetries.len(),
-        counts.nodes,
-        plural(threads as u64),
+        counted(model.symmetries.len() as u64, "symmetry", "symmetries"),
+        counted(counts.nodes, "node", "nodes"),
+        counted(threads as u64, "thread", "threads"),
         engine = counts.engine.unwrap_or(args.engine.engine),
     );
-    Ok(if counts.total > 0 {
+    for w in [&svgs, &pngs].into_iter().flatten() {
+        eprintln!("{}", w.note());
+    }
+    if let Some(f) = &args.sheet {
+        let of = if n > sheet.len() as u64 {
+            format!("the first {} of {n} solutions", sheet.len())
+        } else {
+            counted(n, "solution", "solutions")
+        };
+        eprintln!("wrote a contact sheet of {of} to {}", f.display());
+    }
+    Ok(if cancel.load(Ordering::Relaxed) {
+        Found::Interrupted
+    } else if counts.total > 0 {
         Found::Some
     } else {
         Found::None

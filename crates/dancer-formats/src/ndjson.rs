@@ -316,36 +316,67 @@ pub struct SudokuGenerateRecord {
 }
 
 /// One piece placed, in a polyform solution.
+///
+/// `{"piece":"L","cells":[[0,0],[0,1],[0,2],[0,3],[1,3]]}`
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PiecePlacement {
-    /// The piece's name (`F`, `H17`, `Q03`, ...).
+    /// The piece's name, as the puzzle names it (`F`, `H17`, `Q03`, a name
+    /// of your own, ...): the true name, also where the text output shows
+    /// another character. Copies of a piece have the same name.
     pub piece: String,
-    /// The board cells it covers: `[x, y]`, or `[x, y, z]` for solids.
+    /// The board cells it covers, sorted by `z`, then `y`, then `x`: `[x,
+    /// y]` on a flat board, `[x, y, z]` in a box. The origin `[0, 0]` is the
+    /// top left cell: `x` grows to the right (columns), `y` downwards (rows,
+    /// `y = 0` is the top row) and `z` from the first layer (`z = 0`) on,
+    /// the coordinates of the puzzle file (`rect = [width, height]` is `0 <=
+    /// x < width`, `0 <= y < height`), of the text output and of the
+    /// pictures.
     pub cells: Vec<Vec<i32>>,
 }
 
 /// `dancer poly solve --json`: tagged by `type`.
+///
+/// ```text
+/// {"type":"solution","number":1,"placements":[{"piece":"F","cells":[[1,0],[2,0],[0,1],[1,1],[1,2]]},...]}
+/// {"type":"summary","solutions":8,"unique":2,"nodes":38728,"complete":true,"seconds":0.01,"symmetries":4}
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum PolyRecord {
-    /// A solution.
+    /// A solution, one record per solution printed (with `--limit N`, at
+    /// most `N`; with `--unique`, one per class).
     Solution {
-        /// 1-based number of the solution in this run.
+        /// 1-based number of the solution in this run: 1, 2, 3, ... in the
+        /// order printed (also the number of `--svg` and `--png` files).
         number: u64,
+        /// Every piece placed, one entry per copy; together they cover
+        /// every board cell exactly once. In the order of the search's
+        /// placements: by piece, in the puzzle's order of pieces.
         placements: Vec<PiecePlacement>,
     },
-    /// The last record, always there.
+    /// The last record, always there (also after a limit or an
+    /// interruption).
     Summary {
-        /// Solutions in all.
+        /// Solutions found. When `complete`, all of the puzzle's. When the
+        /// search stopped at `--limit N`: without `--unique`, exactly the
+        /// solutions printed; with `--unique`, all the solutions of the
+        /// classes printed.
         solutions: u64,
-        /// Solutions up to the board's symmetries.
+        /// Solutions up to the puzzle's symmetries (classes of solutions
+        /// that a symmetry maps onto each other); with `--unique`, the
+        /// solution records printed.
         unique: u64,
         /// Nodes of the engine's search tree.
         nodes: u64,
-        /// The whole tree was searched.
+        /// The whole tree was searched: `solutions` and `unique` are the
+        /// puzzle's counts. False after `--limit` or an interruption.
         complete: bool,
+        /// Wall-clock seconds of the search (and of printing).
         seconds: f64,
-        /// Number of symmetries of the board (with the pieces).
+        /// Number of symmetries of the puzzle: the rotations and
+        /// reflections of the board that map it onto itself and the set of
+        /// pieces onto itself, the identity included (1 when there are
+        /// none but the identity).
         symmetries: usize,
     },
 }
@@ -408,6 +439,29 @@ mod tests {
             })
             .unwrap(),
             r#"{"status":"solved"}"#
+        );
+        assert_eq!(
+            s(&PolyRecord::Solution {
+                number: 1,
+                placements: vec![PiecePlacement {
+                    piece: "I".into(),
+                    cells: vec![vec![0, 0], vec![1, 0]],
+                }],
+            })
+            .unwrap(),
+            r#"{"type":"solution","number":1,"placements":[{"piece":"I","cells":[[0,0],[1,0]]}]}"#
+        );
+        assert_eq!(
+            s(&PolyRecord::Summary {
+                solutions: 8,
+                unique: 2,
+                nodes: 10,
+                complete: true,
+                seconds: 0.5,
+                symmetries: 4,
+            })
+            .unwrap(),
+            r#"{"type":"summary","solutions":8,"unique":2,"nodes":10,"complete":true,"seconds":0.5,"symmetries":4}"#
         );
         // and they read back
         let r: SolveRecord =

@@ -68,12 +68,7 @@ pub const CATALOG: &[Entry] = &[
 fn free(shapes: Vec<pieces::Shape>, count: Count) -> Vec<Piece> {
     shapes
         .into_iter()
-        .map(|s| Piece {
-            name: s.name,
-            cells: crate::geometry::normalize(&s.cells),
-            count,
-            one_sided: false,
-        })
+        .map(|s| Piece::new(s.name, &s.cells, count))
         .collect()
 }
 
@@ -114,9 +109,5 @@ pub fn puzzle(name: &str) -> Option<Puzzle> {
         ),
         _ => return None,
     };
-    Some(Puzzle {
-        name: name.to_string(),
-        board,
-        pieces,
-    })
+    Some(Puzzle::new(name, board, pieces))
 }

@@ -6,6 +6,10 @@
 //! search ([`model`]), built-in puzzles ([`catalog`]) and pictures
 //! ([`render`]).
 //!
+//! Coordinates everywhere (files, text, pictures, NDJSON) are `[x, y]` or
+//! `[x, y, z]` with the origin at the top left cell, `y` growing downwards
+//! and `z` from the first layer: see [`puzzle`].
+//!
 //! ```
 //! use dancer_poly::{catalog, model::{Model, Options}};
 //! let m = Model::new(catalog::puzzle("pentomino-3x20").unwrap()).unwrap();

@@ -30,7 +30,7 @@
 //!   also have found. Each kept solution stands for `|G| / |stabiliser|`
 //!   solutions, which gives the total without searching for it.
 
-use crate::puzzle::{Count, Piece, Puzzle};
+use crate::puzzle::{Count, Piece, Puzzle, PuzzleError};
 use crate::render::Tiling;
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
 use dancer_formats::ndjson::{PiecePlacement, PolyRecord};
@@ -76,8 +76,11 @@ pub struct Options {
     pub engine: EngineKind,
     /// Break symmetry before the search (else canonicalise every solution).
     pub symmetry_breaking: bool,
-    /// Stop after this many solutions (counted as reported: unique ones with
-    /// `unique`, all otherwise).
+    /// Stop after this many solutions reported to `emit`: exactly this many
+    /// (fewer when there are fewer), one per class with `unique`. With
+    /// symmetry breaking a class found is reported as its members one by
+    /// one, and the search stops at the limit inside a class too. `Some(0)`
+    /// reports nothing and does not search.
     pub limit: Option<u64>,
     /// Report only one solution per symmetry class.
     pub unique: bool,
@@ -101,11 +104,18 @@ impl Default for Options {
 }
 
 /// The result of a search.
+///
+/// When the search is complete, `total` and `unique` are the puzzle's
+/// counts. When it stopped at a limit, they count what was found until then:
+/// without `unique`, `total` is exactly the number of solutions reported;
+/// with `unique`, `unique` is the number of classes reported and `total` the
+/// solutions in them (or, without symmetry breaking, the solutions met).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
-    /// All solutions.
+    /// All solutions (see above when incomplete).
     pub total: u64,
-    /// Solutions up to symmetry.
+    /// Solutions up to symmetry: classes of solutions that the puzzle's
+    /// symmetries map onto each other.
     pub unique: u64,
     /// Search nodes (of the engine's tree).
     pub nodes: u64,
@@ -133,14 +143,51 @@ pub struct Cover {
     pub restriction: Option<(Restriction, Vec<bool>)>,
 }
 
+/// The most board cells all placements together may cover (each placement
+/// counting its cells): [`Model::new`] refuses a larger puzzle as too large
+/// ([`PuzzleError::TooLarge`]) rather than run out of memory.
+pub const MAX_PLACEMENT_CELLS: u64 = 20_000_000;
+/// The most cells [`Model::new`] may try in looking for placements
+/// (orientations times board cells times piece cells, over the pieces): a
+/// puzzle that needs more is refused as too large rather than take hours.
+pub const MAX_PLACEMENT_WORK: u64 = 2_000_000_000;
+
 impl Model {
-    pub fn new(puzzle: Puzzle) -> Result<Self, crate::puzzle::PuzzleError> {
+    /// Checks the puzzle ([`Puzzle::check`]) and finds every placement of
+    /// every piece. Errors: those of the check, a piece that must be used
+    /// but fits nowhere, a puzzle too large to build.
+    pub fn new(puzzle: Puzzle) -> Result<Self, PuzzleError> {
         puzzle.check()?;
         let board = &puzzle.board;
+        let groups: Vec<Vec<Vec<crate::geometry::Cell>>> = puzzle
+            .pieces
+            .iter()
+            .map(|p| crate::geometry::orientations(&p.cells, &puzzle.piece_group(p)))
+            .collect();
+        let work: u64 = puzzle
+            .pieces
+            .iter()
+            .zip(&groups)
+            .filter(|(p, _)| p.cells.len() <= board.len())
+            .map(|(p, o)| o.len() as u64 * board.len() as u64 * p.cells.len() as u64)
+            .sum();
+        if work > MAX_PLACEMENT_WORK {
+            return Err(PuzzleError::TooLarge {
+                why: format!(
+                    "finding the placements would try {work} cells (at most {MAX_PLACEMENT_WORK})"
+                ),
+            });
+        }
         let mut placements = Vec::new();
+        let mut covered = 0u64;
         for (pi, p) in puzzle.pieces.iter().enumerate() {
             let before = placements.len();
-            for o in crate::geometry::orientations(&p.cells, &puzzle.piece_group(p)) {
+            let orientations = if p.cells.len() <= board.len() {
+                &groups[pi][..]
+            } else {
+                &[]
+            };
+            for o in orientations {
                 for &b in &board.cells {
                     let shift = [b[0] - o[0][0], b[1] - o[0][1], b[2] - o[0][2]];
                     let cells: Option<Vec<usize>> = o
@@ -149,12 +196,27 @@ impl Model {
                         .collect();
                     if let Some(mut cells) = cells {
                         cells.sort_unstable();
+                        covered += cells.len() as u64;
+                        if covered > MAX_PLACEMENT_CELLS {
+                            return Err(PuzzleError::TooLarge {
+                                why: format!(
+                                    "the placements of the pieces cover more than {MAX_PLACEMENT_CELLS} cells"
+                                ),
+                            });
+                        }
                         placements.push(Placement { piece: pi, cells });
                     }
                 }
             }
-            if placements.len() == before && !matches!(p.count, Count::Any | Count::Between(0, _)) {
-                return Err(crate::puzzle::PuzzleError::FitsNowhere(p.name.clone()));
+            let needed = match p.count {
+                Count::Exactly(k) | Count::Between(k, _) => k > 0,
+                Count::Any => false,
+            };
+            if placements.len() == before && needed {
+                return Err(PuzzleError::FitsNowhere {
+                    piece: p.name.clone(),
+                    at: p.at.clone(),
+                });
             }
         }
         let index: HashMap<Placement, usize> = placements
@@ -222,22 +284,29 @@ impl Model {
             }
         };
         let all: Vec<usize> = (0..self.symmetries.len()).collect();
-        for (pi, p) in self.puzzle.pieces.iter().enumerate() {
-            if p.count == Count::Exactly(1) && self.symmetries.iter().all(|s| s.sigma[pi] == pi) {
-                let members: Vec<usize> = (0..self.placements.len())
-                    .filter(|&q| self.placements[q].piece == pi)
-                    .collect();
-                consider(Restriction::Piece(pi), all.clone(), members);
+        // the placements of each piece, and those covering each cell
+        let mut of_piece: Vec<Vec<usize>> = vec![Vec::new(); self.puzzle.pieces.len()];
+        let mut covering: Vec<Vec<usize>> = vec![Vec::new(); self.puzzle.board.len()];
+        for (q, pl) in self.placements.iter().enumerate() {
+            of_piece[pl.piece].push(q);
+            for &c in &pl.cells {
+                covering[c].push(q);
             }
         }
-        for c in 0..self.puzzle.board.len() {
+        for (pi, p) in self.puzzle.pieces.iter().enumerate() {
+            if p.count == Count::Exactly(1) && self.symmetries.iter().all(|s| s.sigma[pi] == pi) {
+                consider(
+                    Restriction::Piece(pi),
+                    all.clone(),
+                    std::mem::take(&mut of_piece[pi]),
+                );
+            }
+        }
+        for (c, members) in covering.into_iter().enumerate() {
             let group: Vec<usize> = all
                 .iter()
                 .copied()
                 .filter(|&g| self.symmetries[g].perm[c] == c)
-                .collect();
-            let members: Vec<usize> = (0..self.placements.len())
-                .filter(|&q| self.placements[q].cells.binary_search(&c).is_ok())
                 .collect();
             consider(Restriction::Cell(c), group, members);
         }
@@ -402,6 +471,13 @@ impl Model {
     ) -> Result<Counts, dancer_core::EngineError> {
         let cover = self.cover(opts.symmetry_breaking);
         let kind = opts.engine.resolve(&cover.problem)?;
+        if opts.limit == Some(0) {
+            // nothing to report: no search
+            return Ok(Counts {
+                engine: Some(kind),
+                ..Counts::default()
+            });
+        }
         if opts.threads > 1 {
             return self.solve_threads(opts, &cover, kind, emit);
         }
@@ -513,7 +589,8 @@ impl Model {
     }
 
     /// Classifies one solution of the cover (its options), counts it and
-    /// emits it (or its class). True when the search is to stop.
+    /// emits it (or its class, one member at a time). True when the search
+    /// is to stop: `emit` said so, or the limit is reached.
     fn take(
         &self,
         opts: &Options,
@@ -524,46 +601,40 @@ impl Model {
         emit: &mut impl FnMut(&[usize]) -> bool,
     ) -> bool {
         let restriction = cover.restriction.as_ref();
-        let mut stopped = false;
-        {
-            sol.clear();
-            sol.extend(options.iter().map(|&o| cover.options[o].0 as usize));
-            sol.sort_unstable();
-            let (rep, size) = self.classify(sol, restriction);
-            if restriction.is_some() {
-                if !rep {
-                    return false;
-                }
-                counts.unique += 1;
+        let limit = opts.limit.unwrap_or(u64::MAX);
+        sol.clear();
+        sol.extend(options.iter().map(|&o| cover.options[o].0 as usize));
+        sol.sort_unstable();
+        let (rep, size) = self.classify(sol, restriction);
+        if restriction.is_some() {
+            // the restricted search finds each class once, by its
+            // representative
+            if !rep {
+                return false;
+            }
+            counts.unique += 1;
+            if opts.unique {
                 counts.total += size;
-                if opts.unique {
-                    if !emit(sol) {
-                        stopped = true;
-                    }
-                } else {
-                    for img in self.class_of(sol) {
-                        if !emit(&img) {
-                            stopped = true;
-                            break;
-                        }
-                    }
-                }
-            } else {
+                return !emit(sol) || counts.unique >= limit;
+            }
+            for img in self.class_of(sol) {
                 counts.total += 1;
-                if rep {
-                    counts.unique += 1;
-                }
-                if (!opts.unique || rep) && !emit(sol) {
-                    stopped = true;
+                if !emit(&img) || counts.total >= limit {
+                    return true;
                 }
             }
-        }
-        let reported = if opts.unique {
-            counts.unique
+            false
         } else {
-            counts.total
-        };
-        stopped || opts.limit.is_some_and(|l| reported >= l)
+            counts.total += 1;
+            if rep {
+                counts.unique += 1;
+            }
+            if opts.unique {
+                rep && (!emit(sol) || counts.unique >= limit)
+            } else {
+                !emit(sol) || counts.total >= limit
+            }
+        }
     }
 
     /// A solution as an NDJSON record: each placement's piece and cells
@@ -643,33 +714,29 @@ impl Model {
         }
     }
 
-    /// A solution as text: one character per cell (the piece's name when it
-    /// is one character, else a letter per placement), layers side by side.
+    /// A solution as text: one character per cell, `.` for a cell of the
+    /// bounding box that is not on the board; row `y = 0` on top, `x = 0` on
+    /// the left; the layers of a solid side by side, `z = 0` first, three
+    /// spaces apart. Each line ends with a newline.
+    ///
+    /// A piece whose name is one character, placed once, shows as its name.
+    /// Every other placement (a longer name such as `H01`, the second and
+    /// later copies of a piece) gets a character of its own that names no
+    /// piece of the puzzle, and a legend under the grid says what those
+    /// characters are, one entry per piece: `YABC: Y` (the four copies of
+    /// `Y` are drawn `Y`, `A`, `B` and `C`), `D: H01`. A character that the
+    /// legend does not list is the piece of that name. Characters run out
+    /// only with hundreds of placements: then copies of a piece share its
+    /// characters (never with a neighbouring copy where it can be helped).
     pub fn ascii(&self, sol: &[usize]) -> String {
         let b = &self.puzzle.board;
+        let glyphs = Glyphs::new(self, sol);
         let [w, h, d] = b.extent();
-        let single = self
-            .puzzle
-            .pieces
-            .iter()
-            .all(|p| p.name.chars().count() == 1)
-            && self
-                .puzzle
-                .pieces
-                .iter()
-                .all(|p| p.count == Count::Exactly(1));
         let mut at = vec![' '; (w * h * d) as usize];
         for (k, &q) in sol.iter().enumerate() {
-            let p = &self.placements[q];
-            let ch = if single {
-                self.puzzle.pieces[p.piece].name.chars().next().unwrap()
-            } else {
-                let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-                alphabet[k % alphabet.len()] as char
-            };
-            for &c in &p.cells {
+            for &c in &self.placements[q].cells {
                 let [x, y, z] = b.cells[c];
-                at[((z * h + y) * w + x) as usize] = ch;
+                at[((z * h + y) * w + x) as usize] = glyphs.of[k];
             }
         }
         let mut out = String::new();
@@ -688,7 +755,149 @@ impl Model {
             out.push_str(line.trim_end());
             out.push('\n');
         }
+        // the legend, wrapped
+        let width = ((w * d + 3 * (d - 1)) as usize).max(72);
+        let mut line = String::new();
+        for (piece, chars) in glyphs.legend(self) {
+            let entry = format!("{chars}: {piece}");
+            if !line.is_empty() && line.chars().count() + 2 + entry.chars().count() > width {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push_str("  ");
+            }
+            line.push_str(&entry);
+        }
+        if !line.is_empty() {
+            out.push_str(&line);
+            out.push('\n');
+        }
         out
+    }
+}
+
+/// Whether `c` takes one column of a terminal and cannot be mistaken for
+/// the text output's own marks (`.` for no cell, `:` in the legend).
+fn narrow_glyph(c: char) -> bool {
+    c != '.'
+        && c != ':'
+        && (c.is_ascii_graphic()
+            || (c.is_alphabetic()
+                && matches!(c, '\u{c0}'..='\u{24f}' | '\u{370}'..='\u{3ff}' | '\u{400}'..='\u{4ff}')))
+}
+
+/// The characters handed out to placements in text output, in order:
+/// letters, digits, marks, then letters of other alphabets.
+fn glyph_pool() -> impl Iterator<Item = char> {
+    ('A'..='Z')
+        .chain('a'..='z')
+        .chain('0'..='9')
+        .chain("+*#@%&$=~^!?<>/()[]{}-_;,'\"`|\\".chars())
+        .chain(('\u{c0}'..='\u{24f}').chain('\u{370}'..='\u{4ff}'))
+        .filter(|&c| narrow_glyph(c))
+}
+
+/// The characters of one solution's placements in text output.
+struct Glyphs {
+    /// Per placement of the solution (in its order).
+    of: Vec<char>,
+    /// Per piece type: the characters its placements show, in order.
+    chars: Vec<Vec<char>>,
+    /// Per piece type: its name, when that is one character to show.
+    own: Vec<Option<char>>,
+}
+
+impl Glyphs {
+    fn new(m: &Model, sol: &[usize]) -> Glyphs {
+        let pieces = &m.puzzle.pieces;
+        let own: Vec<Option<char>> = pieces
+            .iter()
+            .map(|p| {
+                let mut it = p.name.chars();
+                match (it.next(), it.next()) {
+                    (Some(c), None) if narrow_glyph(c) => Some(c),
+                    _ => None,
+                }
+            })
+            .collect();
+        // a character that names a piece stands for that piece only
+        let reserved: std::collections::HashSet<char> = own.iter().flatten().copied().collect();
+        let mut pool = glyph_pool().filter(|c| !reserved.contains(c));
+        let mut chars: Vec<Vec<char>> = vec![Vec::new(); pieces.len()];
+        let mut of: Vec<char> = Vec::with_capacity(sol.len());
+        let mut owner: Vec<usize> = Vec::new();
+        for (k, &q) in sol.iter().enumerate() {
+            let p = m.placements[q].piece;
+            let ch = match own[p] {
+                Some(c) if chars[p].is_empty() => c,
+                _ => match pool.next() {
+                    Some(c) => c,
+                    None => {
+                        // out of characters: one of the piece's own that no
+                        // neighbour shows
+                        if owner.is_empty() {
+                            owner = vec![usize::MAX; m.puzzle.board.len()];
+                            for (k2, &q2) in sol.iter().enumerate() {
+                                for &c in &m.placements[q2].cells {
+                                    owner[c] = k2;
+                                }
+                            }
+                        }
+                        let near = Self::neighbours(m, q, k, &owner);
+                        let mine = chars[p].clone();
+                        mine.iter()
+                            .copied()
+                            .find(|c| !near.iter().any(|&k2| k2 < k && of[k2] == *c))
+                            .or(mine.first().copied())
+                            .unwrap_or('?')
+                    }
+                },
+            };
+            if !chars[p].contains(&ch) {
+                chars[p].push(ch);
+            }
+            of.push(ch);
+        }
+        Glyphs { of, chars, own }
+    }
+
+    /// The placements of the solution (by their number) next to placement
+    /// `q`, the `k`-th.
+    fn neighbours(m: &Model, q: usize, k: usize, owner: &[usize]) -> Vec<usize> {
+        let b = &m.puzzle.board;
+        let mut near = Vec::new();
+        for &c in &m.placements[q].cells {
+            let cell = b.cells[c];
+            for axis in 0..3 {
+                for step in [-1, 1] {
+                    let mut n = cell;
+                    n[axis] += step;
+                    if let Some(i) = b.index(&n) {
+                        let k2 = owner[i];
+                        if k2 != k && k2 != usize::MAX && !near.contains(&k2) {
+                            near.push(k2);
+                        }
+                    }
+                }
+            }
+        }
+        near
+    }
+
+    /// The legend: (piece name, its characters) for each piece placed that
+    /// is not simply shown as its one-character name, in the puzzle's order.
+    fn legend(&self, m: &Model) -> Vec<(String, String)> {
+        m.puzzle
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|&(p, _)| {
+                !self.chars[p].is_empty() && (self.own[p].is_none() || self.chars[p].len() > 1)
+            })
+            .map(|(p, piece)| (piece.name.clone(), self.chars[p].iter().collect()))
+            .collect()
     }
 }
 
@@ -732,4 +941,276 @@ fn puzzle_symmetries(puzzle: &Puzzle) -> Vec<Symmetry> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+    use crate::puzzle::{Board, Piece};
+    use std::collections::HashMap;
+
+    fn model(name: &str) -> Model {
+        Model::new(catalog::puzzle(name).unwrap()).unwrap()
+    }
+
+    /// Checks a solution (placements) with the core's independent verifier,
+    /// against the exact cover problem without symmetry breaking (which has
+    /// every placement, so also the images of a representative).
+    struct Checker {
+        problem: Problem,
+        option_of: HashMap<usize, usize>,
+    }
+
+    impl Checker {
+        fn new(m: &Model) -> Self {
+            let cover = m.cover(false);
+            let option_of = cover
+                .options
+                .iter()
+                .enumerate()
+                .map(|(o, &(q, _))| (q as usize, o))
+                .collect();
+            Checker {
+                problem: cover.problem,
+                option_of,
+            }
+        }
+
+        fn check(&self, sol: &[usize]) {
+            let options: Vec<usize> = sol.iter().map(|q| self.option_of[q]).collect();
+            dancer_core::verify(&self.problem, &options).expect("a solution");
+        }
+    }
+
+    /// Every solution emitted, checked, with the counts.
+    fn emitted(m: &Model, opts: &Options) -> (Vec<Vec<usize>>, Counts) {
+        let checker = Checker::new(m);
+        let mut sols = Vec::new();
+        let counts = m
+            .solve(opts, |sol| {
+                checker.check(sol);
+                sols.push(sol.to_vec());
+                true
+            })
+            .unwrap();
+        (sols, counts)
+    }
+
+    /// `--limit N` is N solutions emitted (N classes with `unique`), with
+    /// and without symmetry breaking, on one thread and on several, also
+    /// when the limit falls inside a class of the symmetry-broken search;
+    /// the counts say the same.
+    #[test]
+    fn the_limit_counts_solutions_not_classes() {
+        for name in [
+            "pentomino-3x20",
+            "scott",
+            "soma",
+            "corner",
+            "pentomino-6x10",
+        ] {
+            let m = model(name);
+            let known = catalog::CATALOG
+                .iter()
+                .find(|e| e.name == name)
+                .unwrap()
+                .known;
+            for breaking in [true, false] {
+                if name == "pentomino-6x10" && !breaking {
+                    continue; // slow, and nothing new
+                }
+                for unique in [false, true] {
+                    let all = if unique { known.1 } else { known.0 };
+                    for limit in [1, 2, 3, 7, 49, all] {
+                        for threads in [1, 2] {
+                            let opts = Options {
+                                symmetry_breaking: breaking,
+                                unique,
+                                limit: Some(limit),
+                                threads,
+                                ..Options::default()
+                            };
+                            let (sols, c) = emitted(&m, &opts);
+                            let what = format!(
+                                "{name}: breaking {breaking}, unique {unique}, limit {limit}, {threads} threads"
+                            );
+                            assert_eq!(sols.len() as u64, limit.min(all), "{what}");
+                            let reported = if unique { c.unique } else { c.total };
+                            assert_eq!(reported, sols.len() as u64, "{what}: counts");
+                            assert!(c.unique <= c.total, "{what}");
+                            // no solution twice; with `unique`, no class twice
+                            let mut seen = std::collections::HashSet::new();
+                            for s in &sols {
+                                let key = if unique {
+                                    m.class_of(s).into_iter().min().unwrap()
+                                } else {
+                                    s.clone()
+                                };
+                                assert!(seen.insert(key), "{what}: repeated");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_limit_of_zero_reports_nothing() {
+        let m = model("corner");
+        let opts = Options {
+            limit: Some(0),
+            ..Options::default()
+        };
+        let (sols, c) = emitted(&m, &opts);
+        assert!(sols.is_empty());
+        assert_eq!((c.total, c.unique, c.complete), (0, 0, false));
+    }
+
+    /// Reads text output back: for each board cell, the piece name that
+    /// its character stands for (through the legend, or as itself), and
+    /// the character.
+    fn read_ascii(m: &Model, text: &str) -> Vec<(char, String)> {
+        let b = &m.puzzle.board;
+        let [w, h, d] = b.extent();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() >= h as usize, "{text}");
+        let mut legend: HashMap<char, String> = HashMap::new();
+        for l in &lines[h as usize..] {
+            for entry in l.split("  ") {
+                let (chars, name) = entry.split_once(": ").expect("CHARS: NAME");
+                for c in chars.chars() {
+                    assert!(
+                        legend.insert(c, name.to_string()).is_none(),
+                        "{c} listed twice in {text}"
+                    );
+                }
+            }
+        }
+        b.cells
+            .iter()
+            .map(|&[x, y, z]| {
+                let line: Vec<char> = lines[y as usize].chars().collect();
+                let col = (z * (w + 3) + x) as usize;
+                assert!(d >= 1);
+                let c = line[col];
+                let name = legend.get(&c).cloned().unwrap_or_else(|| c.to_string());
+                (c, name)
+            })
+            .collect()
+    }
+
+    /// Text output shows the true piece names: every cell's character
+    /// stands for the piece covering it (as its name, or through the
+    /// legend), the cells of one placement show one character, and
+    /// different placements show different characters (neighbouring ones
+    /// at least, when characters run out).
+    fn check_ascii(m: &Model, sol: &[usize]) -> String {
+        let text = m.ascii(sol);
+        let read = read_ascii(m, &text);
+        let mut owner = vec![usize::MAX; m.puzzle.board.len()];
+        let mut glyph_of: Vec<Option<char>> = vec![None; sol.len()];
+        for (k, &q) in sol.iter().enumerate() {
+            let pl = &m.placements[q];
+            for &c in &pl.cells {
+                owner[c] = k;
+                let (ch, name) = &read[c];
+                assert_eq!(name, &m.puzzle.pieces[pl.piece].name, "cell {c} in\n{text}");
+                assert_eq!(
+                    *glyph_of[k].get_or_insert(*ch),
+                    *ch,
+                    "one placement, one character"
+                );
+                assert!(*ch != '.' && *ch != ' ');
+            }
+        }
+        let b = &m.puzzle.board;
+        for (i, &cell) in b.cells.iter().enumerate() {
+            for axis in 0..3 {
+                let mut n = cell;
+                n[axis] += 1;
+                if let Some(j) = b.index(&n) {
+                    if owner[i] != owner[j] {
+                        assert_ne!(read[i].0, read[j].0, "neighbours look alike in\n{text}");
+                    }
+                }
+            }
+        }
+        text
+    }
+
+    fn first_solution(m: &Model) -> Vec<usize> {
+        let opts = Options {
+            limit: Some(1),
+            ..Options::default()
+        };
+        let (sols, _) = emitted(m, &opts);
+        sols.into_iter().next().expect("a solution")
+    }
+
+    #[test]
+    fn text_output_names_the_pieces() {
+        // one-letter names used once: the names, no legend
+        let m = model("pentomino-6x10");
+        let sol = first_solution(&m);
+        let text = check_ascii(&m, &sol);
+        assert_eq!(text.lines().count(), 6, "{text}");
+        assert!(!text.contains(':'));
+        // a solid: layers side by side
+        let m = model("soma");
+        let text = check_ascii(&m, &first_solution(&m));
+        assert_eq!(text.lines().count(), 3, "{text}");
+        // copies: the first shows the name, the others get characters of
+        // their own that no piece is called, in the legend
+        let m = model("corner");
+        let text = check_ascii(&m, &first_solution(&m));
+        assert_eq!(text.lines().last(), Some("VABC: V"), "{text}");
+        // long names, and a name that is the mark of "no cell"
+        let bar = |name: &str, n| Piece::new(name, &[[0, 0, 0], [1, 0, 0], [2, 0, 0]], n);
+        let p = Puzzle::new(
+            "long names",
+            Board::rect(3, 4),
+            vec![
+                bar("I3", Count::Exactly(2)),
+                bar(".", Count::Exactly(1)),
+                bar("A", Count::Exactly(1)),
+            ],
+        );
+        let m = Model::new(p).unwrap();
+        let sol = first_solution(&m);
+        let text = check_ascii(&m, &sol);
+        let legend = text.lines().last().unwrap();
+        assert!(legend.contains(": I3") && legend.contains(": ."), "{text}");
+        assert!(!legend.contains(": A"), "A is shown as itself: {text}");
+        // ten copies of one piece
+        let y = crate::pieces::piece("Y").unwrap();
+        let p = Puzzle::new(
+            "Y",
+            Board::rect(10, 5),
+            vec![Piece::new("Y", &y.cells, Count::Exactly(10))],
+        );
+        let m = Model::new(p).unwrap();
+        let text = check_ascii(&m, &first_solution(&m));
+        assert!(text.ends_with("\nYABCDEFGHI: Y\n"), "{text}");
+    }
+
+    /// More placements than characters: copies share their piece's
+    /// characters, never with a neighbour, and the legend still maps every
+    /// character to its piece.
+    #[test]
+    fn text_output_when_characters_run_out() {
+        let p = Puzzle::new(
+            "monominoes",
+            Board::rect(25, 25),
+            vec![
+                Piece::new("O", &[[0, 0, 0]], Count::Any),
+                Piece::new("D", &[[0, 0, 0], [1, 0, 0]], Count::Exactly(1)),
+            ],
+        );
+        let m = Model::new(p).unwrap();
+        let sol = first_solution(&m);
+        assert_eq!(sol.len(), 624);
+        check_ascii(&m, &sol);
+    }
 }

@@ -1,5 +1,22 @@
 //! Boards, piece lists and the puzzle file format.
 //!
+//! # Coordinates
+//!
+//! A cell is `[x, y]` on a flat board, `[x, y, z]` in a box. The origin
+//! `[0, 0]` is the **top left** cell: `x` counts columns from the left, `y`
+//! counts rows **downwards** from the top, and `z` counts layers, `z = 0`
+//! first. So `rect = [width, height]` is the cells `[x, y]` with
+//! `0 <= x < width` and `0 <= y < height`; `box = [width, height, depth]`
+//! adds `0 <= z < depth`; in a picture (`shape`, a layer of `layers`, a
+//! piece's `shape`) the first line is `y = 0` and the first character of a
+//! line is `x = 0`. Text output, pictures and the NDJSON records
+//! (`dancer_formats::ndjson::PiecePlacement`) use the same coordinates: row
+//! `y = 0` is printed on top, layers side by side from `z = 0` on the left.
+//! A piece's own `cells` are only a shape: they are moved (and turned) to
+//! every place where they fit, so their origin does not matter.
+//!
+//! # The file format
+//!
 //! A puzzle file is TOML:
 //!
 //! ```toml
@@ -14,7 +31,7 @@
 //! # ###..###
 //! # """
 //! # layers = ["###\n###", "###\n###"]   # a 3D picture, z = 0 first
-//! holes = [[3, 3], [4, 3], [3, 4], [4, 4]]   # cells to leave out
+//! holes = [[3, 3], [4, 3], [3, 4], [4, 4]]   # cells [x, y] to leave out
 //!
 //! [[piece]]
 //! set = "pentominoes"           # every piece of a named set
@@ -26,12 +43,36 @@
 //! count = 2                     # or [0, 2] (between), or "any"
 //! one_sided = false             # rotations only for this piece
 //! ```
+//!
+//! Limits: a board has at most [`MAX_BOARD_CELLS`] cells, coordinates below
+//! [`MAX_COORD`] and a bounding box of at most [`MAX_BOARD_BOX`] cells; a
+//! piece's coordinates are at most [`MAX_COORD`] from 0. A piece name is what the exact cover problem calls
+//! the piece's item: no blanks, `:` or `|`, and not of the form of a cell's
+//! item (`3.4`, `3.4.0`).
+//!
+//! Every error in a file says where: `FILE:LINE:COL: message`, the place
+//! of the `[board]` or `[[piece]]` declaration at fault (a [`Location`] as
+//! `dancer_formats` reports it); puzzles built in code have no places, and
+//! their errors say none.
 
 use crate::geometry::{canonical, normalize, symmetries, Cell, Transform};
 use crate::pieces;
+pub use dancer_formats::Location;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::fmt;
+
+/// The most cells a board may have (a larger one is refused, not searched).
+pub const MAX_BOARD_CELLS: usize = 100_000;
+
+/// Coordinates of board cells are below this, and those of a piece's
+/// `cells` at most this far from 0 either way.
+pub const MAX_COORD: i32 = 100_000;
+
+/// The bounding box of a board (width times height times depth) may have at
+/// most this many cells, holes and all (it is what text output and pictures
+/// draw).
+pub const MAX_BOARD_BOX: i64 = 1_000_000;
 
 /// How many copies of a piece a solution uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,12 +96,30 @@ impl fmt::Display for Count {
 /// A piece type of a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Piece {
+    /// Its name (also the name of its item in the exact cover problem).
     pub name: String,
     /// Normalised cells.
     pub cells: Vec<Cell>,
     pub count: Count,
     /// Rotations only (no turning over).
     pub one_sided: bool,
+    /// Where the piece is declared (its `[[piece]]` table) in a puzzle file;
+    /// None for pieces made in code. Errors about the piece say it.
+    pub at: Option<Location>,
+}
+
+impl Piece {
+    /// A piece made in code (no place in a file), used `count` times, that
+    /// may be turned over.
+    pub fn new(name: impl Into<String>, cells: &[Cell], count: Count) -> Self {
+        Piece {
+            name: name.into(),
+            cells: normalize(cells),
+            count,
+            one_sided: false,
+            at: None,
+        }
+    }
 }
 
 /// The region to fill.
@@ -80,6 +139,8 @@ impl Board {
         let index = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         Board { dim, cells, index }
     }
+    /// The `w` by `h` rectangle: cells `[x, y]` with `0 <= x < w`, `0 <= y <
+    /// h` (y grows downwards).
     pub fn rect(w: i32, h: i32) -> Self {
         Self::new(
             2,
@@ -88,6 +149,8 @@ impl Board {
                 .collect(),
         )
     }
+    /// The `w` by `h` by `d` box: layers `z = 0 .. d` of `w` by `h`
+    /// rectangles.
     pub fn cuboid(w: i32, h: i32, d: i32) -> Self {
         Self::new(
             3,
@@ -96,7 +159,8 @@ impl Board {
                 .collect(),
         )
     }
-    /// A 2D board from a picture (`.` or space: no cell).
+    /// A 2D board from a picture (`.` or space: no cell), the first line
+    /// `y = 0`.
     pub fn picture(text: &str) -> Self {
         Self::new(2, pieces::picture(&text.lines().collect::<Vec<_>>()))
     }
@@ -181,26 +245,155 @@ pub struct Puzzle {
     pub name: String,
     pub board: Board,
     pub pieces: Vec<Piece>,
+    /// Where the board is declared (its `[board]` table) in a puzzle file;
+    /// None for puzzles made in code.
+    pub board_at: Option<Location>,
 }
 
-/// What is wrong with a puzzle.
+/// `"FILE:LINE:COL: "` before a message, or nothing.
+struct At<'a>(&'a Option<Location>);
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(at) => write!(f, "{at}: "),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `1 cell`, `2 cells`: a count and its noun, singular for 1 (one rule for
+/// every crate: [`dancer_core::plural`]).
+pub use dancer_core::plural as counted;
+
+/// `1 cell`, `2 cells`.
+fn cells(n: &usize) -> String {
+    counted(*n as u64, "cell", "cells")
+}
+
+/// What is wrong with a puzzle. Every variant says where, when the puzzle
+/// came from a file: [`PuzzleError::location`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PuzzleError {
+    /// The file breaks a rule of the format: TOML syntax, an unknown key, a
+    /// bad value.
     #[error("{at}: {message}")]
-    File { at: String, message: String },
-    #[error("piece {0} fits nowhere on the board")]
-    FitsNowhere(String),
-    #[error("the pieces cannot cover the board's {area} cells exactly: {why}")]
-    Area { area: usize, why: String },
-    #[error("the board has no cells")]
-    EmptyBoard,
-    #[error("piece {0} is not flat and cannot go on a flat board")]
-    NotFlat(String),
-    #[error("{0}")]
-    Other(String),
+    File { at: Location, message: String },
+    /// A piece that must be used has no place on the board.
+    #[error("{}piece {piece} fits nowhere on the board", At(.at))]
+    FitsNowhere { piece: String, at: Option<Location> },
+    /// No choice of the pieces' counts covers the board's area (`at`: the
+    /// board).
+    #[error("{}the pieces cannot cover the board's {} exactly: {why}", At(.at), cells(.area))]
+    Area {
+        area: usize,
+        why: String,
+        at: Option<Location>,
+    },
+    /// `at`: the board.
+    #[error("{}the board has no cells", At(.at))]
+    EmptyBoard { at: Option<Location> },
+    /// The board is too large, or has cells out of range (`at`: the board).
+    #[error("{}the board is too large: {why}", At(.at))]
+    BoardTooLarge { why: String, at: Option<Location> },
+    /// A solid piece for a flat board.
+    #[error("{}piece {piece} is not flat and cannot go on a flat board", At(.at))]
+    NotFlat { piece: String, at: Option<Location> },
+    /// Two pieces of one name (`at`: the second; `first`: the first).
+    #[error("{}piece {piece:?} is listed twice{}; give a count instead", At(.at), .first.as_ref().map_or(String::new(), |f| format!(" (first at {f})")))]
+    Duplicate {
+        piece: String,
+        at: Option<Location>,
+        first: Option<Location>,
+    },
+    /// A piece that cannot be: a bad name, no cells, cells out of range.
+    #[error("{}piece {piece:?}: {why}", At(.at))]
+    BadPiece {
+        piece: String,
+        why: String,
+        at: Option<Location>,
+    },
+    /// The exact cover problem would be too large to build.
+    #[error("the puzzle is too large: {why}")]
+    TooLarge { why: String },
+}
+
+impl PuzzleError {
+    /// Where in the puzzle file the error is, when the puzzle came from one.
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            PuzzleError::File { at, .. } => Some(at),
+            PuzzleError::FitsNowhere { at, .. }
+            | PuzzleError::Area { at, .. }
+            | PuzzleError::EmptyBoard { at }
+            | PuzzleError::BoardTooLarge { at, .. }
+            | PuzzleError::NotFlat { at, .. }
+            | PuzzleError::Duplicate { at, .. }
+            | PuzzleError::BadPiece { at, .. } => at.as_ref(),
+            PuzzleError::TooLarge { .. } => None,
+        }
+    }
+}
+
+/// Why a piece name cannot be used, if it cannot: it names the piece's item
+/// in the exact cover problem (and in `dancer poly export`), beside the
+/// cells' items `x.y` and `x.y.z`.
+fn bad_name(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        return Some("a piece name cannot be empty");
+    }
+    if name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Some("a piece name cannot contain blanks");
+    }
+    if name.contains(':') || name.contains('|') {
+        return Some("a piece name cannot contain ':' or '|'");
+    }
+    let parts: Vec<&str> = name.split('.').collect();
+    if (2..=3).contains(&parts.len())
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Some("a piece name cannot look like a cell (x.y or x.y.z)");
+    }
+    None
+}
+
+/// Whether bounded counts `lo..=hi` of a piece of `size` cells, added to
+/// totals `can` makes, can make each total up to `can.len() - 1`.
+fn knapsack_step(can: &[bool], size: usize, lo: usize, hi: usize) -> Vec<bool> {
+    let n = can.len();
+    // prefix[u] = how many of can[u], can[u - size], can[u - 2 size], ... hold
+    let mut prefix = vec![0u32; n];
+    for u in 0..n {
+        prefix[u] = u32::from(can[u]) + if u >= size { prefix[u - size] } else { 0 };
+    }
+    let mut next = vec![false; n];
+    let lo_cells = lo.saturating_mul(size);
+    let span = hi.saturating_add(1).saturating_mul(size);
+    for (u, slot) in next.iter_mut().enumerate() {
+        if u < lo_cells {
+            continue;
+        }
+        // some k in lo..=hi with can[u - k size]
+        let top = prefix[u - lo_cells];
+        let below = if u >= span { prefix[u - span] } else { 0 };
+        *slot = top > below;
+    }
+    next
 }
 
 impl Puzzle {
+    /// A puzzle made in code (no places in a file).
+    pub fn new(name: impl Into<String>, board: Board, pieces: Vec<Piece>) -> Self {
+        Puzzle {
+            name: name.into(),
+            board,
+            pieces,
+            board_at: None,
+        }
+    }
+
     /// The symmetry group used for a piece's orientations.
     pub fn piece_group(&self, p: &Piece) -> Vec<Transform> {
         let g = symmetries(self.board.dim);
@@ -211,15 +404,74 @@ impl Puzzle {
         }
     }
 
-    /// Checks what can be checked before searching: pieces that fit
-    /// nowhere, and areas that cannot add up.
+    /// Checks what can be checked before searching: the board's size, the
+    /// pieces' names and cells, pieces listed twice, solid pieces on a flat
+    /// board, and areas that cannot add up. (Pieces that fit nowhere are
+    /// found by [`crate::Model::new`].)
     pub fn check(&self) -> Result<(), PuzzleError> {
+        let board_at = || self.board_at.clone();
         if self.board.is_empty() {
-            return Err(PuzzleError::EmptyBoard);
+            return Err(PuzzleError::EmptyBoard { at: board_at() });
         }
+        if self.board.len() > MAX_BOARD_CELLS {
+            return Err(PuzzleError::BoardTooLarge {
+                why: format!("{} (at most {MAX_BOARD_CELLS})", cells(&self.board.len())),
+                at: board_at(),
+            });
+        }
+        if let Some(c) = self
+            .board
+            .cells
+            .iter()
+            .find(|c| c.iter().any(|&v| !(0..MAX_COORD).contains(&v)))
+        {
+            return Err(PuzzleError::BoardTooLarge {
+                why: format!("cell {c:?} is out of range (coordinates 0 to {MAX_COORD})"),
+                at: board_at(),
+            });
+        }
+        let [w, h, d] = self.board.extent();
+        let volume = i64::from(w) * i64::from(h) * i64::from(d);
+        if volume > MAX_BOARD_BOX {
+            return Err(PuzzleError::BoardTooLarge {
+                why: format!("its bounding box is {w}x{h}x{d} (at most {MAX_BOARD_BOX} cells)"),
+                at: board_at(),
+            });
+        }
+        let mut first: HashMap<&str, &Piece> = HashMap::new();
         for p in &self.pieces {
-            if self.board.dim == 2 && p.cells.iter().any(|c| c[2] != 0) {
-                return Err(PuzzleError::NotFlat(p.name.clone()));
+            let bad = |why: String| PuzzleError::BadPiece {
+                piece: p.name.clone(),
+                why,
+                at: p.at.clone(),
+            };
+            if let Some(why) = bad_name(&p.name) {
+                return Err(bad(why.into()));
+            }
+            if let Some(q) = first.insert(&p.name, p) {
+                return Err(PuzzleError::Duplicate {
+                    piece: p.name.clone(),
+                    at: p.at.clone(),
+                    first: q.at.clone(),
+                });
+            }
+            if p.cells.is_empty() {
+                return Err(bad("a piece needs at least one cell".into()));
+            }
+            if p.cells.len() > MAX_BOARD_CELLS
+                || p.cells
+                    .iter()
+                    .any(|c| c.iter().any(|&v| !(-MAX_COORD..=MAX_COORD).contains(&v)))
+            {
+                return Err(bad(format!(
+                    "too large: at most {MAX_BOARD_CELLS} cells, coordinates -{MAX_COORD} to {MAX_COORD}"
+                )));
+            }
+            if self.board.dim == 2 && p.cells.iter().any(|c| c[2] != p.cells[0][2]) {
+                return Err(PuzzleError::NotFlat {
+                    piece: p.name.clone(),
+                    at: p.at.clone(),
+                });
             }
         }
         let area = self.board.len();
@@ -231,29 +483,20 @@ impl Puzzle {
             let (lo, hi) = match p.count {
                 Count::Exactly(k) => (k as usize, k as usize),
                 Count::Between(a, b) => (a as usize, b as usize),
-                Count::Any => (0, area / s.max(1)),
+                Count::Any => (0, area / s),
             };
-            let mut next = vec![false; area + 1];
-            for (t, _) in can.iter().enumerate().filter(|(_, &c)| c) {
-                for k in lo..=hi {
-                    let u = t + k * s;
-                    if u > area {
-                        break;
-                    }
-                    next[u] = true;
-                }
-            }
-            can = next;
+            can = knapsack_step(&can, s, lo, hi);
         }
         if !can[area] {
             let desc: Vec<String> = self
                 .pieces
                 .iter()
-                .map(|p| format!("{} x{} ({} cells)", p.name, p.count, p.cells.len()))
+                .map(|p| format!("{} x{} ({})", p.name, p.count, cells(&p.cells.len())))
                 .collect();
             return Err(PuzzleError::Area {
                 area,
                 why: format!("no choice of counts of {} adds up to it", desc.join(", ")),
+                at: board_at(),
             });
         }
         Ok(())
@@ -275,21 +518,13 @@ struct FileDoc {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BoardDoc {
-    rect: Option<[i32; 2]>,
+    rect: Option<[i64; 2]>,
     #[serde(rename = "box")]
-    cuboid: Option<[i32; 3]>,
+    cuboid: Option<[i64; 3]>,
     shape: Option<String>,
     layers: Option<Vec<String>>,
     #[serde(default)]
-    holes: Vec<Vec<i32>>,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum CountDoc {
-    Exactly(u32),
-    Between([u32; 2]),
-    Word(String),
+    holes: Vec<Vec<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -297,40 +532,114 @@ enum CountDoc {
 struct PieceDoc {
     set: Option<String>,
     name: Option<String>,
-    cells: Option<Vec<Vec<i32>>>,
+    cells: Option<Vec<Vec<i64>>>,
     shape: Option<String>,
-    count: Option<CountDoc>,
+    count: Option<toml::Spanned<toml::Value>>,
     one_sided: Option<bool>,
 }
 
-/// 1-based line and column of a byte offset.
+/// 1-based line and column (in characters) of a byte offset.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)
 }
 
-fn cell_of(v: &[i32], what: &str) -> Result<Cell, String> {
-    match v.len() {
-        2 => Ok([v[0], v[1], 0]),
-        3 => Ok([v[0], v[1], v[2]]),
+/// A cell of a file: 2 or 3 coordinates, each at most [`MAX_COORD`] from 0.
+fn cell_of(v: &[i64], what: &str) -> Result<Cell, String> {
+    if let Some(x) = v.iter().find(|x| x.abs() > i64::from(MAX_COORD)) {
+        return Err(format!(
+            "{what}: coordinate {x} is out of range (-{MAX_COORD} to {MAX_COORD})"
+        ));
+    }
+    // in range, so the conversions are exact
+    let c: Vec<i32> = v.iter().map(|&x| x as i32).collect();
+    match c.len() {
+        2 => Ok([c[0], c[1], 0]),
+        3 => Ok([c[0], c[1], c[2]]),
         n => Err(format!("{what}: a cell has 2 or 3 coordinates, not {n}")),
     }
 }
 
-/// Reads a puzzle file. `file` names it in messages.
-pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
-    let err = |offset: usize, message: String| {
-        let (l, c) = line_col(text, offset);
-        PuzzleError::File {
-            at: format!("{file}:{l}:{c}"),
-            message,
+/// A piece's `count`: a number, `[least, most]` or `"any"`.
+fn count_of(v: &toml::Value) -> Result<Count, String> {
+    let number = |v: &toml::Value| match v {
+        toml::Value::Integer(k) => u32::try_from(*k).ok(),
+        _ => None,
+    };
+    let bad = || {
+        format!(
+            "count {v}: expected a number from 0 to {}, [least, most] or \"any\"",
+            u32::MAX
+        )
+    };
+    match v {
+        toml::Value::String(w) if w == "any" => Ok(Count::Any),
+        toml::Value::Array(a) if a.len() == 2 => {
+            let (Some(lo), Some(hi)) = (number(&a[0]), number(&a[1])) else {
+                return Err(bad());
+            };
+            match lo.cmp(&hi) {
+                std::cmp::Ordering::Less => Ok(Count::Between(lo, hi)),
+                std::cmp::Ordering::Equal => Ok(Count::Exactly(lo)),
+                std::cmp::Ordering::Greater => {
+                    Err(format!("count [{lo}, {hi}]: the first bound is larger"))
+                }
+            }
         }
+        _ => number(v).map(Count::Exactly).ok_or_else(bad),
+    }
+}
+
+/// The board of a `rect` or `box` of these sides, if it is not too large.
+fn sized_board(sides: &[i64]) -> Result<Board, String> {
+    let what = if sides.len() == 2 { "rectangle" } else { "box" };
+    let shown: Vec<String> = sides.iter().map(i64::to_string).collect();
+    let shown = shown.join("x");
+    if sides.iter().any(|&s| s <= 0) {
+        return Err(format!("bad {what} {shown}: every side must be at least 1"));
+    }
+    let cells = sides
+        .iter()
+        .try_fold(1i64, |acc, &s| acc.checked_mul(s))
+        .filter(|&n| n <= MAX_BOARD_CELLS as i64);
+    if cells.is_none() {
+        return Err(format!(
+            "bad {what} {shown}: at most {MAX_BOARD_CELLS} cells"
+        ));
+    }
+    // each side is at most MAX_BOARD_CELLS, so fits an i32
+    let s: Vec<i32> = sides.iter().map(|&s| s as i32).collect();
+    Ok(if s.len() == 2 {
+        Board::rect(s[0], s[1])
+    } else {
+        Board::cuboid(s[0], s[1], s[2])
+    })
+}
+
+/// Reads a puzzle file. `file` names it in messages (and is the puzzle's
+/// name when the file gives none).
+pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
+    let loc = |offset: usize| {
+        let (line, col) = line_col(text, offset);
+        Location {
+            file: file.to_string(),
+            line,
+            col,
+        }
+    };
+    let err = |offset: usize, message: String| PuzzleError::File {
+        at: loc(offset),
+        message,
     };
     let doc: FileDoc = toml::from_str(text).map_err(|e| {
         let off = e.span().map_or(0, |s| s.start);
-        err(off, e.message().to_string())
+        err(off, e.message().trim_end().to_string())
     })?;
     let reflections = doc.reflections.unwrap_or(true);
     let bspan = doc.board.span().start;
@@ -350,23 +659,17 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
             "the board needs exactly one of rect, box, shape, layers".into(),
         ));
     }
-    let mut board = if let Some([w, h]) = b.rect {
-        if w <= 0 || h <= 0 || w * h > 100_000 {
-            return Err(err(bspan, format!("bad rectangle {w}x{h}")));
-        }
-        Board::rect(w, h)
-    } else if let Some([w, h, d]) = b.cuboid {
-        if w <= 0 || h <= 0 || d <= 0 || w * h * d > 100_000 {
-            return Err(err(bspan, format!("bad box {w}x{h}x{d}")));
-        }
-        Board::cuboid(w, h, d)
+    let mut board = if let Some(r) = b.rect {
+        sized_board(&r).map_err(|m| err(bspan, m))?
+    } else if let Some(c) = b.cuboid {
+        sized_board(&c).map_err(|m| err(bspan, m))?
     } else if let Some(s) = &b.shape {
         Board::picture(s.trim_matches('\n'))
     } else {
         let l: Vec<String> = b
             .layers
-            .unwrap()
             .iter()
+            .flatten()
             .map(|s| s.trim_matches('\n').to_string())
             .collect();
         Board::layers(&l)
@@ -388,37 +691,16 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
         let p = sp.into_inner();
         let count = match &p.count {
             None => Count::Exactly(1),
-            Some(CountDoc::Exactly(k)) => Count::Exactly(*k),
-            Some(CountDoc::Between([a, b])) if a <= b => {
-                if a == b {
-                    Count::Exactly(*a)
-                } else {
-                    Count::Between(*a, *b)
-                }
-            }
-            Some(CountDoc::Between([a, b])) => {
-                return Err(err(
-                    off,
-                    format!("count [{a}, {b}]: the first bound is larger"),
-                ))
-            }
-            Some(CountDoc::Word(w)) if w == "any" => Count::Any,
-            Some(CountDoc::Word(w)) => {
-                return Err(err(
-                    off,
-                    format!("count {w:?}: expected a number, [min, max] or \"any\""),
-                ))
-            }
+            Some(v) => count_of(v.get_ref()).map_err(|m| err(v.span().start, m))?,
         };
         let one_sided = p.one_sided.unwrap_or(!reflections);
-        let mut add = |name: String, cells: Vec<Cell>, dim3: bool| {
-            let cells = normalize(&cells);
-            let _ = dim3;
+        let mut add = |name: String, cells: Vec<Cell>| {
             pieces.push(Piece {
                 name,
-                cells,
+                cells: normalize(&cells),
                 count,
                 one_sided,
+                at: Some(loc(off)),
             });
         };
         match (&p.set, &p.name, &p.cells, &p.shape) {
@@ -427,29 +709,29 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
                     err(off, format!("unknown piece set {set:?} (known: {})", pieces::SETS.join(", ")))
                 })?;
                 for s in shapes {
-                    add(s.name, s.cells, s.dim == 3);
+                    add(s.name, s.cells);
                 }
             }
             (None, Some(name), None, None) => {
                 let s = pieces::piece(name).ok_or_else(|| err(off, format!("unknown piece {name:?}")))?;
-                add(s.name, s.cells, s.dim == 3);
+                add(s.name, s.cells);
             }
             (None, Some(name), Some(cells), None) => {
                 let mut v = Vec::new();
                 for c in cells {
-                    v.push(cell_of(c, name).map_err(|m| err(off, m))?);
+                    v.push(cell_of(c, &format!("piece {name:?}")).map_err(|m| err(off, m))?);
                 }
                 if v.is_empty() || !crate::geometry::is_connected(&v) {
                     return Err(err(off, format!("piece {name:?}: cells empty or not connected")));
                 }
-                add(name.clone(), v, true);
+                add(name.clone(), v);
             }
             (None, Some(name), None, Some(shape)) => {
                 let v = pieces::picture(&shape.trim_matches('\n').lines().collect::<Vec<_>>());
                 if v.is_empty() || !crate::geometry::is_connected(&v) {
                     return Err(err(off, format!("piece {name:?}: shape empty or not connected")));
                 }
-                add(name.clone(), v, false);
+                add(name.clone(), v);
             }
             _ => {
                 return Err(err(
@@ -459,35 +741,15 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
                 ))
             }
         }
-        if let Some(last) = pieces.last() {
-            if board.dim == 2 && last.cells.iter().any(|c| c[2] != 0) {
-                return Err(err(
-                    off,
-                    format!(
-                        "piece {} is not flat and cannot go on a flat board",
-                        last.name
-                    ),
-                ));
-            }
-        }
     }
     if pieces.is_empty() {
         return Err(err(0, "no pieces: add [[piece]] tables".into()));
-    }
-    let mut names: Vec<&str> = pieces.iter().map(|p| p.name.as_str()).collect();
-    names.sort_unstable();
-    for w in names.windows(2) {
-        if w[0] == w[1] {
-            return Err(err(
-                0,
-                format!("piece {:?} is listed twice; give a count instead", w[0]),
-            ));
-        }
     }
     let puzzle = Puzzle {
         name: doc.name.unwrap_or_else(|| file.to_string()),
         board,
         pieces,
+        board_at: Some(loc(bspan)),
     };
     puzzle.check()?;
     Ok(puzzle)
@@ -501,6 +763,7 @@ pub fn piece_key(p: &Piece, group: &[Transform]) -> Vec<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn parses_and_checks() {
@@ -557,6 +820,214 @@ shape = "##\n##"
         )
         .unwrap_err();
         assert!(e.to_string().contains("not flat"), "{e}");
+    }
+
+    /// The location an error gives, as `LINE:COL`.
+    fn place(e: &PuzzleError) -> String {
+        let at = e.location().unwrap_or_else(|| panic!("no location: {e}"));
+        assert_eq!(at.file, "f.toml");
+        assert!(e.to_string().starts_with(&format!("{at}: ")), "{e}");
+        format!("{}:{}", at.line, at.col)
+    }
+
+    /// A file's puzzle through the model: parse errors and model errors.
+    fn load(text: &str) -> Result<crate::Model, PuzzleError> {
+        crate::Model::new(parse(text, "f.toml")?)
+    }
+
+    /// Errors found after reading (pieces that fit nowhere, areas, pieces
+    /// listed twice, solids on flat boards, empty boards) say which
+    /// declaration is at fault.
+    #[test]
+    fn checks_say_which_declaration() {
+        let e = load("[board]\nrect = [3, 3]\n\n[[piece]]\nset = \"monominoes\"\ncount = \"any\"\n[[piece]]\nname = \"I\"\n").err().unwrap();
+        assert!(
+            matches!(&e, PuzzleError::FitsNowhere { piece, .. } if piece == "I"),
+            "{e}"
+        );
+        assert_eq!(place(&e), "7:1");
+        assert_eq!(
+            e.to_string(),
+            "f.toml:7:1: piece I fits nowhere on the board"
+        );
+
+        let e = load("name = \"n\"\n\n[board]\nrect = [5, 3]\n[[piece]]\nset = \"pentominoes\"\n")
+            .err()
+            .unwrap();
+        assert!(matches!(e, PuzzleError::Area { area: 15, .. }), "{e}");
+        assert_eq!(place(&e), "3:1");
+
+        let e = load("[board]\nrect = [1, 1]\n[[piece]]\nname = \"D\"\ncells = [[0, 0], [1, 0]]\ncount = [0, 1]\n").err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "f.toml:1:1: the pieces cannot cover the board's 1 cell exactly: no choice of counts of D x0 to 1 (2 cells) adds up to it"
+        );
+
+        let e = load("[board]\nrect = [5, 4]\n[[piece]]\nset = \"pentominoes\"\ncount = [0, 1]\n[[piece]]\nname = \"X\"\n").err().unwrap();
+        assert!(
+            matches!(&e, PuzzleError::Duplicate { piece, .. } if piece == "X"),
+            "{e}"
+        );
+        assert_eq!(place(&e), "6:1");
+        assert!(e.to_string().contains("(first at f.toml:3:1)"), "{e}");
+
+        let e = load("[board]\nrect = [4, 4]\n[[piece]]\nname = \"O\"\ncount = 3\n[[piece]]\nname = \"V\"\nset = \"soma\"\n").err().unwrap();
+        assert_eq!(place(&e), "6:1", "{e}");
+        let e = load("[board]\nrect = [4, 4]\n\n[[piece]]\nset = \"soma\"\n")
+            .err()
+            .unwrap();
+        assert!(matches!(e, PuzzleError::NotFlat { .. }), "{e}");
+        assert_eq!(place(&e), "4:1");
+
+        let e = load("[[piece]]\nname = \"O\"\n[board]\nshape = \"..\\n..\"\n")
+            .err()
+            .unwrap();
+        assert!(matches!(e, PuzzleError::EmptyBoard { .. }), "{e}");
+        assert_eq!(place(&e), "3:1");
+
+        // an inline board table: its place is the table
+        let e = load("board = { rect = [5, 3] }\n[[piece]]\nset = \"pentominoes\"\n")
+            .err()
+            .unwrap();
+        assert_eq!(place(&e), "1:9", "{e}");
+    }
+
+    /// Hostile files: every one is an error that says where, never a panic
+    /// (nor a huge allocation).
+    #[test]
+    fn hostile_files_are_errors_with_places() {
+        let piece = "[[piece]]\nname = \"O\"\n";
+        let cases: Vec<(String, &str)> = vec![
+            (format!("[board]\nrect = [65536, 65537]\n{piece}"), "at most 100000 cells"),
+            (format!("[board]\nrect = [9223372036854775807, 2]\n{piece}"), "at most 100000 cells"),
+            (format!("[board]\nrect = [-3, -4]\n{piece}"), "at least 1"),
+            (format!("[board]\nrect = [0, 4]\n{piece}"), "at least 1"),
+            (format!("[board]\nbox = [100, 100, 100]\n{piece}"), "at most 100000 cells"),
+            (format!("[board]\nbox = [4611686018427387904, 4, 4]\n{piece}"), "at most 100000 cells"),
+            (format!("[board]\nrect = [2, 2]\nholes = [[99999999999, 0]]\n{piece}"), "out of range"),
+            (format!("[board]\nrect = [2, 2]\nholes = [[5, 5]]\n{piece}"), "not a cell of the board"),
+            (format!("[board]\nrect = [2, 2]\nholes = [[1]]\n{piece}"), "2 or 3 coordinates"),
+            (format!("[board]\nshape = \"\"\n{piece}"), "no cells"),
+            (format!("[board]\nlayers = []\n{piece}"), "no cells"),
+            (format!("[board]\nshape = \"{}#\"\n{piece}", ".".repeat(2_000_000)), "too large"),
+            (
+                format!("[board]\nshape = \"#{}{}#\"\n{piece}", r"\n".repeat(999), ".".repeat(1999)),
+                "bounding box is 2000x1000x1",
+            ),
+            ("[board]\nrect = [2, 1]\n[[piece]]\nname = \"Q\"\ncells = [[-2147483648, 0], [2147483647, 0]]\n".into(), "out of range"),
+            ("[board]\nrect = [2, 1]\n[[piece]]\nname = \"Q\"\ncells = []\n".into(), "empty or not connected"),
+            ("[board]\nrect = [2, 1]\n[[piece]]\nname = \"Q\"\ncells = [[0, 0], [5, 0]]\n".into(), "not connected"),
+            ("[board]\nrect = [2, 1]\n[[piece]]\nname = \"0.1\"\ncells = [[0, 0], [1, 0]]\n".into(), "look like a cell"),
+            ("[board]\nrect = [2, 1]\n[[piece]]\nname = \"a b\"\ncells = [[0, 0], [1, 0]]\n".into(), "blanks"),
+            ("[board]\nrect = [2, 1]\n[[piece]]\nname = \"\"\ncells = [[0, 0], [1, 0]]\n".into(), "empty"),
+            ("[board]\nrect = [4, 1]\n[[piece]]\nname = \"A|B\"\ncells = [[0, 0], [1, 0]]\ncount = 2\n".into(), "':' or '|'"),
+            ("[board]\nrect = [4, 1]\n[[piece]]\nname = \"Q\"\ncells = [[0, 0], [1, 0]]\ncount = 4294967295\n".into(), "cannot cover"),
+            ("[board]\nrect = [4, 1]\n[[piece]]\nname = \"Q\"\ncells = [[0, 0], [1, 0]]\ncount = [3, 1]\n".into(), "first bound is larger"),
+            ("[board]\nrect = [4, 1]\n[[piece]]\nname = \"Q\"\ncells = [[0, 0], [1, 0]]\ncount = -1\n".into(), "count"),
+            ("[board]\nrect = [4, 1]\n[[piece]]\nset = \"nope\"\n".into(), "unknown piece set"),
+            ("[board]\nrect = [4, 1]\n[[piece]]\nset = \"dominoes\"\nname = \"D\"\n".into(), "needs either"),
+            ("[board]\nrect = [4, 1]\n".into(), "no pieces"),
+            ("".into(), "board"),
+            ("\u{feff}[board]\n\u{e9}\u{e9} = 1\n".into(), ""),
+            ("[board]\nrect = [2, 1]\nrect = [2, 1]\n".into(), ""),
+            ("[board]\nrect = [2.5, 1]\n".into(), ""),
+            ("[board]\nrect = [2, 1]\nwhat = 1\n".into(), "what"),
+        ];
+        for (text, says) in cases {
+            let e = match load(&text) {
+                Ok(_) => panic!("accepted: {text:.200}"),
+                Err(e) => e,
+            };
+            let shown = e.to_string();
+            assert!(shown.contains(says), "{shown} (for {text:.200})");
+            assert!(e.location().is_some(), "no place: {shown}");
+            assert!(shown.starts_with("f.toml:"), "{shown}");
+        }
+    }
+
+    proptest! {
+        /// Random boards, pieces, counts and coordinates: parsing and
+        /// building the model never panic; what is accepted has a board
+        /// within the limits.
+        #[test]
+        fn random_files_never_panic(
+            rect in prop::array::uniform2(prop_oneof![-3i64..12, any::<i64>()]),
+            cells in prop::collection::vec(prop::array::uniform2(prop_oneof![-2i64..4, any::<i64>()]), 0..5),
+            count in prop_oneof![
+                (0u32..4).prop_map(|k| k.to_string()),
+                (0u32..4, 0u32..6).prop_map(|(a, b)| format!("[{a}, {b}]")),
+                Just("\"any\"".to_string()),
+                any::<u32>().prop_map(|k| k.to_string()),
+            ],
+            name in prop_oneof![Just("Q"), Just("O"), Just("1.2"), Just(""), Just("x y"), Just(".")],
+            set in prop_oneof![Just("monominoes"), Just("dominoes"), Just("soma"), Just("pentacubes")],
+        ) {
+            let cells: Vec<String> = cells.iter().map(|c| format!("[{}, {}]", c[0], c[1])).collect();
+            let text = format!(
+                "[board]\nrect = [{}, {}]\n[[piece]]\nname = \"{name}\"\ncells = [{}]\ncount = {count}\n[[piece]]\nset = \"{set}\"\ncount = \"any\"\n",
+                rect[0], rect[1], cells.join(", ")
+            );
+            match load(&text) {
+                Ok(m) => prop_assert!(m.puzzle.board.len() <= MAX_BOARD_CELLS),
+                Err(e) => prop_assert!(e.location().is_some(), "{}", e),
+            }
+        }
+
+        /// The fast bounded knapsack against the plain one.
+        #[test]
+        fn knapsack_step_is_right(
+            can in prop::collection::vec(any::<bool>(), 1..40),
+            size in 1usize..6,
+            lo in 0usize..5,
+            extra in 0usize..5,
+        ) {
+            let hi = lo + extra;
+            let fast = knapsack_step(&can, size, lo, hi);
+            let mut plain = vec![false; can.len()];
+            for (t, _) in can.iter().enumerate().filter(|(_, &c)| c) {
+                for k in lo..=hi {
+                    if t + k * size < can.len() {
+                        plain[t + k * size] = true;
+                    }
+                }
+            }
+            prop_assert_eq!(fast, plain);
+        }
+    }
+
+    /// A large board with pieces in any number is checked at once (the
+    /// area check is linear in the area).
+    #[test]
+    fn large_boards_check_quickly() {
+        let p = Puzzle::new(
+            "big",
+            Board::rect(300, 300),
+            vec![
+                Piece::new("O", &[[0, 0, 0]], Count::Any),
+                Piece::new(
+                    "I",
+                    &[[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [4, 0, 0]],
+                    Count::Any,
+                ),
+            ],
+        );
+        let t = std::time::Instant::now();
+        p.check().unwrap();
+        assert!(t.elapsed().as_secs() < 5);
+        // and pieces made in code are checked as those of files
+        let mut q = p.clone();
+        q.pieces[1].name = "O".into();
+        assert!(matches!(
+            q.check(),
+            Err(PuzzleError::Duplicate { first: None, .. })
+        ));
+        q.pieces[1].name = "3.4".into();
+        assert!(matches!(q.check(), Err(PuzzleError::BadPiece { .. })));
+        q.pieces[1].name = "I".into();
+        q.pieces[1].cells.clear();
+        assert!(matches!(q.check(), Err(PuzzleError::BadPiece { .. })));
+        let r = Puzzle::new("neg", Board::new(2, vec![[-1, 0, 0]]), vec![]);
+        assert!(matches!(r.check(), Err(PuzzleError::BoardTooLarge { .. })));
     }
 
     #[test]

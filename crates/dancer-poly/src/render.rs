@@ -72,8 +72,8 @@ pub enum RenderError {
     /// The input is not an SVG that resvg can read.
     #[error("cannot read the SVG: {0}")]
     Svg(#[from] usvg::Error),
-    /// The picture is too large to rasterise.
-    #[error("cannot make a {width}x{height} pixel image")]
+    /// The picture is empty, or larger than [`MAX_PIXELS`].
+    #[error("cannot make a {width}x{height} pixel image (at most {MAX_PIXELS} pixels)")]
     Size {
         /// Width in pixels.
         width: u32,
@@ -127,8 +127,13 @@ pub fn contact_sheet(tilings: &[Tiling], columns: usize, style: &Style) -> Strin
     document(w, h, &body)
 }
 
+/// The most pixels (width times height) of a picture [`png`] makes: 64
+/// megapixels, a quarter of a gigabyte to draw in.
+pub const MAX_PIXELS: u64 = 1 << 26;
+
 /// Rasterises an SVG (such as one made by [`svg`] or [`contact_sheet`])
-/// into PNG bytes, one pixel per SVG unit.
+/// into PNG bytes, one pixel per SVG unit. A picture of more than
+/// [`MAX_PIXELS`] pixels is refused ([`RenderError::Size`]).
 ///
 /// Text is drawn with a sans-serif font found in the usual system font
 /// folders; on a machine without fonts the picture comes out without text.
@@ -152,6 +157,9 @@ fn rasterise(svg: &str, fonts: Arc<fontdb::Database>) -> Result<Vec<u8>, RenderE
     let tree = usvg::Tree::from_str(svg, &opt)?;
     let size = tree.size().to_int_size();
     let (width, height) = (size.width(), size.height());
+    if u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(RenderError::Size { width, height });
+    }
     let mut pixmap =
         tiny_skia::Pixmap::new(width, height).ok_or(RenderError::Size { width, height })?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
@@ -1349,6 +1357,28 @@ mod tests {
     #[test]
     fn render_png_rejects_bad_svg() {
         assert!(matches!(png("<svg"), Err(RenderError::Svg(_))));
+    }
+
+    /// A picture over the pixel bound is refused with its size, before
+    /// anything is allocated for it.
+    #[test]
+    fn render_png_refuses_huge_pictures() {
+        let huge = document(20_000.0, 20_000.0, "");
+        match png(&huge) {
+            Err(e @ RenderError::Size { width, height }) => {
+                assert_eq!((width, height), (20_000, 20_000));
+                assert!(e.to_string().contains("at most 67108864 pixels"), "{e}");
+            }
+            other => panic!("expected a size error, got {other:?}"),
+        }
+        // the largest cells the command line allows still fit for one
+        // pentomino solution
+        let style = Style {
+            cell: 256.0,
+            ..Style::default()
+        };
+        let bytes = png(&svg(&two_l(), &style)).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     }
 
     #[test]

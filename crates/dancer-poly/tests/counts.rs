@@ -254,12 +254,7 @@ fn brute_tilings(p: &Puzzle) -> Vec<Vec<(usize, Vec<usize>)>> {
 }
 
 fn piece(name: &str, rows: &[&str], count: Count) -> Piece {
-    Piece {
-        name: name.into(),
-        cells: dancer_poly::geometry::normalize(&dancer_poly::pieces::picture(rows)),
-        count,
-        one_sided: false,
-    }
+    Piece::new(name, &dancer_poly::pieces::picture(rows), count)
 }
 
 #[test]
@@ -307,11 +302,7 @@ fn copies_ranges_and_any_against_brute_force() {
         ),
     ];
     for (name, board, pieces) in puzzles {
-        let p = Puzzle {
-            name: name.into(),
-            board,
-            pieces,
-        };
+        let p = Puzzle::new(name, board, pieces);
         let expect = brute(&p);
         let expect_unique = brute_unique(&p);
         let m = Model::new(p).unwrap();
@@ -328,23 +319,13 @@ fn copies_ranges_and_any_against_brute_force() {
 
 #[test]
 fn solids_against_brute_force() {
-    let tri = |c| Piece {
-        name: "L3".into(),
-        cells: vec![[0, 0, 0], [1, 0, 0], [0, 1, 0]],
-        count: c,
-        one_sided: false,
-    };
-    let bar = |c| Piece {
-        name: "I2".into(),
-        cells: vec![[0, 0, 0], [0, 0, 1]],
-        count: c,
-        one_sided: false,
-    };
-    let p = Puzzle {
-        name: "2x2x3".into(),
-        board: Board::cuboid(2, 2, 3),
-        pieces: vec![tri(Count::Between(0, 4)), bar(Count::Any)],
-    };
+    let tri = |c| Piece::new("L3", &[[0, 0, 0], [1, 0, 0], [0, 1, 0]], c);
+    let bar = |c| Piece::new("I2", &[[0, 0, 0], [0, 0, 1]], c);
+    let p = Puzzle::new(
+        "2x2x3",
+        Board::cuboid(2, 2, 3),
+        vec![tri(Count::Between(0, 4)), bar(Count::Any)],
+    );
     let expect = brute(&p);
     let m = Model::new(p).unwrap();
     assert_eq!(all_ways(&m).0, expect);
@@ -354,21 +335,25 @@ fn solids_against_brute_force() {
 #[test]
 fn errors_before_searching() {
     // a piece that fits nowhere
-    let p = Puzzle {
-        name: "t".into(),
-        board: Board::rect(3, 3),
-        pieces: vec![
+    let p = Puzzle::new(
+        "t",
+        Board::rect(3, 3),
+        vec![
             piece("I", &["#####"], Count::Exactly(1)),
             piece("O", &["#"], Count::Any),
         ],
-    };
-    assert!(matches!(Model::new(p), Err(dancer_poly::PuzzleError::FitsNowhere(n)) if n == "I"));
+    );
+    // made in code: no place to say
+    assert!(matches!(
+        Model::new(p),
+        Err(dancer_poly::PuzzleError::FitsNowhere { piece, at: None }) if piece == "I"
+    ));
     // areas that cannot add up
-    let p = Puzzle {
-        name: "t".into(),
-        board: Board::rect(3, 3),
-        pieces: vec![piece("D", &["##"], Count::Any)],
-    };
+    let p = Puzzle::new(
+        "t",
+        Board::rect(3, 3),
+        vec![piece("D", &["##"], Count::Any)],
+    );
     assert!(matches!(
         Model::new(p),
         Err(dancer_poly::PuzzleError::Area { area: 9, .. })
