@@ -131,3 +131,92 @@ fn no_notice_from_a_pipe() {
     assert_eq!(out.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("reading"));
 }
+
+/// `dancer ARGS` with standard error on a new pseudo-terminal: its exit
+/// code, standard output, and what it drew on the terminal.
+fn drawn_on_terminal(args: &[&str]) -> (Option<i32>, String, String) {
+    let (mut master, terminal) = pty();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("dancer"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(terminal))
+        .spawn()
+        .unwrap();
+    // the terminal's side closes when dancer ends: then the read fails
+    let reader = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        let mut chunk = [0u8; 4096];
+        while let Ok(n) = master.read(&mut chunk) {
+            if n == 0 {
+                break;
+            }
+            all.extend_from_slice(&chunk[..n]);
+        }
+        all
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let output = std::thread::spawn(move || {
+        let mut out = String::new();
+        stdout.read_to_string(&mut out).unwrap();
+        out
+    });
+    let status = wait(&mut child);
+    let out = output.join().unwrap();
+    let drawn = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    (status.code(), out, drawn)
+}
+
+/// The first puzzle of forum_hardest_1905_11plus: nested forcing chains at
+/// once, a second or so to rate.
+const HARDEST: &str =
+    "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
+
+/// On a terminal, `sudoku rate` of one puzzle shows its steps so far, and
+/// `hint` that it is looking; every line within 80 columns.
+#[test]
+fn rating_and_hints_show_progress_on_a_terminal() {
+    let (code, out, drawn) = drawn_on_terminal(&["sudoku", "rate", "--timeout", "1.5", HARDEST]);
+    assert_eq!(code, Some(0), "{drawn}");
+    assert!(
+        out.starts_with("at least ") || out.starts_with("10."),
+        "{out}"
+    );
+    assert!(drawn.contains("rating: "), "{drawn:?}");
+    let (_, _, drawn) = drawn_on_terminal(&["sudoku", "hint", "--timeout", "0.5", HARDEST]);
+    assert!(drawn.contains("looking for the easiest step"), "{drawn:?}");
+    for line in drawn.split(['\r', '\n']) {
+        assert!(line.chars().count() <= 80 + 8, "{line:?}"); // + escape codes
+    }
+}
+
+/// On a terminal, a batch of more than 100 puzzles shows a bar from the
+/// start, with plain numbers (`puzzles/s`, no decimals).
+#[test]
+fn sudoku_batches_show_a_bar_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("many.txt");
+    let easy =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n";
+    std::fs::write(&file, easy.repeat(3000)).unwrap();
+    let (code, out, drawn) = drawn_on_terminal(&[
+        "sudoku",
+        "solve",
+        "--engine",
+        "dlx",
+        "--threads",
+        "1",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{drawn}");
+    assert_eq!(out.lines().count(), 3000);
+    assert!(drawn.contains("/3000 puzzles"), "{drawn:?}");
+    let rate = regex::Regex::new(r"[0-9.]+[kM]? puzzles/s").unwrap();
+    for m in rate.find_iter(&drawn) {
+        assert!(
+            !m.as_str().contains('.') || m.as_str().contains(['k', 'M']),
+            "{}",
+            m.as_str()
+        );
+    }
+}
