@@ -1415,10 +1415,10 @@ fn a_rating_stops_within_its_budget() {
     let g = grid_of(HARDEST);
     let r = rate_within(
         &g,
-        &Budget::timeout(std::time::Duration::from_millis(50)),
+        &Budget::timeout(std::time::Duration::from_millis(10)),
         |_, _| {},
     );
-    let stopped = r.stopped.expect("50 ms is not enough for this one");
+    let stopped = r.stopped.expect("10 ms is not enough for this one");
     assert_eq!(stopped.why, Stop::Timeout);
     assert!(!r.solved);
     assert!(r.at_least() >= r.se && r.at_least() >= stopped.at_least);
