@@ -12,6 +12,7 @@
 //! | `example.rs` | `dancer example` |
 //! | `sudoku/` | `dancer sudoku ...`: one module per subcommand |
 //! | `poly.rs` | `dancer poly ...` |
+//! | `serve.rs` | `dancer serve`: the web app (`dancer_web`) |
 //! | `install.rs` | `dancer completions`, `dancer man` |
 //!
 //! Shared by every command: `args.rs` (flags), `input.rs` (files and
@@ -35,6 +36,7 @@ mod merge;
 mod output;
 mod poly;
 mod progress;
+mod serve;
 mod solve;
 mod sudoku;
 
@@ -67,6 +69,8 @@ enum Command {
     /// Polyomino and polycube packing puzzles
     #[command(subcommand)]
     Poly(poly::PolyCommand),
+    /// A local web app: play and solve Sudoku, polyforms, exact cover
+    Serve(serve::ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     #[command(long_about = install::COMPLETIONS_ABOUT)]
     Completions(install::CompletionsArgs),
@@ -101,6 +105,11 @@ fn main() -> ExitCode {
     // interrupt.rs): a command that takes `interrupt::cancel_flag()` stops
     // cleanly; any other ends at once, with 130.
     interrupt::install();
+    let cli = match cli.command {
+        // a server: its own exit code (0 after a clean stop on a signal)
+        Command::Serve(args) => return serve::main(args),
+        command => Cli { command },
+    };
     let mut out = Out::new();
     let result = match cli.command {
         Command::Solve(args) => solve::run(args, &mut out),
@@ -111,6 +120,7 @@ fn main() -> ExitCode {
         Command::Poly(cmd) => poly::run(cmd, &mut out),
         Command::Completions(args) => install::completions(args, &mut out),
         Command::Man(args) => install::man(args, &mut out),
+        Command::Serve(_) => unreachable!("served above"),
     };
     // what was printed goes out before any error message
     let result = match (result, out.flush()) {

@@ -310,6 +310,7 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         unique: args.unique,
         cancel: Some(cancel.clone()),
         threads,
+        live: None,
     };
     let mut n = 0u64;
     let mut error: Option<anyhow::Error> = None;

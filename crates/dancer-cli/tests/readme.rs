@@ -6,7 +6,9 @@
 //! the README's own puzzle file. It must end 0 or 1 (found or none), say no
 //! error and not panic. (`mkdir` lines run too: the folders later
 //! commands write into. A block with commands continued over lines, a
-//! recipe for a batch system, is shown, not run.)
+//! recipe for a batch system, is shown, not run.) A `dancer serve` line
+//! runs until it says where it serves, then gets SIGINT (Ctrl-C) and must
+//! stop cleanly, with exit 0.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -106,6 +108,11 @@ fn every_dancer_command_in_the_readme_runs() {
                 skipped.push(cmd.to_string());
                 continue;
             }
+            if cmd.starts_with("dancer serve") {
+                serve(cmd, &work, &path, dir.path());
+                ran += 1;
+                continue;
+            }
             let out = Command::new("sh")
                 .arg("-c")
                 .arg(cmd)
@@ -132,4 +139,74 @@ fn every_dancer_command_in_the_readme_runs() {
         skipped.len()
     ));
     assert!(ran >= 20, "only {ran} commands ran");
+}
+
+/// Runs a `dancer serve` line until it serves, then stops it as Ctrl-C
+/// does: it must say where it serves, answer there, and end with 0.
+fn serve(cmd: &str, work: &Path, path: &str, home: &Path) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::time::{Duration, Instant};
+    // exec: the signal goes to dancer itself, not to a shell around it
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec {cmd}"))
+        .current_dir(work)
+        .env("PATH", path)
+        .env("HOME", home)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !said.contains("serving on") && Instant::now() < deadline {
+        let mut line = String::new();
+        if err.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        said.push_str(&line);
+    }
+    let url = said
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| {
+            let _ = child.kill();
+            panic!("{cmd}: it does not say where it serves:\n{said}")
+        })
+        .to_string();
+    // the page is there
+    let hostport = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut conn = std::net::TcpStream::connect(hostport).unwrap();
+    write!(
+        conn,
+        "GET /api/health HTTP/1.1\r\nHost: {hostport}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{cmd}: {answer}");
+    // SAFETY: kill(2) on our child's pid with a valid signal number.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0, "SIGINT sent");
+    let stop = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > stop {
+            let _ = child.kill();
+            panic!("{cmd}: still running 10 s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut rest = String::new();
+    let _ = err.read_to_string(&mut rest);
+    said.push_str(&rest);
+    assert_eq!(status.code(), Some(0), "{cmd}: after Ctrl-C:\n{said}");
+    assert!(
+        !said.contains("panicked") && !said.contains("error:"),
+        "{cmd}: {said}"
+    );
 }

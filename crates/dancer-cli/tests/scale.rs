@@ -319,31 +319,40 @@ fn interrupt_prints_what_was_found() {
 
 #[test]
 fn progress_as_json_lines() {
-    let out = dancer()
-        .args([
-            "solve",
-            "--count",
-            "--engine",
-            "dlx",
-            "--threads",
-            "1",
-            "--progress",
-            "json",
-        ])
-        .write_stdin(gen(&["queens", "14"]))
-        .output()
+    // a search far longer than the two progress lines (one a second) read
+    // here, whatever the machine's speed; then Ctrl-C
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("queens-16.dlx");
+    std::fs::File::create(&file)
+        .unwrap()
+        .write_all(&gen(&["queens", "16"]))
         .unwrap();
-    assert!(out.status.success());
-    let err = String::from_utf8(out.stderr).unwrap();
-    let lines: Vec<serde_json::Value> = err
-        .lines()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert!(
-        !lines.is_empty(),
-        "queens 14 takes over a second: progress was reported"
-    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
+        .args(["solve", "--count", "--engine", "dlx", "--threads", "1"])
+        .args(["--progress", "json"])
+        .arg(&file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut lines: Vec<serde_json::Value> = Vec::new();
+    while lines.len() < 2 {
+        let mut line = String::new();
+        if err.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        if line.starts_with('{') {
+            lines.push(serde_json::from_str(&line).unwrap());
+        }
+    }
+    // SAFETY: kill(2) on our child's pid with a valid signal number.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0, "SIGINT sent");
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "interrupted");
+    assert_eq!(lines.len(), 2, "two progress lines came before the end");
     let mut last = 0.0;
     for l in &lines {
         assert_eq!(l["type"], "progress");
@@ -352,4 +361,5 @@ fn progress_as_json_lines() {
         assert!(f + 1e-9 >= last, "the fraction does not go back");
         last = f;
     }
+    assert!(lines[1]["nodes"].as_u64().unwrap() > lines[0]["nodes"].as_u64().unwrap());
 }

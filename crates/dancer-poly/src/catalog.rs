@@ -72,6 +72,35 @@ fn free(shapes: Vec<pieces::Shape>, count: Count) -> Vec<Piece> {
         .collect()
 }
 
+/// The puzzle called `name` in the puzzle file format (TOML), if built
+/// in: what a user starts from to write a variation (the web app shows
+/// it). It reads back as [`puzzle`]`(name)` (a test makes sure).
+pub fn toml(name: &str) -> Option<String> {
+    let entry = CATALOG.iter().find(|e| e.name == name)?;
+    let rect = |w: u32, h: u32| format!("[board]\nrect = [{w}, {h}]\n");
+    let set = |s: &str| format!("\n[[piece]]\nset = \"{s}\"\n");
+    let body = match name {
+        "pentomino-6x10" => rect(10, 6) + &set("pentominoes"),
+        "pentomino-5x12" => rect(12, 5) + &set("pentominoes"),
+        "pentomino-4x15" => rect(15, 4) + &set("pentominoes"),
+        "pentomino-3x20" => rect(20, 3) + &set("pentominoes"),
+        "scott" => {
+            rect(8, 8) + "holes = [[3, 3], [4, 3], [3, 4], [4, 4]]\n" + &set("pentominoes")
+        }
+        "soma" => "reflections = false\n\n[board]\nbox = [3, 3, 3]\n".to_string() + &set("soma"),
+        "ypent-5x5x5" | "npent-5x5x5" => {
+            let letter = if name.starts_with('y') { "Y" } else { "N" };
+            format!(
+                "[board]\nbox = [5, 5, 5]\n\n[[piece]]\nname = \"pentacubes/{letter}\"\ncount = 25\n"
+            )
+        }
+        "corner" => "[board]\nshape = \"\"\"\n##..\n##..\n####\n####\n\"\"\"\n\n[[piece]]\nname = \"trominoes/V\"\ncount = 4\n".to_string(),
+        "tetromino-4x5" => rect(5, 4) + &set("tetrominoes"),
+        _ => return None,
+    };
+    Some(format!("# {}\nname = \"{name}\"\n{body}", entry.about))
+}
+
 /// The puzzle called `name`, if built in.
 pub fn puzzle(name: &str) -> Option<Puzzle> {
     let pent = || free(pieces::pentominoes(), Count::Exactly(1));
@@ -110,4 +139,27 @@ pub fn puzzle(name: &str) -> Option<Puzzle> {
         _ => return None,
     };
     Some(Puzzle::new(name, board, pieces))
+}
+
+#[cfg(test)]
+mod toml_tests {
+    use super::*;
+
+    #[test]
+    fn the_toml_of_each_puzzle_reads_back_as_it() {
+        let plain = |p: Puzzle| {
+            let pieces: Vec<_> = p
+                .pieces
+                .iter()
+                .map(|x| (x.name.clone(), x.cells.clone(), x.count, x.one_sided))
+                .collect();
+            (p.name, p.board, pieces)
+        };
+        for e in CATALOG {
+            let text = toml(e.name).unwrap();
+            let read = crate::parse(&text, e.name).unwrap_or_else(|err| panic!("{err}\n{text}"));
+            assert_eq!(plain(read), plain(puzzle(e.name).unwrap()), "{}", e.name);
+        }
+        assert!(toml("nothing").is_none());
+    }
 }

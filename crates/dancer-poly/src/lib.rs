@@ -24,5 +24,5 @@ pub mod pieces;
 pub mod puzzle;
 pub mod render;
 
-pub use model::{Counts, Model, Options};
+pub use model::{Counts, Live, Model, Options};
 pub use puzzle::{parse, Board, Count, Piece, Puzzle, PuzzleError};

@@ -35,7 +35,7 @@ use crate::render::Tiling;
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
 use dancer_formats::ndjson::{PiecePlacement, PolyRecord};
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// A piece placed on the board.
@@ -88,6 +88,40 @@ pub struct Options {
     /// Worker threads (1: the plain sequential search). The solutions reach
     /// `emit` in the same order either way.
     pub threads: usize,
+    /// Counters kept up to date as the search goes, for another thread to
+    /// read (a web page's progress bar); sequential searches only.
+    pub live: Option<Arc<Live>>,
+}
+
+/// How far a running search is, updated every [`Live::EVERY`] nodes: its
+/// nodes so far and the estimated fraction of its tree explored (the
+/// engine's [`dancer_core::Engine::position`]).
+#[derive(Debug, Default)]
+pub struct Live {
+    nodes: AtomicU64,
+    /// The fraction's bits (0: none yet).
+    position: AtomicU64,
+}
+
+impl Live {
+    /// Nodes between two updates.
+    pub const EVERY: u64 = 1 << 12;
+
+    /// Nodes so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// The estimated fraction explored, 0.0 to 1.0.
+    pub fn position(&self) -> f64 {
+        f64::from_bits(self.position.load(Ordering::Relaxed))
+    }
+
+    fn set(&self, nodes: u64, position: f64) {
+        self.nodes.store(nodes, Ordering::Relaxed);
+        self.position
+            .store(position.clamp(0.0, 1.0).to_bits(), Ordering::Relaxed);
+    }
 }
 
 impl Default for Options {
@@ -99,6 +133,7 @@ impl Default for Options {
             unique: false,
             cancel: None,
             threads: 1,
+            live: None,
         }
     }
 }
@@ -488,11 +523,35 @@ impl Model {
         let mut counts = Counts::default();
         let mut stopped = false;
         let mut sol: Vec<usize> = Vec::new();
-        while let Some(options) = engine.next_solution() {
-            if self.take(opts, &cover, options, &mut sol, &mut counts, &mut emit) {
-                stopped = true;
-                break;
+        if opts.live.is_some() {
+            engine.set_pause(Some(Live::EVERY));
+        }
+        loop {
+            match engine.next_event() {
+                None => break,
+                Some(dancer_core::Event::Solution(options)) => {
+                    if self.take(opts, &cover, options, &mut sol, &mut counts, &mut emit) {
+                        stopped = true;
+                        break;
+                    }
+                }
+                Some(dancer_core::Event::Pause) => {
+                    if let Some(l) = &opts.live {
+                        l.set(engine.stats().nodes, engine.position());
+                    }
+                }
+                Some(dancer_core::Event::Frontier(..)) => {}
             }
+        }
+        if let Some(l) = &opts.live {
+            l.set(
+                engine.stats().nodes,
+                if engine.is_complete() {
+                    1.0
+                } else {
+                    engine.position()
+                },
+            );
         }
         counts.nodes = engine.stats().nodes;
         counts.engine = Some(kind);

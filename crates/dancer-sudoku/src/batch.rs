@@ -307,6 +307,22 @@ pub fn run(
     Ok(tally)
 }
 
+/// One puzzle solved as a batch solves each of its puzzles (the answer
+/// checked against the rules and the givens), without a thread pool: for
+/// a server answering one puzzle per request.
+pub fn solve_one(
+    entry: Entry,
+    engine: Engine,
+    limit: u64,
+    keep: usize,
+) -> Result<Outcome, EngineMismatch> {
+    let mut solvers = HashMap::new();
+    if let Ok(p) = &entry.puzzle {
+        solvers.insert(p.rules.clone(), Solver::new(&p.rules, engine)?);
+    }
+    Ok(solve_entry(&solvers, entry, limit, keep))
+}
+
 fn solve_entry(solvers: &HashMap<Rules, Solver>, e: Entry, limit: u64, keep: usize) -> Outcome {
     match e.puzzle {
         Err(err) => Outcome::Invalid(err.to_string()),

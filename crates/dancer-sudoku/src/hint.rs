@@ -71,6 +71,18 @@ pub fn hint(puzzle: &Puzzle) -> Result<Hint, HintError> {
 
 /// [`hint`] within a budget: [`Hint::Stopped`] when it runs out first.
 pub fn hint_within(puzzle: &Puzzle, budget: &Budget) -> Result<Hint, HintError> {
+    hint_after(puzzle, &[], budget)
+}
+
+/// [`hint_within`] on a grid from which the candidates `removed` (cell,
+/// digit; cells 0-based) were already eliminated, as by the hints applied
+/// before: the next step goes on from there. A removal in a filled cell,
+/// or out of range, is ignored.
+pub fn hint_after(
+    puzzle: &Puzzle,
+    removed: &[(usize, u8)],
+    budget: &Budget,
+) -> Result<Hint, HintError> {
     if !puzzle.rules.is_standard_9x9() {
         return Err(HintError::NotStandard(puzzle.rules.describe()));
     }
@@ -82,7 +94,12 @@ pub fn hint_within(puzzle: &Puzzle, budget: &Budget) -> Result<Hint, HintError> 
         Status::Multiple => return Ok(Hint::NotUnique),
         Status::Unique => {}
     }
-    let board = Board::try_from_grid(&puzzle.givens).ok_or(HintError::Inconsistent)?;
+    let mut board = Board::try_from_grid(&puzzle.givens).ok_or(HintError::Inconsistent)?;
+    for &(c, d) in removed {
+        if c < 81 && (1..=9).contains(&d) && board.value(c) == 0 {
+            board.eliminate(c, d);
+        }
+    }
     if board.is_solved() {
         return Ok(Hint::Solved);
     }
@@ -138,10 +155,24 @@ impl Hint {
         let mut out = String::new();
         match level {
             HintLevel::Nudge => {
-                let place = if step.units.is_empty() {
-                    String::new()
-                } else {
+                // where to look: the step's units, or else the boxes of
+                // its cells (a naked single names no unit; its box does
+                // not give the cell away)
+                let mut boxes: Vec<usize> = step
+                    .cells
+                    .iter()
+                    .filter(|&&c| c < 81)
+                    .map(|&c| (c / 27) * 3 + (c % 9) / 3 + 1)
+                    .collect();
+                boxes.sort_unstable();
+                boxes.dedup();
+                let place = if !step.units.is_empty() {
                     format!(" Look at {}.", step.units.join(", "))
+                } else if !boxes.is_empty() {
+                    let names: Vec<String> = boxes.iter().map(|b| format!("box {b}")).collect();
+                    format!(" Look at {}.", names.join(", "))
+                } else {
+                    String::new()
                 };
                 out.push_str(&format!(
                     "Try a {} (SE {:.1}).{place}\n",
@@ -234,6 +265,22 @@ fn stopped_text(s: &Stopped) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_nudge_without_units_names_the_boxes() {
+        let mut step = crate::logic::Step::new(crate::logic::Technique::NakedSingle);
+        step.cells = vec![40];
+        step.placements = vec![(40, 5)];
+        let nudge = Hint::Step(step.clone()).text(HintLevel::Nudge);
+        assert!(nudge.contains("Look at box 5."), "{nudge}");
+        assert!(
+            !nudge.contains("r5c5"),
+            "the nudge does not give the cell away: {nudge}"
+        );
+        step.cells = vec![0, 80, 8];
+        let nudge = Hint::Step(step).text(HintLevel::Nudge);
+        assert!(nudge.contains("Look at box 1, box 3, box 9."), "{nudge}");
+    }
+
     use super::*;
 
     #[test]
@@ -260,6 +307,14 @@ mod tests {
         assert!(r["placements"].is_array());
         let multi = Puzzle::parse_line(&".".repeat(81), None).unwrap();
         assert_eq!(hint(&multi).unwrap(), Hint::NotUnique);
+        // removing candidates changes nothing on a solved-enough grid but
+        // is taken into account: removing the step's own placement's
+        // alternatives still gives a step
+        let Hint::Step(s0) = hint_after(&p, &[(200, 3), (0, 0)], &Budget::unlimited()).unwrap()
+        else {
+            panic!("a step")
+        };
+        assert_eq!(&s0, step);
         let small = Puzzle::parse_line("1...............", None).unwrap();
         assert!(matches!(hint(&small), Err(HintError::NotStandard(_))));
     }

@@ -100,7 +100,7 @@ pub fn generate_record(
 ) -> SudokuGenerateRecord {
     let r = match rating {
         Some(r) => Some(r.clone()),
-        None if p.rules.size() == 9 => Some(logic::rate(&p.givens)),
+        None if p.rules.is_standard_9x9() => Some(logic::rate(&p.givens)),
         None => None,
     };
     let sol = crate::solve(p, 2);

@@ -1,0 +1,600 @@
+// The Polyforms tab: a catalogue puzzle or one's own TOML, checked as one
+// types (errors at their line), the pieces and board drawn; solve or count
+// as a job with live progress and cancel; the solutions as pictures (3D:
+// layers and a turnable isometric view); downloads (SVG, PNG, NDJSON).
+// Uses only what API.md says: /api/poly/catalog, /api/poly/check,
+// /api/poly/render and jobs of kind "poly".
+import { get, post, render, startJob, toast, h, num, ApiError, css, fmtTime, progressStats, setProgress } from '../api.js';
+import { isoSvg } from './iso.js';
+
+const STORE = 'dancer.poly.toml';
+const STORE_NAME = 'dancer.poly.name';
+
+/** One place for the tab's state. */
+const st = {
+  catalog: [],
+  checked: null, // the last good check answer
+  checkedToml: null,
+  error: null, // ApiError of the last check
+  job: null, // { cancel } while running
+  jobToml: null,
+  jobDim: 2,
+  solutions: [], // solution events
+  index: 0,
+  view: { yaw: 35, pitch: 30 },
+  spread: 0,
+  summary: null,
+  seq: 0,
+  edits: 0, // the user's edits of the editor, counted
+};
+
+let ui = {};
+
+function svgImg(svg, alt) {
+  return h('img', { src: 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg), alt, class: 'pic' });
+}
+
+export async function mount(section) {
+  css('poly', new URL('./poly.css', import.meta.url));
+  const id = (s) => `poly-${s}`;
+  ui.select = h('select', { id: id('catalog') },
+    h('option', { value: '' }, 'Your own (write it below)'));
+  ui.editor = h('textarea', {
+    id: id('toml'), rows: 16, spellcheck: 'false', autocapitalize: 'off', autocomplete: 'off',
+    wrap: 'off', 'aria-describedby': id('pos') + ' ' + id('check'),
+  });
+  ui.gutter = h('div', { class: 'gutter' });
+  ui.bar = h('div', { class: 'errbar', hidden: true, 'aria-hidden': 'true' });
+  ui.pos = h('span', { id: id('pos'), class: 'muted pos' }, 'Line 1, column 1');
+  ui.check = h('div', { id: id('check'), class: 'check', role: 'status', 'aria-live': 'polite' });
+  ui.preview = h('div', { class: 'preview', 'aria-label': 'Board and pieces' });
+  ui.unique = h('input', { type: 'checkbox', id: id('unique'), checked: true });
+  ui.limit = h('input', { type: 'number', id: id('limit'), min: 1, step: 1, inputmode: 'numeric', placeholder: 'all', class: 'limit' });
+  ui.solve = h('button', { type: 'button', class: 'primary', onclick: () => run('solve') }, 'Solve');
+  ui.count = h('button', { type: 'button', onclick: () => run('count') }, 'Count');
+  ui.cancel = h('button', { type: 'button', disabled: true, onclick: cancel }, 'Cancel');
+  ui.bar2 = h('progress', { id: id('progress'), 'aria-label': 'Search progress', max: 1 });
+  ui.stats = h('div', { class: 'stats', id: id('stats') });
+  ui.state = h('p', { class: 'state', role: 'status', 'aria-live': 'polite', id: id('state') });
+  ui.gallery = h('div', { class: 'gallery', hidden: true });
+
+  section.append(
+    h('h2', {}, 'Polyforms'),
+    h('div', { class: 'poly-grid' },
+      h('div', { class: 'poly-edit' },
+        h('div', { class: 'row' },
+          h('label', { for: id('catalog') }, 'Catalogue puzzle'), ui.select),
+        h('label', { for: id('toml'), class: 'block' }, 'Puzzle (TOML)'),
+        h('div', { class: 'editor' }, h('div', { class: 'gutter-wrap', 'aria-hidden': 'true' }, ui.gutter), h('div', { class: 'area' }, ui.bar, ui.editor)),
+        h('div', { class: 'row small' }, ui.pos,
+          h('a', { href: '#poly-help', class: 'muted', onclick: (e) => { e.preventDefault(); help.open = !help.open; } }, 'Format')),
+        ui.check),
+      h('div', { class: 'poly-side' },
+        h('h3', {}, 'Board and pieces'), ui.preview)),
+    h('div', { class: 'panel runbox' },
+      h('div', { class: 'row' },
+        h('label', { for: id('unique') }, ui.unique, 'Unique up to symmetry'),
+        h('label', { for: id('limit') }, 'Limit', ui.limit),
+        ui.solve, ui.count, ui.cancel),
+      ui.bar2, ui.stats, ui.state),
+    ui.gallery,
+  );
+  const help = h('details', { id: 'poly-help', class: 'help' },
+    h('summary', {}, 'The puzzle format'),
+    h('pre', {}, HELP));
+  section.append(help);
+  ui.bar2.value = 0;
+
+  ui.select.addEventListener('change', () => pick(ui.select.value));
+  ui.editor.addEventListener('input', () => { st.edits++; localStorage.setItem(STORE, ui.editor.value); gutter(); scheduleCheck(); caret(); });
+  for (const ev of ['keyup', 'click', 'select', 'focus']) ui.editor.addEventListener(ev, caret);
+  ui.editor.addEventListener('scroll', syncScroll);
+
+  try {
+    const cat = await get('/api/poly/catalog');
+    st.catalog = cat.puzzles || [];
+    for (const p of st.catalog) {
+      const what = `${p.dim === 3 ? '3D' : '2D'}, ${num(p.pieces)} pieces, ${num(p.cells)} cells`;
+      ui.select.append(h('option', { value: p.name }, `${p.name} — ${p.title || ''} (${what})`));
+    }
+  } catch (e) {
+    ui.check.replaceChildren(h('span', { class: 'error' }, `Could not load the catalogue: ${e.message}`));
+  }
+  const saved = localStorage.getItem(STORE);
+  const savedName = localStorage.getItem(STORE_NAME) || '';
+  if (saved != null && saved.trim()) {
+    ui.editor.value = saved;
+    if (st.catalog.some((p) => p.name === savedName)) ui.select.value = savedName;
+    gutter();
+    check();
+  } else if (st.catalog.length) {
+    const first = st.catalog.find((p) => p.name === 'scott') || st.catalog[0];
+    ui.select.value = first.name;
+    // the first puzzle shown, unless the user started typing meanwhile
+    await pick(first.name, st.edits);
+  }
+}
+
+export async function show(section, rest) {
+  const m = /[?&](?:p|name)=([^&]+)/.exec(rest || '');
+  if (m && st.catalog.some((p) => p.name === m[1]) && ui.select.value !== m[1]) {
+    ui.select.value = m[1];
+    await pick(m[1]);
+  }
+}
+
+/** Loads catalogue puzzle `name` into the editor; `unless`: the edit
+ * count at which it was asked for (it is dropped if the user typed since). */
+async function pick(name, unless = null) {
+  localStorage.setItem(STORE_NAME, name);
+  if (!name) { ui.editor.focus(); return; }
+  try {
+    const r = await get(`/api/poly/catalog/${encodeURIComponent(name)}`);
+    if (unless != null && st.edits !== unless) return;
+    ui.editor.value = r.toml;
+    localStorage.setItem(STORE, r.toml);
+    ui.editor.scrollTop = 0;
+    gutter();
+    caret();
+    await check();
+  } catch (e) {
+    toast(`Could not load ${name}: ${e.message}`, 'error');
+  }
+}
+
+// ---- the editor: line numbers, caret position, the error line ----
+
+function gutter() {
+  const n = ui.editor.value.split('\n').length;
+  if (ui.gutter.childElementCount !== n) {
+    const frag = [];
+    for (let i = 1; i <= n; i++) frag.push(h('div', {}, String(i)));
+    ui.gutter.replaceChildren(...frag);
+  }
+  markLine();
+}
+
+function syncScroll() {
+  ui.gutter.style.transform = `translateY(${-ui.editor.scrollTop}px)`;
+  markLine();
+}
+
+function caret() {
+  const v = ui.editor.value;
+  const at = ui.editor.selectionStart || 0;
+  const before = v.slice(0, at);
+  const line = before.split('\n').length;
+  const col = at - before.lastIndexOf('\n');
+  ui.pos.textContent = `Line ${line}, column ${col}`;
+}
+
+function lineHeight() {
+  const cs = getComputedStyle(ui.editor);
+  const lh = parseFloat(cs.lineHeight);
+  return isFinite(lh) ? lh : parseFloat(cs.fontSize) * 1.4;
+}
+
+function markLine() {
+  for (const d of ui.gutter.querySelectorAll('.bad')) d.classList.remove('bad');
+  const line = st.error && st.error.line;
+  if (!line) { ui.bar.hidden = true; return; }
+  const g = ui.gutter.children[line - 1];
+  if (g) g.classList.add('bad');
+  const cs = getComputedStyle(ui.editor);
+  const top = parseFloat(cs.paddingTop) + parseFloat(cs.borderTopWidth) + (line - 1) * lineHeight() - ui.editor.scrollTop;
+  ui.bar.style.top = `${top}px`;
+  ui.bar.style.height = `${lineHeight()}px`;
+  ui.bar.hidden = top < 0 || top > ui.editor.clientHeight;
+}
+
+/** Puts the caret on line `line` (column `col`) and scrolls it into view. */
+function goTo(line, col = 1) {
+  const lines = ui.editor.value.split('\n');
+  let at = 0;
+  for (let i = 0; i < Math.min(line - 1, lines.length); i++) at += lines[i].length + 1;
+  const len = (lines[line - 1] || '').length;
+  ui.editor.focus();
+  ui.editor.setSelectionRange(at + Math.min(col - 1, len), at + len);
+  ui.editor.scrollTop = Math.max(0, (line - 3) * lineHeight());
+  syncScroll();
+  caret();
+}
+
+// ---- checking ----
+
+let timer = null;
+function scheduleCheck() {
+  clearTimeout(timer);
+  ui.check.replaceChildren(h('span', { class: 'muted' }, 'Checking…'));
+  timer = setTimeout(check, 350);
+}
+
+async function check() {
+  const toml = ui.editor.value;
+  const seq = ++st.seq;
+  try {
+    const r = await post('/api/poly/check', { toml });
+    if (seq !== st.seq) return;
+    st.checked = r;
+    st.checkedToml = toml;
+    st.error = null;
+    showChecked(r);
+  } catch (e) {
+    if (seq !== st.seq) return;
+    st.checked = null;
+    st.error = e instanceof ApiError ? e : null;
+    showError(e);
+  }
+  markLine();
+}
+
+function showChecked(r) {
+  const pieces = (r.pieces || []).reduce((a, p) => a + (typeof p.count === 'number' ? p.count : 0), 0);
+  const ext = (r.extent || []).slice(0, r.dim).join(' × ');
+  ui.check.replaceChildren(h('span', { class: 'good' },
+    `No errors: ${r.name ? r.name + ', ' : ''}${r.dim === 3 ? '3D' : '2D'} board ${ext}, ${num((r.board || []).length)} cells, ${num((r.pieces || []).length)} piece types`
+    + (pieces ? ` (${num(pieces)} pieces)` : '') + '.'));
+  const list = h('ul', { class: 'pieces', 'aria-label': 'Pieces' },
+    (r.pieces || []).map((p) => h('li', {}, `${p.name}`, h('span', { class: 'muted' }, ` ×${countText(p.count)}, ${p.cells.length} cells`))));
+  ui.preview.replaceChildren(
+    r.svg ? svgImg(r.svg, `The board and pieces of ${r.name || 'the puzzle'}`) : h('p', { class: 'muted' }, 'No picture.'),
+    list);
+}
+
+function countText(c) {
+  if (Array.isArray(c)) return `${c[0]}–${c[1]}`;
+  if (c === 'any' || c == null) return 'any';
+  if (typeof c === 'object') return JSON.stringify(c);
+  return String(c);
+}
+
+function showError(e) {
+  const line = e.line;
+  const parts = [h('span', { class: 'error', 'data-line': line || '' },
+    e instanceof ApiError ? (line ? `Error at ${e.where()}` : `Error: ${e.where()}`) : `Error: ${e.message}`)];
+  if (line) {
+    parts.push(' ', h('button', { type: 'button', class: 'small', onclick: () => goTo(line, e.column || 1) }, `Go to line ${line}`));
+  }
+  ui.check.replaceChildren(...parts);
+  ui.preview.replaceChildren(h('p', { class: 'muted' }, 'Fix the error to see the board and pieces.'));
+}
+
+// ---- solving ----
+
+async function run(mode) {
+  if (st.job) return;
+  const toml = ui.editor.value;
+  const spec = { kind: 'poly', toml, mode, unique: ui.unique.checked };
+  const lim = parseInt(ui.limit.value, 10);
+  if (ui.limit.value !== '') {
+    if (!(lim >= 1)) { setState('The limit must be a whole number, at least 1.', 'error'); ui.limit.focus(); return; }
+    spec.limit = lim;
+  }
+  st.solutions = [];
+  st.index = 0;
+  st.summary = null;
+  st.mode = mode;
+  st.uniqueRun = spec.unique;
+  st.jobToml = toml;
+  st.jobDim = st.checked && st.checkedToml === toml ? st.checked.dim : guessDim(toml);
+  drawGallery();
+  ui.bar2.removeAttribute('value');
+  ui.stats.replaceChildren();
+  setBusy(true);
+  setState(mode === 'count' ? 'Counting…' : 'Solving…');
+  let pending = 0;
+  try {
+    st.job = await startJob(spec, {
+      progress: (p) => progress(p),
+      solution: (s) => {
+        st.solutions.push(s);
+        // redraw the pager at most a few times a second
+        if (!pending) pending = setTimeout(() => { pending = 0; drawGallery(); }, 150);
+      },
+      done: (s) => { clearTimeout(pending); pending = 0; finish(s); },
+      error: (e) => { clearTimeout(pending); pending = 0; finish({ status: 'error', message: e.message }); },
+    });
+  } catch (e) {
+    setBusy(false);
+    st.job = null;
+    ui.bar2.value = 0;
+    if (e instanceof ApiError && e.line) {
+      st.error = e;
+      showError(e);
+      markLine();
+    }
+    setState(`Could not start: ${e instanceof ApiError ? e.where() : e.message}`, 'error');
+  }
+}
+
+function guessDim(toml) {
+  return /^\s*(box|layers)\s*=/m.test(toml) ? 3 : 2;
+}
+
+function setBusy(b) {
+  ui.solve.disabled = b;
+  ui.count.disabled = b;
+  ui.cancel.disabled = !b;
+  ui.editor.setAttribute('aria-busy', String(b));
+}
+
+function setState(text, kind = '') {
+  ui.state.textContent = text;
+  ui.state.className = 'state ' + kind;
+}
+
+function progress(p) {
+  setProgress(ui.bar2, p);
+  statLine(p);
+}
+
+function statLine(p) {
+  ui.stats.replaceChildren(progressStats(p));
+}
+
+async function cancel() {
+  if (!st.job) return;
+  ui.cancel.disabled = true;
+  setState('Cancelling…');
+  await st.job.cancel();
+}
+
+function finish(s) {
+  st.summary = s;
+  st.job = null;
+  setBusy(false);
+  ui.bar2.value = s.status === 'complete' ? 1 : ui.bar2.value || 0;
+  const n = s.solutions;
+  statLine({ solutions: n, nodes: s.nodes, nodes_per_s: s.elapsed_s ? s.nodes / s.elapsed_s : null, elapsed_s: s.elapsed_s });
+  // unique runs count classes of solutions (the summary's `unique`) and
+  // say how many solutions they stand for (`solutions`, the total)
+  const u = s.unique;
+  const what = st.uniqueRun && u != null
+    ? `${num(u)} solution${u === 1 ? '' : 's'} up to symmetry (${num(n)} in all)`
+    : `${num(n)} solution${n === 1 ? '' : 's'}`;
+  const words = {
+    complete: `Complete: ${what}.`,
+    limit: `Stopped at the limit: ${what}.`,
+    cancelled: `Search cancelled after ${what}.`,
+    timeout: `Stopped at the time limit: ${what}.`,
+    error: `Error: ${s.message || 'the search failed'}.`,
+  };
+  setState((words[s.status] || `${s.status}: ${what}.`) + (s.engine ? ` Engine ${s.engine}, ${fmtTime(s.elapsed_s)}.` : ''),
+    s.status === 'error' ? 'error' : s.status === 'cancelled' ? 'warn' : 'good');
+  ui.state.dataset.status = s.status;
+  drawGallery();
+}
+
+// ---- the solutions: pager, layers, isometric view, downloads ----
+
+function drawGallery() {
+  const sols = st.solutions;
+  if (!sols.length) {
+    ui.gallery.hidden = !(st.summary && st.mode === 'solve');
+    ui.gallery.replaceChildren(h('p', { class: 'muted' }, st.summary ? 'No solutions to show.' : ''));
+    return;
+  }
+  ui.gallery.hidden = false;
+  st.index = Math.max(0, Math.min(st.index, sols.length - 1));
+  const s = sols[st.index];
+  const n = s.number || st.index + 1;
+  if (!ui.pager) buildGallery();
+  ui.counter.textContent = `Solution ${num(st.index + 1)} of ${num(sols.length)}${st.job ? '…' : ''}`;
+  ui.prev.disabled = st.index === 0;
+  ui.next.disabled = st.index >= sols.length - 1;
+  ui.first.disabled = st.index === 0;
+  ui.last.disabled = st.index >= sols.length - 1;
+  ui.goto.max = sols.length;
+  if (ui.shown !== s) {
+    ui.shown = s;
+    ui.pic.replaceChildren(s.svg ? svgImg(s.svg, `Solution ${n}${st.jobDim === 3 ? ', its layers side by side' : ''}`)
+      : h('p', { class: 'muted' }, 'No picture for this solution.'));
+    ui.iso.hidden = st.jobDim !== 3 && !is3d(s);
+    if (!ui.iso.hidden) drawIso();
+    ui.legend.textContent = (s.placements || []).map((p) => p.piece).join(' ');
+  }
+}
+
+function is3d(s) {
+  return (s.placements || []).some((p) => p.cells.some((c) => c.length > 2 && c[2] !== 0));
+}
+
+function buildGallery() {
+  const btn = (label, text, f) => h('button', { type: 'button', 'aria-label': label, title: label, onclick: f }, text);
+  ui.first = btn('First solution', '⏮', () => go(0));
+  ui.prev = btn('Previous solution', '◀', () => go(st.index - 1));
+  ui.next = btn('Next solution', '▶', () => go(st.index + 1));
+  ui.last = btn('Last solution', '⏭', () => go(st.solutions.length - 1));
+  ui.counter = h('span', { class: 'counter', 'aria-live': 'polite' });
+  ui.goto = h('input', { type: 'number', min: 1, id: 'poly-goto', class: 'limit', inputmode: 'numeric' });
+  ui.goto.addEventListener('change', () => { const k = parseInt(ui.goto.value, 10); if (k >= 1) go(k - 1); });
+  ui.pic = h('div', { class: 'pic-wrap' });
+  ui.legend = h('p', { class: 'muted small legend' });
+  ui.figure = h('figure', {
+    class: 'solution', tabindex: 0, role: 'group', 'aria-roledescription': 'gallery',
+    'aria-label': 'Solutions (arrow keys: previous, next; Home, End)',
+  }, ui.pic, ui.legend);
+  ui.figure.addEventListener('keydown', (e) => {
+    const to = { ArrowLeft: st.index - 1, ArrowRight: st.index + 1, PageUp: st.index - 10, PageDown: st.index + 10, Home: 0, End: st.solutions.length - 1 }[e.key];
+    if (to == null) return;
+    e.preventDefault();
+    go(to);
+  });
+  // the isometric view
+  ui.isoPic = h('div', {
+    class: 'iso-pic', tabindex: 0, role: 'img', 'aria-label': 'Isometric view',
+  });
+  ui.isoPic.addEventListener('keydown', (e) => {
+    const d = { ArrowLeft: [-15, 0], ArrowRight: [15, 0], ArrowUp: [0, 10], ArrowDown: [0, -10] }[e.key];
+    if (!d) return;
+    e.preventDefault();
+    turn(d[0], d[1]);
+  });
+  drag(ui.isoPic);
+  const tb = (label, text, f) => h('button', { type: 'button', onclick: f, 'aria-label': label, title: label }, text);
+  ui.spread = h('input', { type: 'range', id: 'poly-spread', min: 0, max: 2, step: 0.25, value: 0 });
+  ui.spread.addEventListener('input', () => { st.spread = parseFloat(ui.spread.value); drawIso(); });
+  ui.iso = h('section', { class: 'iso', 'aria-label': 'Isometric view' },
+    h('h3', {}, 'Isometric view'),
+    h('div', { class: 'row' },
+      tb('Turn left', '⟲ Turn left', () => turn(-15, 0)),
+      tb('Turn right', '⟳ Turn right', () => turn(15, 0)),
+      tb('Tilt up', '▲ Tilt up', () => turn(0, 10)),
+      tb('Tilt down', '▼ Tilt down', () => turn(0, -10)),
+      tb('Reset view', 'Reset', () => { st.view = { yaw: 35, pitch: 30 }; drawIso(); }),
+      h('label', { for: 'poly-spread' }, 'Spread layers', ui.spread)),
+    ui.isoPic,
+    h('p', { class: 'muted small' }, 'Focus the picture and use the arrow keys, or drag it, to turn the view.'));
+  ui.pager = h('div', { class: 'row pager', role: 'toolbar', 'aria-label': 'Solutions' },
+    ui.first, ui.prev, ui.counter, ui.next, ui.last,
+    h('label', { for: 'poly-goto' }, 'Go to', ui.goto));
+  ui.downloads = h('div', { class: 'row', role: 'group', 'aria-label': 'Downloads' },
+    h('button', { type: 'button', onclick: downloadSvg }, 'Download SVG'),
+    h('button', { type: 'button', onclick: downloadPng }, 'Download PNG'),
+    h('button', { type: 'button', onclick: downloadNdjson }, 'Download NDJSON'));
+  ui.gallery.replaceChildren(h('h3', {}, 'Solutions'), ui.pager, ui.figure, ui.iso, ui.downloads);
+}
+
+function go(i) {
+  const n = st.solutions.length;
+  if (!n) return;
+  st.index = Math.max(0, Math.min(n - 1, i));
+  drawGallery();
+}
+
+function turn(dy, dp) {
+  st.view.yaw = (st.view.yaw + dy + 360) % 360;
+  st.view.pitch = Math.max(-80, Math.min(80, st.view.pitch + dp));
+  drawIso();
+}
+
+function drag(el) {
+  let from = null;
+  el.addEventListener('pointerdown', (e) => { from = [e.clientX, e.clientY, st.view.yaw, st.view.pitch]; el.setPointerCapture(e.pointerId); });
+  el.addEventListener('pointermove', (e) => {
+    if (!from) return;
+    st.view.yaw = (from[2] + (e.clientX - from[0]) * 0.6 + 720) % 360;
+    st.view.pitch = Math.max(-80, Math.min(80, from[3] + (e.clientY - from[1]) * 0.4));
+    drawIso();
+  });
+  const end = () => { from = null; };
+  el.addEventListener('pointerup', end);
+  el.addEventListener('pointercancel', end);
+}
+
+function drawIso() {
+  const s = st.solutions[st.index];
+  if (!s || !ui.isoPic) return;
+  const svg = isoSvg(s.placements || [], st.view, { spread: st.spread });
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  ui.isoPic.replaceChildren(svg);
+  const yaw = Math.round(st.view.yaw), pitch = Math.round(st.view.pitch);
+  ui.isoPic.setAttribute('aria-label', `Isometric view of solution ${st.index + 1}, turned ${yaw}°, tilted ${pitch}°`);
+  ui.isoPic.dataset.yaw = String(yaw);
+  ui.isoPic.dataset.pitch = String(pitch);
+}
+
+function save(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+function baseName() {
+  const m = /^\s*name\s*=\s*"([^"]*)"/m.exec(st.jobToml || '');
+  const n = (ui.select.value || (m && m[1]) || 'puzzle').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+  return n || 'puzzle';
+}
+
+function record(s) {
+  const { svg, ...rest } = s;
+  void svg;
+  return rest;
+}
+
+function current() {
+  const s = st.solutions[st.index];
+  if (!s) toast('No solution to download yet.', 'error');
+  return s;
+}
+
+function fileNo(s) {
+  return String(s.number || st.index + 1).padStart(5, '0');
+}
+
+function downloadSvg() {
+  const s = current();
+  if (!s) return;
+  save(new Blob([s.svg || ''], { type: 'image/svg+xml' }), `${baseName()}-solution-${fileNo(s)}.svg`);
+}
+
+async function downloadPng() {
+  const s = current();
+  if (!s) return;
+  try {
+    const blob = await render({ toml: st.jobToml, solution: record(s), format: 'png', size: 24 });
+    save(blob, `${baseName()}-solution-${fileNo(s)}.png`);
+  } catch (e) {
+    // the page can rasterise the SVG itself
+    try {
+      save(await rasterise(s.svg), `${baseName()}-solution-${fileNo(s)}.png`);
+    } catch (e2) {
+      toast(`Could not make the PNG: ${e.message}`, 'error');
+    }
+  }
+}
+
+function rasterise(svg) {
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => {
+      const c = document.createElement('canvas');
+      c.width = img.naturalWidth || 600;
+      c.height = img.naturalHeight || 400;
+      const g = c.getContext('2d');
+      g.fillStyle = '#fff';
+      g.fillRect(0, 0, c.width, c.height);
+      g.drawImage(img, 0, 0);
+      c.toBlob((b) => (b ? resolve(b) : reject(new Error('no PNG'))), 'image/png');
+    };
+    img.onerror = () => reject(new Error('bad SVG'));
+    img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
+  });
+}
+
+function downloadNdjson() {
+  if (!st.solutions.length) { toast('No solutions to download yet.', 'error'); return; }
+  const lines = st.solutions.map((s) => JSON.stringify(record(s)));
+  save(new Blob([lines.join('\n') + '\n'], { type: 'application/x-ndjson' }), `${baseName()}-solutions.ndjson`);
+}
+
+const HELP = `name = "Scott's pentomino problem"
+reflections = true            # may pieces be turned over? (default true)
+
+[board]
+rect = [8, 8]                 # width, height; or
+# box = [3, 3, 3]             # width, height, depth; or
+# shape = """                 # a picture: '.' or ' ' is no cell
+# ########
+# ###..###
+# """
+# layers = ["###\\n###", "###\\n###"]   # a 3D picture, z = 0 first
+holes = [[3, 3], [4, 3], [3, 4], [4, 4]]   # cells [x, y] to leave out
+
+[[piece]]
+set = "pentominoes"           # every piece of a named set
+count = 1                     # each (default 1)
+
+[[piece]]
+name = "O"                    # a piece by name, or your own:
+cells = [[0, 0], [1, 0], [0, 1], [1, 1]]   # or shape = "##\\n##"
+count = 2                     # or [0, 2] (between), or "any"
+one_sided = false             # rotations only for this piece
+
+Coordinates: [x, y] or [x, y, z]; [0, 0] is the top left cell, y grows
+downwards, z from the first layer. Piece sets: monominoes, dominoes,
+trominoes, tetrominoes, pentominoes, hexominoes, soma, pentacubes.`;

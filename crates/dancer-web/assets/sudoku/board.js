@@ -1,0 +1,175 @@
+// A Sudoku grid on the page, shared by the Play and Solve tabs.
+//
+// `makeBoard({ size, regions, extraUnits, interactive })` builds the grid
+// once (an ARIA grid: rows of gridcells, each labelled "r3c7, 5, given");
+// `board.draw(state)` redraws it from a plain description:
+//
+//   state = {
+//     cells: [{ digit, given, marks: [1, 5], conflict, wrong }, ...],  // n*n, row-major
+//     selected: 40 or null,            // the cell with the focus ring (Play)
+//     sameDigit: true,                 // shade the cells that hold the selected digit
+//     peers: true,                     // shade the cells that see the selected cell
+//     step: { cells, placements, eliminations } or null,   // a hint or path step
+//   }
+//
+// Thick lines follow the regions (boxes or any other shape): a cell's right
+// or bottom edge is thick where its neighbour is in another region. The
+// variant's extra units (diagonals, windows) are shaded. Nothing here talks
+// to the server: the tabs do.
+import { h } from '../api.js';
+
+/** The symbol of digit d (1-9, then A, B, ... as the command line prints them). */
+export function symbol(d) {
+  if (!d) return '';
+  return d <= 9 ? String(d) : String.fromCharCode(55 + d); // 10 -> 'A'
+}
+
+/** The digit of a key or character ('1'..'9', 'a'/'A'.. for sizes over 9), or 0. */
+export function digitOf(ch, size) {
+  if (!ch || ch.length !== 1) return 0;
+  let d = 0;
+  if (ch >= '1' && ch <= '9') d = ch.charCodeAt(0) - 48;
+  else if (/[a-zA-Z]/.test(ch)) d = ch.toUpperCase().charCodeAt(0) - 55;
+  return d >= 1 && d <= size ? d : 0;
+}
+
+/** Cell name r1c1 (1-based). */
+export function cellName(size, c) {
+  return `r${Math.floor(c / size) + 1}c${(c % size) + 1}`;
+}
+
+/** The mark layout of a size: columns of the little grid of pencil marks. */
+function markCols(size) {
+  if (size <= 4) return 2;
+  if (size <= 6) return 3;
+  if (size <= 9) return 3;
+  return Math.ceil(Math.sqrt(size));
+}
+
+/**
+ * The cells each cell sees (same row, column, region or extra unit), as a
+ * list of Sets, for the peers' shading.
+ */
+export function peersOf(size, regions, extraUnits = []) {
+  const n = size;
+  const peers = Array.from({ length: n * n }, () => new Set());
+  const units = [];
+  for (let r = 0; r < n; r++) units.push(Array.from({ length: n }, (_, c) => r * n + c));
+  for (let c = 0; c < n; c++) units.push(Array.from({ length: n }, (_, r) => r * n + c));
+  const byRegion = new Map();
+  regions.forEach((g, c) => { if (!byRegion.has(g)) byRegion.set(g, []); byRegion.get(g).push(c); });
+  units.push(...byRegion.values(), ...extraUnits);
+  for (const u of units) for (const a of u) for (const b of u) if (a !== b) peers[a].add(b);
+  return peers;
+}
+
+export function makeBoard({ size, regions, extraUnits = [], interactive = false, label = 'Sudoku grid' }) {
+  const n = size;
+  const peers = peersOf(n, regions, extraUnits);
+  const diag = new Set();
+  const win = new Set();
+  for (const u of extraUnits) {
+    // windows are 3x3 blocks; diagonals have n cells in n rows
+    const rows = new Set(u.map((c) => Math.floor(c / n)));
+    const target = rows.size === n ? diag : win;
+    u.forEach((c) => target.add(c));
+  }
+  const root = h('div', {
+    class: `board size-${n}${interactive ? ' interactive' : ''}`,
+    role: 'grid',
+    'aria-label': label,
+    'aria-rowcount': n,
+    'aria-colcount': n,
+    style: `--n: ${n}; --mc: ${markCols(n)}`,
+  });
+  const cells = [];
+  for (let r = 0; r < n; r++) {
+    const row = h('div', { class: 'brow', role: 'row', 'aria-rowindex': r + 1 });
+    for (let c = 0; c < n; c++) {
+      const i = r * n + c;
+      const cls = ['cell'];
+      if (c < n - 1 && regions[i] !== regions[i + 1]) cls.push('rb');
+      if (r < n - 1 && regions[i] !== regions[i + n]) cls.push('bb');
+      if (c === 0) cls.push('first-col');
+      if (r === 0) cls.push('first-row');
+      if (diag.has(i)) cls.push('diag');
+      if (win.has(i)) cls.push('win');
+      const el = h('div', {
+        class: cls.join(' '),
+        role: 'gridcell',
+        'aria-colindex': c + 1,
+        'data-cell': i,
+        tabindex: interactive ? -1 : null,
+      });
+      cells.push(el);
+      row.append(el);
+    }
+    root.append(row);
+  }
+  const base = cells.map((el) => el.className);
+  let last = [];
+
+  function draw(state) {
+    const cs = state.cells;
+    const sel = state.selected;
+    const selDigit = sel != null && cs[sel] ? cs[sel].digit : 0;
+    const step = state.step;
+    const stepCells = new Set(step ? step.cells || [] : []);
+    const elim = new Map();
+    const place = new Map();
+    if (step) {
+      for (const [c, d] of step.eliminations || []) { if (!elim.has(c)) elim.set(c, new Set()); elim.get(c).add(d); }
+      for (const [c, d] of step.placements || []) place.set(c, d);
+    }
+    for (let i = 0; i < n * n; i++) {
+      const x = cs[i] || { digit: 0, marks: [] };
+      const cls = [base[i]];
+      if (x.given) cls.push('given');
+      else if (x.digit) cls.push('entry');
+      if (x.conflict) cls.push('conflict');
+      if (x.wrong) cls.push('wrong');
+      if (i === sel) cls.push('sel');
+      else if (sel != null && state.peers !== false && peers[sel].has(i)) cls.push('peer');
+      if (selDigit && x.digit === selDigit && i !== sel && state.sameDigit !== false) cls.push('same');
+      if (stepCells.has(i)) cls.push('step');
+      if (place.has(i)) cls.push('place');
+      if (elim.has(i)) cls.push('elim');
+      const className = cls.join(' ');
+      const key = JSON.stringify([x.digit, x.marks, className, place.get(i), elim.has(i) ? [...elim.get(i)] : null]);
+      if (last[i] === key) continue;
+      last[i] = key;
+      const el = cells[i];
+      el.className = className;
+      if (interactive) el.tabIndex = i === sel ? 0 : -1;
+      if (x.digit) {
+        el.replaceChildren(h('span', { class: 'digit' }, symbol(x.digit)));
+      } else if ((x.marks && x.marks.length) || place.has(i) || elim.has(i)) {
+        const marks = new Set(x.marks || []);
+        if (place.has(i)) marks.add(place.get(i));
+        if (elim.has(i)) for (const d of elim.get(i)) marks.add(d);
+        const grid = h('span', { class: 'marks', 'aria-hidden': 'true' });
+        for (let d = 1; d <= n; d++) {
+          const m = h('span', { class: 'mark' }, marks.has(d) ? symbol(d) : '');
+          if (place.has(i) && place.get(i) === d) m.classList.add('mplace');
+          if (elim.has(i) && elim.get(i).has(d)) m.classList.add('melim');
+          grid.append(m);
+        }
+        el.replaceChildren(grid);
+      } else {
+        el.replaceChildren();
+      }
+      const words = [cellName(n, i)];
+      if (x.digit) words.push(symbol(x.digit), x.given ? 'given' : 'entered');
+      else words.push('empty');
+      if (!x.digit && x.marks && x.marks.length) words.push(`marks ${x.marks.map(symbol).join(' ')}`);
+      if (x.conflict) words.push('conflict');
+      if (x.wrong) words.push('wrong');
+      if (place.has(i)) words.push(`hint: place ${symbol(place.get(i))}`);
+      if (elim.has(i)) words.push(`hint: remove ${[...elim.get(i)].map(symbol).join(' ')}`);
+      el.setAttribute('aria-label', words.join(', '));
+      if (interactive) el.setAttribute('aria-selected', String(i === sel));
+    }
+  }
+
+  return { root, cells, draw, size: n, peers };
+}

@@ -1,0 +1,641 @@
+// The Play Sudoku tab: a game on the library's dancer_sudoku::play::Game,
+// through POST /api/sudoku/game (API.md). The server keeps nothing: the
+// page holds the saved game (an opaque string), sends it with each move and
+// keeps the new one, in localStorage too, so that a reload restores it.
+//
+// What the page adds is presentation: the grid (board.js), the selection,
+// the pencil-mark mode, the timer, the two-step hint (a nudge first, then
+// the step drawn on the grid with a button to apply it), the share link,
+// export/import of a game as a file, and printing. Moves go to the server
+// one at a time, in order (a queue), so fast typing never loses one.
+import { post, toast, h, ApiError, css } from '../api.js';
+import { makeBoard, digitOf, symbol, cellName } from './board.js';
+
+const STORE = 'dancer.play.v1';
+const DEFAULT_BOX = { 4: '2x2', 6: '2x3', 9: '3x3', 16: '4x4' };
+
+const st = {
+  saved: null, // the game, as the server saved it
+  view: null, // the server's VIEW of it
+  meta: {}, // { rating, level, variant, seed, source }
+  elapsed: 0, // seconds played before the clock's current run
+  since: null, // when the clock's current run began (ms), null: stopped
+  sel: null,
+  pencil: false,
+  wrong: new Set(), // cells found wrong by Check, until the next move
+  hint: null, // { stage: 'nudge' | 'step', step } or { message }
+  queue: Promise.resolve(),
+  busy: 0,
+};
+let ui = {};
+let board = null;
+let boardKey = '';
+
+// ---- the clock ----
+
+function seconds() {
+  return st.elapsed + (st.since != null ? (performance.now() - st.since) / 1000 : 0);
+}
+
+function clock(run) {
+  if (run && st.since == null) st.since = performance.now();
+  if (!run && st.since != null) { st.elapsed = seconds(); st.since = null; }
+}
+
+function fmtClock(s) {
+  s = Math.floor(s);
+  const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
+  const two = (x) => String(x).padStart(2, '0');
+  return hh ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
+}
+
+function tick() {
+  if (!ui.timer) return;
+  const running = st.view && !st.view.solved && document.visibilityState === 'visible' && !ui.section.hidden;
+  clock(running);
+  ui.timer.textContent = fmtClock(seconds());
+}
+
+// ---- saving in the browser ----
+
+function persist() {
+  if (!st.saved) return;
+  try {
+    localStorage.setItem(STORE, JSON.stringify({ game: st.saved, elapsed: seconds(), meta: st.meta }));
+  } catch (e) {
+    toast('The game could not be saved in this browser (storage full?).', 'error');
+  }
+}
+
+function restoreDoc() {
+  try {
+    const doc = JSON.parse(localStorage.getItem(STORE) || 'null');
+    if (doc && typeof doc.game === 'string') return doc;
+  } catch (e) { /* a damaged entry: start afresh */ }
+  return null;
+}
+
+// ---- the server ----
+
+/**
+ * Sends one move; moves run one after another, each on the game the one
+ * before left (read when it runs, not when it was asked for). `game`: a
+ * game to load instead (a restore, an import). Returns the RESULT.
+ */
+function act(action, game = null) {
+  const run = async () => {
+    st.busy++;
+    try {
+      const g = action.type === 'start' ? null : game || st.saved;
+      const r = await post('/api/sudoku/game', { game: g, action });
+      adopt(r.game, r.view);
+      return r.result;
+    } finally {
+      st.busy--;
+    }
+  };
+  const p = st.queue.then(run);
+  st.queue = p.catch(() => {});
+  return p;
+}
+
+function adopt(game, view) {
+  const was = st.view;
+  st.saved = game;
+  st.view = view;
+  if (!was || was.puzzle !== view.puzzle) st.sel = firstEmpty(view);
+  persist();
+  draw();
+  if (view.solved && !(was && was.solved && was.puzzle === view.puzzle)) solved();
+}
+
+function firstEmpty(v) {
+  const i = v.cells.findIndex((c) => !c.digit);
+  return i < 0 ? 0 : i;
+}
+
+function say(text, kind = '') {
+  ui.msg.textContent = text;
+  ui.msg.className = 'msg ' + kind;
+}
+
+function failed(e) {
+  const text = e instanceof ApiError ? e.where() : String(e.message || e);
+  say(text, 'error');
+  toast(text, 'error');
+}
+
+// ---- the page ----
+
+export async function mount(section) {
+  css('sudoku', new URL('./sudoku.css', import.meta.url));
+  ui.section = section;
+  const id = (s) => `play-${s}`;
+  const sel = (name, label, opts, value) => {
+    const s = h('select', { id: id(name) }, opts.map(([v, t]) => h('option', { value: v }, t)));
+    s.value = value;
+    return [h('label', { for: id(name) }, label, s), s];
+  };
+  const [lLevel, level] = sel('level', 'Level', [['easy', 'Easy'], ['medium', 'Medium'], ['hard', 'Hard'], ['expert', 'Expert'], ['extreme', 'Extreme']], 'easy');
+  const [lSize, size] = sel('size', 'Size', [['4', '4×4'], ['6', '6×6'], ['9', '9×9'], ['16', '16×16']], '9');
+  const [lSym, symmetry] = sel('symmetry', 'Symmetry', [['none', 'None'], ['rotate180', 'Rotate 180°'], ['rotate90', 'Rotate 90°'], ['mirror', 'Mirror'], ['diagonal', 'Diagonal']], 'none');
+  const [lVar, variant] = sel('variant', 'Variant', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku']], 'none');
+  Object.assign(ui, { level, size, symmetry, variant });
+  ui.newBtn = h('button', { type: 'button', class: 'primary', onclick: () => newGame() }, 'New puzzle');
+  ui.levelNote = h('span', { class: 'muted small', id: id('level-note') });
+  const levelRule = () => {
+    const plain = size.value === '9' && variant.value === 'none';
+    level.disabled = !plain;
+    ui.levelNote.textContent = plain ? '' : 'Levels are SE ratings, for plain 9×9 puzzles.';
+    if (variant.value === 'windoku' && size.value !== '9') size.value = '9';
+  };
+  size.addEventListener('change', levelRule);
+  variant.addEventListener('change', levelRule);
+
+  ui.own = h('textarea', { id: id('own'), rows: 3, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off',
+    placeholder: '81 characters, 1-9 and . for an empty cell (or 16, 36, 256 for other sizes; a grid of lines works too)',
+    'aria-describedby': id('own-status') });
+  const [lOwnVar, ownVariant] = sel('own-variant', 'Rules', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku']], 'none');
+  ui.ownVariant = ownVariant;
+  ui.ownStatus = h('p', { id: id('own-status'), class: 'muted', role: 'status', 'aria-live': 'polite' }, 'Type or paste a puzzle: it is checked as you type.');
+  ui.ownBtn = h('button', { type: 'button', disabled: true, onclick: playOwn }, 'Play this puzzle');
+  ui.own.addEventListener('input', scheduleOwn);
+  ownVariant.addEventListener('change', scheduleOwn);
+
+  ui.timer = h('span', { class: 'timer', role: 'timer', 'aria-label': 'Time played' }, '0:00');
+  ui.rating = h('span', { class: 'rating', id: id('rating') });
+  ui.kind = h('span', { class: 'muted' });
+  ui.banner = h('p', { class: 'solved-banner', role: 'status', 'aria-live': 'polite', id: id('solved') });
+  ui.boardWrap = h('div', { class: 'board-wrap' });
+  ui.pad = h('div', { class: 'pad', role: 'group', 'aria-label': 'Digits' });
+  const tool = (label, f, extra = {}) => h('button', { type: 'button', onclick: f, ...extra }, label);
+  ui.pencilBtn = tool('Pencil marks', () => setPencil(!st.pencil), { 'aria-pressed': 'false', title: 'Enter pencil marks instead of digits (key: P; or Shift with a digit)' });
+  ui.undo = tool('Undo', () => move({ type: 'undo' }), { title: 'Undo (Ctrl+Z)' });
+  ui.redo = tool('Redo', () => move({ type: 'redo' }), { title: 'Redo (Ctrl+Y)' });
+  ui.fill = tool('Fill in candidates', () => move({ type: 'fill_marks' }), { title: 'Every empty cell gets its candidates as pencil marks' });
+  ui.clearMarks = tool('Clear marks', () => move({ type: 'clear_marks' }));
+  ui.hintBtn = tool('Hint', hint, { title: 'A nudge first; ask again to see the step' });
+  ui.check = tool('Check', check, { title: 'Mark the digits that are not the solution\'s' });
+  ui.revealCell = tool('Reveal cell', () => {
+    if (st.sel == null) return;
+    move({ type: 'reveal', cell: st.sel });
+  });
+  ui.revealAll = tool('Reveal all', () => move({ type: 'reveal' }), { title: 'Show the whole solution (undo takes it back)' });
+  ui.restart = tool('Restart', restart, { title: 'Clear your digits and marks and start the clock again' });
+  ui.share = tool('Share link', share);
+  ui.exportBtn = tool('Export game', exportGame);
+  ui.importFile = h('input', { type: 'file', id: id('import'), accept: '.json,application/json', class: 'visually-hidden' });
+  ui.importFile.addEventListener('change', importGame);
+  ui.importBtn = tool('Import game', () => ui.importFile.click());
+  ui.print = tool('Print', () => window.print());
+  ui.shareOut = h('input', { type: 'text', readonly: true, class: 'share-link', id: id('share'), 'aria-label': 'Link to this puzzle', hidden: true });
+  ui.hintBox = h('div', { class: 'hintbox panel', role: 'region', 'aria-label': 'Hint', hidden: true, id: id('hint') });
+  ui.msg = h('p', { class: 'msg', role: 'status', 'aria-live': 'polite', id: id('msg') });
+
+  section.append(
+    h('h2', {}, 'Play Sudoku'),
+    h('div', { class: 'sudoku-layout' },
+      h('div', { class: 'board-wrap-outer' },
+        h('div', { class: 'status-line' }, h('span', {}, 'Time ', ui.timer), ui.rating, ui.kind),
+        ui.boardWrap,
+        ui.banner),
+      h('div', { class: 'sudoku-side' },
+        ui.pad,
+        h('div', { class: 'tools', role: 'toolbar', 'aria-label': 'Game' },
+          ui.pencilBtn, ui.undo, ui.redo, ui.fill, ui.clearMarks, ui.hintBtn, ui.check, ui.revealCell, ui.revealAll),
+        ui.hintBox,
+        ui.msg,
+        h('fieldset', { class: 'newgame' }, h('legend', {}, 'New game'),
+          h('div', { class: 'row' }, lLevel, lSize, lSym, lVar, ui.newBtn), ui.levelNote),
+        h('fieldset', { class: 'own' }, h('legend', {}, 'Your own puzzle'),
+          h('label', { for: id('own'), class: 'block' }, 'Puzzle'), ui.own,
+          h('div', { class: 'row' }, lOwnVar, ui.ownBtn), ui.ownStatus),
+        h('div', { class: 'tools no-print', role: 'toolbar', 'aria-label': 'This game' },
+          ui.restart, ui.share, ui.exportBtn, ui.importBtn, ui.print),
+        ui.importFile, ui.shareOut)),
+  );
+
+  section.addEventListener('keydown', onKey);
+  document.addEventListener('visibilitychange', () => { tick(); persist(); });
+  addEventListener('pagehide', persist);
+  setInterval(() => { tick(); if (st.since != null && Math.floor(seconds()) % 5 === 0) persist(); }, 1000);
+
+  const doc = restoreDoc();
+  if (doc) {
+    try {
+      st.meta = doc.meta || {};
+      st.elapsed = Number(doc.elapsed) || 0;
+      await act({ type: 'view' }, doc.game);
+      return;
+    } catch (e) {
+      localStorage.removeItem(STORE);
+      st.meta = {};
+      st.elapsed = 0;
+      toast('The saved game could not be restored; here is a new one.', 'error');
+    }
+  }
+  // mount() is followed by show(): a shared link starts its own puzzle there
+  if (!/[?&]p=/.test(location.hash)) await newGame(false);
+}
+
+export async function show(section, rest) {
+  tick();
+  const q = new URLSearchParams((rest || '').replace(/^[?/]/, ''));
+  const p = q.get('p');
+  if (!p) return;
+  const v = q.get('v') || 'none';
+  const box = q.get('box');
+  const same = st.view && st.view.puzzle === p.replace(/0/g, '.') && st.view.variant === v;
+  if (same) return;
+  await startPuzzle(p, rulesOf(v, box), { source: 'link' });
+}
+
+function rulesOf(variant, box) {
+  const r = { diagonal: variant === 'diagonal', windoku: variant === 'windoku' };
+  if (box) r.box = box;
+  return r;
+}
+
+async function startPuzzle(puzzle, rules, meta) {
+  hideHint();
+  st.wrong.clear();
+  try {
+    await act({ type: 'start', puzzle, rules });
+  } catch (e) {
+    failed(e);
+    return false;
+  }
+  st.meta = { ...meta, variant: st.view.variant };
+  st.elapsed = 0;
+  st.since = null;
+  ui.banner.textContent = '';
+  say('');
+  persist();
+  draw();
+  tick();
+  if (meta.rating === undefined) rate();
+  return true;
+}
+
+async function rate() {
+  const v = st.view;
+  if (!v) return;
+  if (!v.hints) { st.meta.rating = null; draw(); return; }
+  const puzzle = v.puzzle;
+  try {
+    const r = await post('/api/sudoku/rate', { puzzle, timeout: 20 });
+    if (!st.view || st.view.puzzle !== puzzle) return;
+    st.meta.rating = r.rating;
+    st.meta.level = r.level;
+    st.meta.atLeast = !!r.stopped;
+    persist();
+    draw();
+  } catch (e) { /* the rating is a nicety */ }
+}
+
+/** A new puzzle of the settings chosen; `focus`: move the focus to the
+ * grid (not when the page opens: the focus stays at the top). */
+async function newGame(focus = true) {
+  const body = { level: ui.level.value, size: Number(ui.size.value), symmetry: ui.symmetry.value, variant: ui.variant.value };
+  ui.newBtn.disabled = true;
+  say('Looking for a puzzle…');
+  try {
+    const r = await post('/api/sudoku/new', body);
+    const ok = await startPuzzle(r.puzzle, r.rules, { rating: r.rating, level: r.level, seed: r.seed, symmetry: r.symmetry, source: 'generated' });
+    if (ok) {
+      say(`A new ${r.level ? r.level + ' ' : ''}puzzle: ${r.givens} givens.`);
+      if (focus) focusBoard();
+    }
+  } catch (e) {
+    failed(e);
+  } finally {
+    ui.newBtn.disabled = false;
+  }
+}
+
+// ---- your own puzzle ----
+
+let ownTimer = null;
+let ownSeq = 0;
+function scheduleOwn() {
+  clearTimeout(ownTimer);
+  ui.ownBtn.disabled = true;
+  if (!ui.own.value.trim()) { ui.ownStatus.textContent = 'Type or paste a puzzle: it is checked as you type.'; ui.ownStatus.className = 'muted'; return; }
+  ui.ownStatus.textContent = 'Checking…';
+  ui.ownStatus.className = 'muted';
+  ownTimer = setTimeout(checkOwn, 250);
+}
+
+async function checkOwn() {
+  const seq = ++ownSeq;
+  const puzzle = ui.own.value;
+  const rules = rulesOf(ui.ownVariant.value);
+  let text, kind = 'error', ok = false;
+  try {
+    const r = await post('/api/sudoku/check', { puzzle, rules });
+    if (seq !== ownSeq) return;
+    if (r.status === 'unique') { text = 'One solution: ready to play.'; kind = 'good'; ok = true; }
+    else if (r.status === 'multiple') text = 'Several solutions: not a proper puzzle. Add givens until one solution is left.';
+    else if (r.status === 'none') text = 'No solution: some givens contradict each other.';
+    else text = `Invalid: ${r.error}${r.cell ? ` (cell ${r.cell})` : ''}.`;
+  } catch (e) {
+    if (seq !== ownSeq) return;
+    text = `Invalid: ${e instanceof ApiError ? e.where() : e.message}`;
+  }
+  ui.ownStatus.textContent = text;
+  ui.ownStatus.className = kind;
+  ui.ownStatus.dataset.status = ok ? 'unique' : kind;
+  ui.ownBtn.disabled = !ok;
+}
+
+async function playOwn() {
+  if (await startPuzzle(ui.own.value, rulesOf(ui.ownVariant.value), { source: 'own' })) focusBoard();
+}
+
+async function restart() {
+  const v = st.view;
+  if (!v) return;
+  const meta = { ...st.meta };
+  await startPuzzle(v.puzzle, v.rules, meta);
+}
+
+// ---- drawing ----
+
+function draw() {
+  const v = st.view;
+  if (!v) return;
+  const key = JSON.stringify([v.size, v.regions, v.extra_units]);
+  if (key !== boardKey) {
+    boardKey = key;
+    board = makeBoard({ size: v.size, regions: v.regions, extraUnits: v.extra_units, interactive: true,
+      label: `Sudoku ${v.size}×${v.size}${v.variant !== 'none' ? ', ' + v.variant : ''}: arrow keys move, digits enter, P toggles pencil marks` });
+    board.root.addEventListener('click', (e) => {
+      const cell = e.target.closest('[data-cell]');
+      if (!cell) return;
+      select(Number(cell.dataset.cell));
+    });
+    board.root.addEventListener('focusin', (e) => {
+      const cell = e.target.closest('[data-cell]');
+      if (cell && Number(cell.dataset.cell) !== st.sel) { st.sel = Number(cell.dataset.cell); draw(); }
+    });
+    ui.boardWrap.replaceChildren(board.root);
+    buildPad(v.size);
+  }
+  if (st.sel == null || st.sel >= v.size * v.size) st.sel = firstEmpty(v);
+  const cells = v.cells.map((c, i) => ({ ...c, wrong: st.wrong.has(i) }));
+  const step = st.hint && st.hint.stage === 'step' ? st.hint.step : null;
+  board.draw({ cells, selected: st.sel, step });
+  ui.undo.disabled = !v.can_undo;
+  ui.redo.disabled = !v.can_redo;
+  ui.hintBtn.disabled = v.solved;
+  ui.check.disabled = v.solved;
+  const m = st.meta || {};
+  const variant = { none: '', diagonal: 'Diagonal', windoku: 'Windoku' }[v.variant] ?? v.variant;
+  ui.kind.textContent = [`${v.size}×${v.size}`, variant].filter(Boolean).join(', ');
+  if (!v.hints) ui.rating.textContent = 'Rating: none (SE ratings are for plain 9×9)';
+  else if (m.rating != null) ui.rating.textContent = `Rating: SE ${m.atLeast ? '≥ ' : ''}${Number(m.rating).toFixed(1)}${m.level ? ` (${m.level})` : ''}`;
+  else ui.rating.textContent = 'Rating: …';
+  ui.rating.dataset.rating = m.rating != null ? String(m.rating) : '';
+  if (v.solved && !ui.banner.textContent) ui.banner.textContent = `Solved in ${fmtClock(seconds())}!`;
+  if (!v.solved) ui.banner.textContent = '';
+}
+
+function buildPad(n) {
+  const buttons = [];
+  for (let d = 1; d <= n; d++) {
+    buttons.push(h('button', { type: 'button', class: 'd', 'data-digit': d, 'aria-label': `Digit ${symbol(d)}`, onclick: () => enter(d) }, symbol(d)));
+  }
+  buttons.push(h('button', { type: 'button', 'aria-label': 'Erase', title: 'Erase (Backspace)', onclick: () => enter(0) }, '⌫'));
+  ui.pad.style.setProperty('--pc', String(n <= 4 ? 5 : n <= 6 ? 7 : n <= 9 ? 5 : 9));
+  ui.pad.replaceChildren(...buttons);
+}
+
+function focusBoard() {
+  if (!board || st.sel == null) return;
+  const el = board.cells[st.sel];
+  if (el) el.focus();
+}
+
+function select(i) {
+  if (!st.view) return;
+  const n = st.view.size;
+  st.sel = Math.max(0, Math.min(n * n - 1, i));
+  draw();
+  focusBoard();
+}
+
+function setPencil(on) {
+  st.pencil = on;
+  ui.pencilBtn.setAttribute('aria-pressed', String(on));
+  ui.pad.classList.toggle('marking', on);
+  say(on ? 'Pencil marks: digits now toggle marks.' : '');
+}
+
+// ---- moves ----
+
+async function move(action) {
+  hideHint();
+  st.wrong.clear();
+  try {
+    const r = await act(action);
+    if ((action.type === 'undo' || action.type === 'redo') && r && r.done === false) say(`Nothing to ${action.type}.`);
+    return r;
+  } catch (e) {
+    failed(e);
+    return null;
+  }
+}
+
+function enter(d, mark = st.pencil) {
+  const v = st.view;
+  if (!v || st.sel == null) return;
+  const c = v.cells[st.sel];
+  if (!c || c.given) { say(`${cellName(v.size, st.sel)} is a given.`); return; }
+  if (d === 0) {
+    if (c.digit) move({ type: 'clear', cell: st.sel });
+    else if (c.marks.length) move({ type: 'clear', cell: st.sel });
+    return;
+  }
+  if (mark) {
+    if (c.digit) { say('Clear the digit first to write pencil marks.'); return; }
+    move({ type: 'mark', cell: st.sel, digit: d });
+  } else {
+    move({ type: 'set', cell: st.sel, digit: d });
+  }
+}
+
+function onKey(e) {
+  const t = e.target;
+  if (t && (t.tagName === 'TEXTAREA' || t.tagName === 'INPUT' || t.tagName === 'SELECT')) return;
+  const v = st.view;
+  if (!v) return;
+  const ctrl = e.ctrlKey || e.metaKey;
+  if (ctrl && !e.altKey) {
+    const k = e.key.toLowerCase();
+    if (k === 'z' && !e.shiftKey) { e.preventDefault(); move({ type: 'undo' }); return; }
+    if (k === 'y' || (k === 'z' && e.shiftKey)) { e.preventDefault(); move({ type: 'redo' }); return; }
+    return;
+  }
+  // the grid's keys work from the grid and from the digit pad
+  const inBoard = board && (board.root.contains(t) || ui.pad.contains(t));
+  if (!inBoard) return;
+  const n = v.size;
+  const sel = st.sel ?? 0;
+  const r = Math.floor(sel / n), c = sel % n;
+  const to = {
+    ArrowUp: r > 0 ? sel - n : sel, ArrowDown: r < n - 1 ? sel + n : sel,
+    ArrowLeft: c > 0 ? sel - 1 : sel, ArrowRight: c < n - 1 ? sel + 1 : sel,
+    Home: e.ctrlKey ? 0 : r * n, End: e.ctrlKey ? n * n - 1 : r * n + n - 1,
+  }[e.key];
+  if (to != null) { e.preventDefault(); select(to); return; }
+  if (e.key === 'Backspace' || e.key === 'Delete' || e.key === '0' || e.key === '.') { e.preventDefault(); enter(0); return; }
+  if ((e.key === 'p' || e.key === 'P') && n < 25) { e.preventDefault(); setPencil(!st.pencil); return; }
+  // Shift with a digit key toggles a mark (e.code: the key, whatever Shift makes of it)
+  const code = /^(?:Digit|Numpad)([1-9])$/.exec(e.code || '');
+  let d = digitOf(e.key, n);
+  if (!d && code) d = Number(code[1]) <= n ? Number(code[1]) : 0;
+  if (d) { e.preventDefault(); enter(d, st.pencil !== e.shiftKey); }
+}
+
+// ---- hint, check ----
+
+function hideHint() {
+  if (!st.hint) return;
+  st.hint = null;
+  ui.hintBox.hidden = true;
+  ui.hintBox.replaceChildren();
+  draw();
+}
+
+async function hint() {
+  if (st.hint && st.hint.stage === 'nudge') { showStep(); return; }
+  let r;
+  try { r = await act({ type: 'hint' }); } catch (e) { failed(e); return; }
+  if (r.status !== 'hint') {
+    st.hint = { message: r.message || r.status };
+    ui.hintBox.replaceChildren(h('p', {}, r.message || r.status),
+      h('div', { class: 'row' }, h('button', { type: 'button', onclick: hideHint }, 'Close')));
+    ui.hintBox.hidden = false;
+    ui.hintBox.dataset.status = r.status;
+    return;
+  }
+  st.hint = { stage: 'nudge', step: r.step };
+  ui.hintBox.dataset.status = 'nudge';
+  ui.hintBox.replaceChildren(
+    h('p', {}, r.step.nudge),
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'primary', onclick: showStep }, 'Show the step'),
+      h('button', { type: 'button', onclick: hideHint }, 'Close')));
+  ui.hintBox.hidden = false;
+  draw();
+}
+
+function showStep() {
+  const step = st.hint && st.hint.step;
+  if (!step) return;
+  st.hint = { stage: 'step', step };
+  ui.hintBox.dataset.status = 'step';
+  const n = st.view.size;
+  const what = [];
+  if (step.placements.length) what.push(`place ${step.placements.map(([c, d]) => `${symbol(d)} in ${cellName(n, c)}`).join(', ')}`);
+  if (step.eliminations.length) what.push(`remove ${step.eliminations.map(([c, d]) => `${symbol(d)} from ${cellName(n, c)}`).join(', ')}`);
+  ui.hintBox.replaceChildren(
+    h('p', {}, h('span', { class: 'technique' }, step.technique), ` (SE ${step.rating.toFixed(1)})`),
+    h('p', { class: 'step-text' }, step.text),
+    h('p', { class: 'muted small' }, what.length ? `In short: ${what.join('; ')}.` : ''),
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'primary', onclick: applyHint }, 'Apply this step'),
+      h('button', { type: 'button', onclick: hideHint }, 'Close')));
+  draw();
+}
+
+async function applyHint() {
+  const r = await move({ type: 'apply_hint' });
+  if (r && r.status !== 'hint' && r.message) say(r.message);
+  focusBoard();
+}
+
+async function check() {
+  hideHint();
+  let r;
+  try { r = await act({ type: 'check' }); } catch (e) { failed(e); return; }
+  st.wrong = new Set(r.wrong || []);
+  draw();
+  const k = st.wrong.size;
+  say(k ? `${k} digit${k === 1 ? ' is' : 's are'} not the solution's (marked).` : 'Every digit so far is right.', k ? 'error' : 'good');
+}
+
+function solved() {
+  clock(false);
+  tick();
+  ui.banner.textContent = `Solved in ${fmtClock(seconds())}!`;
+  say('Solved! Start a new puzzle whenever you like.', 'good');
+  persist();
+}
+
+// ---- share, export, import ----
+
+function shareUrl() {
+  const v = st.view;
+  const q = new URLSearchParams({ p: v.puzzle });
+  if (v.variant !== 'none') q.set('v', v.variant);
+  const box = v.rules && v.rules.box;
+  if (box && DEFAULT_BOX[v.size] !== box) q.set('box', box);
+  return `${location.origin}${location.pathname}#play?${q.toString()}`;
+}
+
+async function share() {
+  if (!st.view) return;
+  const url = shareUrl();
+  ui.shareOut.hidden = false;
+  ui.shareOut.value = url;
+  ui.shareOut.select();
+  try {
+    await navigator.clipboard.writeText(url);
+    say('Link copied: it opens this puzzle.', 'good');
+  } catch (e) {
+    say('Copy the link above: it opens this puzzle.');
+  }
+}
+
+function exportGame() {
+  if (!st.saved) return;
+  const doc = { format: 'dancer-sudoku-game', version: 1, game: st.saved, elapsed: Math.floor(seconds()), meta: st.meta };
+  const blob = new Blob([JSON.stringify(doc, null, 1) + '\n'], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: 'sudoku-game.json', hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  say('Game exported to sudoku-game.json.');
+}
+
+async function importGame() {
+  const f = ui.importFile.files && ui.importFile.files[0];
+  ui.importFile.value = '';
+  if (!f) return;
+  let doc;
+  try {
+    if (f.size > 1024 * 1024) throw new Error('the file is over 1 MiB');
+    doc = JSON.parse(await f.text());
+    if (!doc || doc.format !== 'dancer-sudoku-game' || typeof doc.game !== 'string') throw new Error('not a game exported by this page');
+  } catch (e) {
+    failed(new Error(`${f.name}: ${e.message}`));
+    return;
+  }
+  hideHint();
+  try {
+    await act({ type: 'view' }, doc.game);
+  } catch (e) {
+    failed(e);
+    return;
+  }
+  st.meta = doc.meta && typeof doc.meta === 'object' ? doc.meta : {};
+  st.elapsed = Number(doc.elapsed) || 0;
+  st.since = null;
+  persist();
+  draw();
+  say(`Game imported from ${f.name}.`, 'good');
+}
+

@@ -1,0 +1,219 @@
+//! `POST /api/sudoku/game`: one move of a game, on the library's
+//! [`dancer_sudoku::play::Game`].
+//!
+//! The server keeps nothing: the page holds the saved game (the opaque
+//! string of `Game::save`), sends it with each action, and gets the new
+//! one back with a view of the grid (digits, givens, marks, conflicts)
+//! and the action's result. A saved game that does not load is a `400`.
+
+use crate::body::JsonBody;
+use crate::error::{Error, Result};
+use crate::sudoku::{hint_json, step_json, valid_puzzle, RulesReq};
+use crate::{blocking, AppState};
+use axum::extract::State;
+use axum::Json;
+use dancer_sudoku::hint::Hint;
+use dancer_sudoku::play::{Game, PlayError};
+use dancer_sudoku::rules::{Rules, UnitKind};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    Start {
+        puzzle: String,
+        rules: Option<RulesReq>,
+    },
+    Set {
+        cell: usize,
+        digit: u8,
+    },
+    Clear {
+        cell: usize,
+    },
+    Mark {
+        cell: usize,
+        digit: u8,
+    },
+    FillMarks,
+    ClearMarks,
+    Undo,
+    Redo,
+    Hint,
+    ApplyHint,
+    Check,
+    Reveal {
+        cell: Option<usize>,
+    },
+    View,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameReq {
+    pub game: Option<String>,
+    pub action: Action,
+}
+
+fn play_error(e: PlayError) -> Error {
+    match e {
+        PlayError::NoSolution | PlayError::NotUnique => Error::InvalidPuzzle {
+            message: e.to_string(),
+            at: crate::error::At::none(),
+        },
+        PlayError::Load(_) => Error::BadValue(format!("game: {e}")),
+        e => Error::BadValue(e.to_string()),
+    }
+}
+
+/// The variant's name, as `/api/sudoku/new` takes it.
+pub fn variant_name(rules: &Rules) -> &'static str {
+    match (rules.is_diagonal(), rules.is_windoku()) {
+        (false, false) => "none",
+        (true, false) => "diagonal",
+        (false, true) => "windoku",
+        (true, true) => "diagonal+windoku",
+    }
+}
+
+/// The variant's extra units (diagonals, windows), as cell lists.
+pub fn extra_units(rules: &Rules) -> Vec<Vec<usize>> {
+    rules
+        .units()
+        .into_iter()
+        .filter(|u| {
+            matches!(
+                u.kind,
+                UnitKind::Diagonal | UnitKind::AntiDiagonal | UnitKind::Window(_)
+            )
+        })
+        .map(|u| u.cells)
+        .collect()
+}
+
+/// What the page draws.
+pub fn view(g: &Game) -> Value {
+    let n = g.size();
+    let rules = g.rules();
+    let grid = g.grid();
+    let conflicts = g.conflicts();
+    let cells: Vec<Value> = (0..n * n)
+        .map(|c| {
+            json!({
+                "digit": grid.get(c),
+                "given": g.given(c) != 0,
+                "marks": g.marks(c),
+                "conflict": conflicts.binary_search(&c).is_ok(),
+            })
+        })
+        .collect();
+    let boxes = match rules.regions() {
+        dancer_sudoku::Regions::Boxes { rows, cols } => json!([rows, cols]),
+        _ => Value::Null,
+    };
+    json!({
+        "size": n,
+        "box": boxes,
+        "regions": (0..n * n).map(|c| rules.region_of(c)).collect::<Vec<_>>(),
+        "variant": variant_name(rules),
+        "extra_units": extra_units(rules),
+        "rules": RulesReq::of(rules),
+        "hints": rules.is_standard_9x9(),
+        "givens": g.puzzle(),
+        "puzzle": g.puzzle(),
+        "cells": cells,
+        "solved": g.is_solved(),
+        "can_undo": g.can_undo(),
+        "can_redo": g.can_redo(),
+    })
+}
+
+/// The next step's answer for a game.
+fn game_hint(g: &Game) -> (Option<dancer_sudoku::logic::Step>, Value) {
+    if g.is_solved() {
+        return (None, hint_json(&Hint::Solved));
+    }
+    if !g.rules().is_standard_9x9() {
+        return (
+            None,
+            json!({"status": "stuck", "message": format!(
+                "hints are given for plain 9x9 puzzles, not {}", g.rules().describe()
+            )}),
+        );
+    }
+    match g.hint() {
+        Some(step) => {
+            let v = json!({"status": "hint", "step": step_json(&step)});
+            (Some(step), v)
+        }
+        None if g.mistakes().is_empty() => (None, hint_json(&Hint::Stuck)),
+        None => (
+            None,
+            json!({"status": "none", "message": "a digit is wrong: no step leads on from here"}),
+        ),
+    }
+}
+
+fn act(game: Option<String>, action: Action) -> Result<Value> {
+    let mut g = match (&action, game) {
+        (Action::Start { puzzle, rules }, _) => {
+            let p = valid_puzzle(puzzle, rules.as_ref())?;
+            Game::new(&p).map_err(play_error)?
+        }
+        (_, Some(saved)) => Game::load(&saved).map_err(play_error)?,
+        (_, None) => return Err(Error::BadValue("game: missing (start a game first)".into())),
+    };
+    let result = match action {
+        Action::Start { .. } | Action::View => json!({}),
+        Action::Set { cell, digit } => {
+            let c = g.set(cell, digit).map_err(play_error)?;
+            json!({ "check": format!("{c:?}").to_lowercase() })
+        }
+        Action::Clear { cell } => {
+            g.set(cell, 0).map_err(play_error)?;
+            json!({})
+        }
+        Action::Mark { cell, digit } => {
+            g.toggle_mark(cell, digit).map_err(play_error)?;
+            json!({})
+        }
+        Action::FillMarks => {
+            g.fill_marks();
+            json!({})
+        }
+        Action::ClearMarks => {
+            g.clear_marks();
+            json!({})
+        }
+        Action::Undo => json!({ "done": g.undo() }),
+        Action::Redo => json!({ "done": g.redo() }),
+        Action::Hint => game_hint(&g).1,
+        Action::ApplyHint => {
+            let (step, v) = game_hint(&g);
+            if let Some(step) = step {
+                g.apply(&step);
+            }
+            v
+        }
+        Action::Check => json!({ "wrong": g.mistakes() }),
+        Action::Reveal { cell: Some(c) } => {
+            g.reveal(c).map_err(play_error)?;
+            json!({})
+        }
+        Action::Reveal { cell: None } => {
+            g.reveal_all();
+            json!({})
+        }
+    };
+    Ok(json!({ "game": g.save(), "view": view(&g), "result": result }))
+}
+
+/// `POST /api/sudoku/game`.
+pub async fn game(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<GameReq>,
+) -> Result<Json<Value>> {
+    blocking(&s, move |_| act(r.game, r.action).map(Json)).await
+}

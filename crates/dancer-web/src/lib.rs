@@ -1,0 +1,325 @@
+//! # dancer-web
+//!
+//! The web app of `dancer serve`: a JSON API over the dancer libraries and
+//! the page that uses it, served on loopback by axum on tokio. Every
+//! endpoint and record is written down in `API.md` beside this crate; the
+//! API tests (`tests/api.rs`) check it line by line.
+//!
+//! The server is a thin shell: each endpoint is the library call that the
+//! command line makes for the same job (`dancer_sudoku::batch`, `records`,
+//! `hint`, `logic`, `generate`, `play`; `dancer_poly` catalog, parse,
+//! solve and render; `dancer_formats::dlx` and `dancer_core`'s engines),
+//! and answers with the command line's records. What it adds is what a
+//! server must:
+//!
+//! * **safety**: Host and Origin checks against DNS rebinding and
+//!   cross-site requests ([`guard`]), a body cap, one error record for
+//!   every refusal ([`error`]), panics caught where they can be (never an
+//!   input's answer: the workspace's release profile aborts on a panic, so
+//!   a panic would end the whole server; the API tests send hostile input
+//!   to every endpoint, in the test profile, where a panic is caught and
+//!   is a `500` that they look for);
+//! * **responsiveness**: CPU work never runs on the async executor: quick
+//!   calls on tokio's blocking threads ([`blocking`]), each with a budget
+//!   (a time limit, and a flag set when the client goes away or the server
+//!   stops); long searches as [`jobs`], at most `jobs` at once, the rest in
+//!   a bounded queue, each with a time cap and a cap on the solutions kept,
+//!   cancelled through the flag the engines poll;
+//! * **bounded memory**: bodies capped, queues capped, finished jobs kept
+//!   for a while and then dropped.
+//!
+//! [`bind`] then [`Server::run`] (or [`serve`]) run it; [`app`] is the
+//! router, for tests.
+
+pub mod assets;
+pub mod body;
+pub mod error;
+pub mod game;
+pub mod guard;
+pub mod jobs;
+pub mod poly;
+pub mod sudoku;
+
+pub use error::{Error, Result};
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use std::future::Future;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+/// How the server runs (`dancer serve`'s flags).
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub bind: IpAddr,
+    /// 0: any free port.
+    pub port: u16,
+    /// Jobs running at once (at least 1).
+    pub jobs: usize,
+    /// Jobs waiting at most; more are refused with `429`.
+    pub queue: usize,
+    /// The most time a job may run.
+    pub job_time: Duration,
+    /// The most solutions a job keeps (it counts on past them).
+    pub job_solutions: usize,
+    /// Request bodies are capped at this many bytes (`413` beyond).
+    pub body_limit: usize,
+    /// Serve the page's files from this folder instead of the binary.
+    pub assets: Option<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 8080,
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            queue: 64,
+            job_time: Duration::from_secs(600),
+            job_solutions: 1000,
+            body_limit: 1 << 20,
+            assets: None,
+        }
+    }
+}
+
+/// What every handler shares.
+pub struct AppState {
+    pub config: Config,
+    /// The Host values the server answers to ([`guard::own_hosts`]).
+    pub hosts: Vec<String>,
+    pub jobs: jobs::Jobs,
+    /// The flags of the blocking work in progress, set all at once when
+    /// the server stops.
+    flags: Flags,
+    stopping: AtomicBool,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("config", &self.config)
+            .field("hosts", &self.hosts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AppState {
+    /// The state of a server listening on `addr`.
+    pub fn new(config: Config, addr: SocketAddr) -> Arc<Self> {
+        Arc::new(AppState {
+            hosts: guard::own_hosts(addr),
+            jobs: jobs::Jobs::new(&config),
+            config,
+            flags: Flags::default(),
+            stopping: AtomicBool::new(false),
+        })
+    }
+
+    /// Stops everything: new work is refused with `503`, running work and
+    /// jobs are cancelled.
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        self.flags.cancel_all();
+        self.jobs.cancel_all();
+    }
+
+    /// Whether the server is stopping.
+    pub fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
+    }
+}
+
+/// The cancellation flags of the work in progress (weakly held: a flag
+/// whose work ended is gone).
+#[derive(Default)]
+struct Flags(Mutex<Vec<Weak<AtomicBool>>>);
+
+impl Flags {
+    fn new_flag(&self) -> Arc<AtomicBool> {
+        let f = Arc::new(AtomicBool::new(false));
+        let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        v.retain(|w| w.strong_count() > 0);
+        v.push(Arc::downgrade(&f));
+        f
+    }
+
+    fn cancel_all(&self) {
+        let v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        for f in v.iter().filter_map(Weak::upgrade) {
+            f.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Sets a flag when dropped: the request's future is dropped when its
+/// client goes away, and the work it started sees the flag.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Runs `work` on one of tokio's blocking threads, never on the executor,
+/// with a flag that is set when the client goes away or the server stops
+/// (`work` hands it to its budget). A panic in `work` is a `500 internal`.
+pub async fn blocking<T, F>(state: &AppState, work: F) -> Result<T>
+where
+    T: Send + 'static,
+    F: FnOnce(Arc<AtomicBool>) -> Result<T> + Send + 'static,
+{
+    if state.stopping() {
+        return Err(Error::ShuttingDown);
+    }
+    let flag = state.flags.new_flag();
+    let _guard = CancelOnDrop(flag.clone());
+    match tokio::task::spawn_blocking(move || work(flag)).await {
+        Ok(r) => r,
+        Err(e) => Err(Error::Internal(format!("the work failed: {e}"))),
+    }
+}
+
+/// `GET /api/health`.
+async fn health() -> Json<serde_json::Value> {
+    Json(serde_json::json!({"ok": true, "version": env!("CARGO_PKG_VERSION")}))
+}
+
+async fn not_found(uri: axum::http::Uri) -> Error {
+    Error::NotFound(format!("no such endpoint: {}", uri.path()))
+}
+
+async fn method_not_allowed() -> Error {
+    Error::MethodNotAllowed
+}
+
+/// A caught panic: `500 internal` with the error record.
+fn panicked(_: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    Error::Internal("the server failed on this request (a bug: please report it)".into())
+        .into_response()
+}
+
+/// The router: every endpoint of `API.md`, behind the Host/Origin check,
+/// the body cap and the panic catcher.
+pub fn app(state: Arc<AppState>) -> Router {
+    let limit = state.config.body_limit;
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/index.html", get(assets::index))
+        .route("/assets/{*path}", get(assets::file))
+        .route("/api/health", get(health))
+        .route("/api/sudoku/new", post(sudoku::new))
+        .route("/api/sudoku/check", post(sudoku::check))
+        .route("/api/sudoku/solve", post(sudoku::solve))
+        .route("/api/sudoku/count", post(sudoku::count))
+        .route("/api/sudoku/hint", post(sudoku::hint))
+        .route("/api/sudoku/rate", post(sudoku::rate))
+        .route("/api/sudoku/path", post(sudoku::path))
+        .route("/api/sudoku/batch", post(sudoku::batch))
+        .route("/api/sudoku/game", post(game::game))
+        .route("/api/poly/catalog", get(poly::catalog))
+        .route("/api/poly/catalog/{name}", get(poly::catalog_entry))
+        .route("/api/poly/check", post(poly::check))
+        .route("/api/poly/render", post(poly::render))
+        .route("/api/cover/check", post(poly::cover_check))
+        .route("/api/jobs", post(jobs::submit))
+        .route("/api/jobs/{id}", get(jobs::status).delete(jobs::cancel))
+        .route("/api/jobs/{id}/events", get(jobs::events))
+        .route("/api/jobs/{id}/solutions", get(jobs::solutions))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::check,
+        ))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked))
+        .with_state(state)
+}
+
+/// A server bound to its address, not yet serving.
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    addr: SocketAddr,
+    state: Arc<AppState>,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server").field("addr", &self.addr).finish()
+    }
+}
+
+/// Binds the address of `config` (port 0: a free one).
+pub async fn bind(config: Config) -> std::io::Result<Server> {
+    if config.jobs == 0 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "jobs must be at least 1",
+        ));
+    }
+    let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
+    let addr = listener.local_addr()?;
+    let state = AppState::new(config, addr);
+    Ok(Server {
+        listener,
+        addr,
+        state,
+    })
+}
+
+impl Server {
+    /// The address it listens on (with the real port).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT/` (a loopback name for an unspecified bind).
+    pub fn url(&self) -> String {
+        let host = match self.addr.ip() {
+            ip if ip.is_unspecified() => "127.0.0.1".to_string(),
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            ip => ip.to_string(),
+        };
+        format!("http://{host}:{}/", self.addr.port())
+    }
+
+    pub fn state(&self) -> Arc<AppState> {
+        self.state.clone()
+    }
+
+    /// Serves until `shutdown` completes; then refuses new work, cancels
+    /// the running jobs and work, and waits for the connections to close
+    /// (an event stream ends with its job).
+    pub async fn run(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let state = self.state.clone();
+        let router = app(self.state);
+        let stop = async move {
+            shutdown.await;
+            state.stop();
+        };
+        // each request knows the address its connection reached (the
+        // Host check of a server bound to all addresses)
+        let service = router.into_make_service_with_connect_info::<guard::Reached>();
+        axum::serve(self.listener, service)
+            .with_graceful_shutdown(stop)
+            .await
+    }
+}
+
+/// Binds and serves until `shutdown` completes.
+pub async fn serve(
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    bind(config).await?.run(shutdown).await
+}

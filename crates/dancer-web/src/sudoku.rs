@@ -1,0 +1,617 @@
+//! The Sudoku endpoints: new, check, solve, count, hint, rate, the logical
+//! solution path and batches (the game is [`crate::game`]).
+//!
+//! Each is the command line's library call on one puzzle
+//! (`dancer_sudoku::batch::solve_one`, `records`, `hint::hint_after`,
+//! `logic::rate_puzzle_within`, `generate::generate_rated`), and answers
+//! with the command line's records. Everything but `check`/`solve` of a
+//! plain puzzle may take a while, so every handler runs its work on a
+//! blocking thread ([`crate::blocking`]), and the slow ones within a
+//! budget: a time limit, and a flag set when the client goes away or the
+//! server stops.
+
+use crate::body::JsonBody;
+use crate::error::{At, Error, Result};
+use crate::{blocking, AppState};
+use axum::extract::State;
+use axum::Json;
+use dancer_sudoku::batch::{self, Outcome, RulesSpec};
+use dancer_sudoku::generate::{self, RatingRange, Symmetry};
+use dancer_sudoku::hint::{hint_after, Hint, HintLevel};
+use dancer_sudoku::logic::{self, Budget, Level, Step};
+use dancer_sudoku::rules::{cell_name, default_boxes, Rules};
+use dancer_sudoku::{records, Engine, Layout, Puzzle, PuzzleError};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The rules of a request: the command line's flags.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesReq {
+    #[serde(rename = "box")]
+    pub boxes: Option<String>,
+    pub jigsaw: Option<String>,
+    #[serde(default)]
+    pub diagonal: bool,
+    #[serde(default)]
+    pub windoku: bool,
+}
+
+impl RulesReq {
+    /// The rules asked for, as `dancer sudoku` reads its flags.
+    pub fn spec(&self) -> Result<RulesSpec> {
+        RulesSpec::new(
+            self.boxes.as_deref(),
+            self.jigsaw.as_deref(),
+            self.diagonal,
+            self.windoku,
+        )
+        .map_err(|e| Error::BadValue(format!("rules: {e}")))
+    }
+
+    /// The rules object that gives `rules` back.
+    pub fn of(rules: &Rules) -> Value {
+        let n = rules.size();
+        let boxes = match rules.regions() {
+            dancer_sudoku::Regions::Boxes { rows, cols } => Some(format!("{rows}x{cols}")),
+            _ => default_boxes(n).map(|(r, c)| format!("{r}x{c}")),
+        };
+        json!({
+            "box": boxes,
+            "diagonal": rules.is_diagonal(),
+            "windoku": rules.is_windoku(),
+        })
+    }
+}
+
+/// Where a puzzle's error is: the cell, when the error names one.
+pub fn puzzle_at(e: &PuzzleError) -> At {
+    match e {
+        PuzzleError::Conflict { b, .. } => At::cell(Some(b.clone())),
+        PuzzleError::DigitTooLarge { column, size, .. } if *column >= 1 => {
+            At::cell(Some(cell_name(*size, column - 1)))
+        }
+        PuzzleError::BadSymbol { column, .. } => At {
+            column: Some(*column),
+            ..At::none()
+        },
+        _ => At::none(),
+    }
+}
+
+/// Reads the one puzzle of a request: `Err` for a request that names none
+/// or bad rules; `Ok(Err)` for a puzzle that breaks its rules.
+pub fn read_puzzle(
+    text: &str,
+    rules: Option<&RulesReq>,
+) -> Result<std::result::Result<Puzzle, PuzzleError>> {
+    let spec = rules.cloned().unwrap_or_default().spec()?;
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(Error::BadValue("puzzle: empty".into()));
+    }
+    if text.lines().count() > 1 && !batch::is_grid_text(text, Layout::Auto) {
+        return Err(Error::BadValue(
+            "puzzle: one puzzle, on one line (or as one grid)".into(),
+        ));
+    }
+    let mut entries = spec.read(text, Layout::Auto, 1);
+    match entries.len() {
+        0 => Err(Error::BadValue("puzzle: no puzzle found".into())),
+        1 => Ok(entries.remove(0).puzzle),
+        n => Err(Error::BadValue(format!(
+            "puzzle: {n} puzzles found; send one (or use /api/sudoku/batch)"
+        ))),
+    }
+}
+
+/// The puzzle, or `422 invalid_puzzle`.
+pub fn valid_puzzle(text: &str, rules: Option<&RulesReq>) -> Result<Puzzle> {
+    read_puzzle(text, rules)?.map_err(|e| Error::InvalidPuzzle {
+        message: e.to_string(),
+        at: puzzle_at(&e),
+    })
+}
+
+/// The outcome of one puzzle, as `dancer sudoku solve` has it.
+fn outcome(text: &str, rules: Option<&RulesReq>, limit: u64, keep: usize) -> Result<(Outcome, At)> {
+    let (entry, at) = match read_puzzle(text, rules)? {
+        Ok(p) => (Ok(p), At::none()),
+        Err(e) => {
+            let at = puzzle_at(&e);
+            (Err(e), at)
+        }
+    };
+    let e = dancer_sudoku::Entry {
+        line: 1,
+        puzzle: entry,
+    };
+    let o = batch::solve_one(e, Engine::Auto, limit, keep)
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    Ok((o, at))
+}
+
+/// A record as JSON, with the cell of an invalid puzzle added.
+fn with_cell<T: serde::Serialize>(record: &T, at: &At) -> Value {
+    let mut v = serde_json::to_value(record).expect("records serialise");
+    if let (Some(cell), Some(obj)) = (&at.cell, v.as_object_mut()) {
+        obj.insert("cell".into(), json!(cell));
+    }
+    v
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleReq {
+    pub puzzle: String,
+    pub rules: Option<RulesReq>,
+}
+
+/// `POST /api/sudoku/check`.
+pub async fn check(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<PuzzleReq>,
+) -> Result<Json<Value>> {
+    blocking(&s, move |_| {
+        let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, 0)?;
+        Ok(Json(with_cell(&records::check_record(1, &o), &at)))
+    })
+    .await
+}
+
+/// `POST /api/sudoku/solve`.
+pub async fn solve(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<PuzzleReq>,
+) -> Result<Json<Value>> {
+    blocking(&s, move |_| {
+        let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, 2)?;
+        Ok(Json(with_cell(&records::solve_record(1, &o), &at)))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountReq {
+    pub puzzle: String,
+    pub rules: Option<RulesReq>,
+    pub limit: Option<u64>,
+}
+
+/// The largest `limit` of `/api/sudoku/count` (a count is not interrupted:
+/// the limit is its budget; larger counts are exact cover jobs).
+pub const MAX_COUNT: u64 = 10_000_000;
+
+/// A count's limit: 1 to [`MAX_COUNT`], 1000 when not given.
+fn count_limit(limit: Option<u64>) -> Result<u64> {
+    let l = limit.unwrap_or(1000);
+    if !(1..=MAX_COUNT).contains(&l) {
+        return Err(Error::BadValue(format!(
+            "limit must be from 1 to {MAX_COUNT}, not {l}"
+        )));
+    }
+    Ok(l)
+}
+
+/// `POST /api/sudoku/count`.
+pub async fn count(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<CountReq>,
+) -> Result<Json<Value>> {
+    let limit = count_limit(r.limit)?;
+    blocking(&s, move |_| {
+        let p = valid_puzzle(&r.puzzle, r.rules.as_ref())?;
+        let e = dancer_sudoku::Entry {
+            line: 1,
+            puzzle: Ok(p),
+        };
+        let o = batch::solve_one(e, Engine::Auto, limit, 0)
+            .map_err(|e| Error::Internal(e.to_string()))?;
+        Ok(Json(
+            serde_json::to_value(records::count_record(1, &o, limit)).expect("serialises"),
+        ))
+    })
+    .await
+}
+
+/// A step as the page draws it (cells 0-based, row-major).
+pub fn step_json(step: &Step) -> Value {
+    let nudge = Hint::Step(step.clone()).text(HintLevel::Nudge);
+    json!({
+        "technique": step.technique.name(),
+        "rating": step.rating(),
+        "nudge": nudge.trim_end(),
+        "text": step.description,
+        "units": step.units,
+        "cells": step.cells,
+        "digits": step.digits,
+        "placements": step.placements,
+        "eliminations": step.eliminations,
+    })
+}
+
+/// The logic's board as the page draws it: `values` one line (`.` for
+/// empty), `candidates` per cell its candidate digits as a string ("" for a
+/// filled cell).
+pub fn board_json(b: &logic::Board) -> Value {
+    let values: String = b
+        .values()
+        .iter()
+        .map(|&d| dancer_sudoku::grid::symbol(d))
+        .collect();
+    let candidates: Vec<String> = b
+        .all_cands()
+        .iter()
+        .map(|&m| {
+            (1..=9u8)
+                .filter(|d| m >> (d - 1) & 1 == 1)
+                .map(|d| char::from(b'0' + d))
+                .collect()
+        })
+        .collect();
+    json!({ "values": values, "candidates": candidates })
+}
+
+/// A hint's answer: `{"status":"hint","step":STEP}` or a status and a
+/// message.
+pub fn hint_json(h: &Hint) -> Value {
+    match h {
+        Hint::Step(step) => json!({"status": "hint", "step": step_json(step)}),
+        h => {
+            let r = serde_json::to_value(h.record(HintLevel::Full)).expect("serialises");
+            let message = r
+                .get("message")
+                .cloned()
+                .filter(|m| !m.is_null())
+                .unwrap_or_else(|| json!(h.text(HintLevel::Full).trim_end()));
+            json!({"status": r["status"], "message": message})
+        }
+    }
+}
+
+/// A budget: `timeout` seconds (checked: 0.1 to 600, default 30), and the
+/// request's flag.
+fn budget(timeout: Option<f64>, flag: Arc<AtomicBool>) -> Result<Budget> {
+    let t = timeout.unwrap_or(30.0);
+    if !(0.1..=600.0).contains(&t) {
+        return Err(Error::BadValue(format!(
+            "timeout must be from 0.1 to 600 seconds, not {t}"
+        )));
+    }
+    Ok(Budget::timeout(Duration::from_secs_f64(t)).with_cancel(flag))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HintReq {
+    pub puzzle: String,
+    pub rules: Option<RulesReq>,
+    pub entries: Option<String>,
+    #[serde(default)]
+    pub removed: Vec<(usize, u8)>,
+    pub timeout: Option<f64>,
+}
+
+/// The givens with the player's entries: the entries must keep every given.
+fn with_entries(p: Puzzle, entries: Option<&str>) -> Result<Puzzle> {
+    let Some(entries) = entries.map(str::trim).filter(|e| !e.is_empty()) else {
+        return Ok(p);
+    };
+    let mut rules = RulesReq::default();
+    if let dancer_sudoku::Regions::Boxes { rows, cols } = p.rules.regions() {
+        rules.boxes = Some(format!("{rows}x{cols}"));
+    }
+    rules.diagonal = p.rules.is_diagonal();
+    rules.windoku = p.rules.is_windoku();
+    let e = valid_puzzle(entries, Some(&rules))?;
+    if e.givens.size() != p.givens.size() {
+        return Err(Error::BadValue(
+            "entries: not the size of the puzzle".into(),
+        ));
+    }
+    for c in 0..p.givens.cells().len() {
+        let g = p.givens.get(c);
+        if g != 0 && e.givens.get(c) != g {
+            return Err(Error::BadValue(format!(
+                "entries: the given of {} is not kept",
+                cell_name(p.rules.size(), c)
+            )));
+        }
+    }
+    Ok(Puzzle {
+        rules: p.rules,
+        givens: e.givens,
+    })
+}
+
+/// `POST /api/sudoku/hint`.
+pub async fn hint(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<HintReq>,
+) -> Result<Json<Value>> {
+    blocking(&s, move |flag| {
+        let budget = budget(r.timeout, flag)?;
+        let p = valid_puzzle(&r.puzzle, r.rules.as_ref())?;
+        let p = with_entries(p, r.entries.as_deref())?;
+        let h = hint_after(&p, &r.removed, &budget).map_err(|e| Error::BadValue(e.to_string()))?;
+        Ok(Json(hint_json(&h)))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateReq {
+    pub puzzle: String,
+    pub rules: Option<RulesReq>,
+    pub timeout: Option<f64>,
+}
+
+/// `POST /api/sudoku/rate`.
+pub async fn rate(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<RateReq>,
+) -> Result<Json<Value>> {
+    blocking(&s, move |flag| {
+        let budget = budget(r.timeout, flag)?;
+        let p = valid_puzzle(&r.puzzle, r.rules.as_ref())?;
+        let rated = logic::rate_puzzle_within(&p, &budget, |_, _| {});
+        if let Err(why) = &rated {
+            return Err(Error::BadValue(why.clone()));
+        }
+        Ok(Json(
+            serde_json::to_value(records::rate_record(1, &rated)).expect("serialises"),
+        ))
+    })
+    .await
+}
+
+/// `POST /api/sudoku/path`: the whole logical solution.
+pub async fn path(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<RateReq>,
+) -> Result<Json<Value>> {
+    blocking(&s, move |flag| {
+        let budget = budget(r.timeout, flag)?;
+        let p = valid_puzzle(&r.puzzle, r.rules.as_ref())?;
+        let mut steps = Vec::new();
+        let rated = logic::rate_puzzle_within(&p, &budget, |board, step| {
+            let mut v = step_json(step);
+            v["before"] = board_json(board);
+            steps.push(v);
+        })
+        .map_err(Error::BadValue)?;
+        Ok(Json(match rated {
+            None => json!({
+                "status": "not_unique", "rating": null, "level": null, "solved": false,
+                "stopped": null, "steps": [],
+                "message": "the puzzle has no unique solution: it has no logical solution path",
+            }),
+            Some(rt) => json!({
+                "status": "rated",
+                "rating": rt.se,
+                "level": rt.level.name(),
+                "solved": rt.solved,
+                "stopped": rt.stopped.map(|s| s.why.name()),
+                "steps": steps,
+            }),
+        }))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchReq {
+    pub text: String,
+    pub action: String,
+    pub rules: Option<RulesReq>,
+    pub limit: Option<u64>,
+    pub timeout: Option<f64>,
+}
+
+/// The most puzzles of one batch.
+pub const MAX_BATCH: usize = 10_000;
+
+/// `POST /api/sudoku/batch`.
+pub async fn batch(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<BatchReq>,
+) -> Result<Json<Value>> {
+    let threads = s.config.jobs;
+    let lines = r
+        .text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .count();
+    if lines > MAX_BATCH && !batch::is_grid_text(&r.text, Layout::Auto) {
+        return Err(Error::BadValue(format!(
+            "at most {MAX_BATCH} puzzles in a batch, not {lines}"
+        )));
+    }
+    let limit = match r.action.as_str() {
+        "solve" | "check" => 2,
+        "count" => count_limit(r.limit)?,
+        "rate" => 0,
+        a => {
+            return Err(Error::BadValue(format!(
+                "action must be solve, count, check or rate, not {a:?}"
+            )))
+        }
+    };
+    blocking(&s, move |flag| {
+        let mut out = Vec::new();
+        if r.action == "rate" {
+            let b = budget(r.timeout, flag.clone())?;
+            drop(b);
+            let opts = batch::RateOptions {
+                threads,
+                timeout: Some(Duration::from_secs_f64(r.timeout.unwrap_or(30.0))),
+                cancel: flag,
+            };
+            let results =
+                batch::rate(&r.text, &opts, &|_| {}).map_err(|e| Error::Internal(e.to_string()))?;
+            for (line, rt) in &results {
+                out.push(
+                    serde_json::to_value(records::rate_record(*line, rt)).expect("serialises"),
+                );
+            }
+        } else {
+            let b = batch::Batch {
+                spec: r.rules.clone().unwrap_or_default().spec()?,
+                engine: Engine::Auto,
+                layout: Layout::Auto,
+                limit,
+                keep: if r.action == "solve" { 2 } else { 0 },
+                threads,
+            };
+            let done = AtomicU64::new(0);
+            batch::run(
+                &b,
+                &r.text,
+                |line, o| {
+                    let v = match r.action.as_str() {
+                        "solve" => serde_json::to_value(records::solve_record(line, o)),
+                        "check" => serde_json::to_value(records::check_record(line, o)),
+                        _ => serde_json::to_value(records::count_record(line, o, limit)),
+                    };
+                    out.push(v.expect("serialises"));
+                    if flag.load(Ordering::Relaxed) {
+                        return Err(std::io::Error::other("cancelled"));
+                    }
+                    Ok(())
+                },
+                &done,
+            )
+            .map_err(|e| match e {
+                batch::BatchError::Output(_) => Error::ShuttingDown,
+                e => Error::BadValue(e.to_string()),
+            })?;
+        }
+        Ok(Json(json!({ "records": out })))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewReq {
+    pub level: Option<String>,
+    pub size: Option<usize>,
+    pub symmetry: Option<String>,
+    pub variant: Option<String>,
+    pub seed: Option<u64>,
+}
+
+/// The longest a new puzzle is looked for.
+const NEW_TIME: Duration = Duration::from_secs(60);
+
+/// `POST /api/sudoku/new`.
+pub async fn new(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<NewReq>,
+) -> Result<Json<Value>> {
+    let size = r.size.unwrap_or(9);
+    if ![4, 6, 9, 16].contains(&size) {
+        return Err(Error::BadValue(format!(
+            "size must be 4, 6, 9 or 16, not {size}"
+        )));
+    }
+    let level_name = r.level.clone().unwrap_or_else(|| "easy".into());
+    let level = Level::from_name(&level_name).ok_or_else(|| {
+        Error::BadValue(format!(
+            "unknown level {level_name:?} (known: {})",
+            Level::NAMES.join(", ")
+        ))
+    })?;
+    let symmetry: Symmetry = r
+        .symmetry
+        .as_deref()
+        .unwrap_or("none")
+        .parse()
+        .map_err(Error::BadValue)?;
+    let mut rules = Rules::standard(size).map_err(|e| Error::BadValue(e.to_string()))?;
+    match r.variant.as_deref().unwrap_or("none") {
+        "none" => {}
+        "diagonal" => rules = rules.with_diagonal(),
+        "windoku" if size == 9 => {
+            rules = rules
+                .with_windoku()
+                .map_err(|e| Error::BadValue(e.to_string()))?
+        }
+        "windoku" => return Err(Error::BadValue("windoku is for 9x9".into())),
+        v => {
+            return Err(Error::BadValue(format!(
+                "variant must be none, diagonal or windoku, not {v:?}"
+            )))
+        }
+    }
+    let seed = r.seed.unwrap_or_else(generate::clock_seed);
+    blocking(&s, move |flag| {
+        // levels are SE ratings: plain 9x9 only
+        let range = rules
+            .is_standard_9x9()
+            .then(|| RatingRange::of_level(level));
+        let opts = generate::Options {
+            rules: rules.clone(),
+            symmetry,
+            minimal: true,
+            attempts: 200,
+        };
+        let start = std::time::Instant::now();
+        for i in 0.. {
+            if flag.load(Ordering::Relaxed) {
+                return Err(Error::ShuttingDown);
+            }
+            if start.elapsed() > NEW_TIME {
+                return Err(Error::BadValue(format!(
+                    "no {level_name} puzzle with these settings was found in {} s",
+                    NEW_TIME.as_secs()
+                )));
+            }
+            if let Some((p, rating)) =
+                generate::generate_rated(&opts, generate::puzzle_seed(seed, i), range)
+            {
+                let mut v =
+                    serde_json::to_value(records::generate_record(&p, rating.as_ref(), symmetry))
+                        .expect("serialises");
+                v["rules"] = RulesReq::of(&p.rules);
+                v["seed"] = json!(seed);
+                return Ok(Json(v));
+            }
+        }
+        unreachable!("the loop returns")
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn puzzles_are_read_as_the_cli_reads_them() {
+        let p = valid_puzzle(&".".repeat(36), None).unwrap();
+        assert_eq!(p.rules.size(), 6);
+        let e = valid_puzzle(&format!("88{}", ".".repeat(79)), None).unwrap_err();
+        match e {
+            Error::InvalidPuzzle { at, .. } => assert_eq!(at.cell.as_deref(), Some("r1c2")),
+            e => panic!("{e:?}"),
+        }
+        assert!(matches!(valid_puzzle("  ", None), Err(Error::BadValue(_))));
+        let r = RulesReq {
+            boxes: Some("2x".into()),
+            ..RulesReq::default()
+        };
+        assert!(matches!(
+            valid_puzzle(&".".repeat(36), Some(&r)),
+            Err(Error::BadValue(_))
+        ));
+        let rules = Rules::standard(6).unwrap();
+        assert_eq!(RulesReq::of(&rules)["box"], "2x3");
+    }
+}
