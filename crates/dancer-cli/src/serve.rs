@@ -27,8 +27,8 @@ pub struct ServeArgs {
     /// Open the page in a browser
     #[arg(long)]
     pub open: bool,
-    /// Jobs (long searches) running at once (default: one per core)
-    #[arg(long, value_name = "N", value_parser = parse_count)]
+    /// Jobs (long searches) running at once, 1 to 256 (default: one per core)
+    #[arg(long, value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// Jobs waiting at most; more are refused (429)
     #[arg(long, value_name = "N", default_value = "64", value_parser = parse_queue)]
@@ -53,6 +53,16 @@ fn parse_count(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
         Ok(_) => Err("must be from 1 to 1000000".into()),
+        Err(e) => Err(format!("not a whole number: {e}")),
+    }
+}
+
+/// A whole number from 1 to [`dancer_web::MAX_JOBS`].
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    let max = dancer_web::MAX_JOBS;
+    match s.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        Ok(_) => Err(format!("must be from 1 to {max}")),
         Err(e) => Err(format!("not a whole number: {e}")),
     }
 }
@@ -103,6 +113,7 @@ fn run(args: ServeArgs) -> Result<()> {
         queue: args.queue,
         job_time: Duration::try_from_secs_f64(args.job_time).context("--job-time")?,
         job_solutions: args.job_solutions,
+        job_orphan: defaults.job_orphan,
         body_limit: args.body_limit,
         assets,
     };

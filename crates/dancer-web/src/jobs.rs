@@ -12,14 +12,22 @@
 //!   (every `CANCEL_INTERVAL` nodes); a timer sets the same flag at the
 //!   job's time cap. The live job threads are counted
 //!   ([`Jobs::live_threads`]): the tests see them end.
-//! * **Results**: the solutions kept (at most the job's `keep`; the count
-//!   goes on past them), the progress (nodes, fraction explored when the
-//!   engine estimates it) and the summary. A finished job is kept among
-//!   the last [`KEEP_DONE`] and then forgotten, so memory stays bounded.
+//! * **Results**: the solutions kept (at most the job's `keep`, and at
+//!   most [`MAX_KEPT_BYTES`] of them; the count goes on past them), the
+//!   progress (nodes, fraction explored when the engine estimates it) and
+//!   the summary. A finished job is kept among the last [`KEEP_DONE`], and
+//!   while the finished jobs' solutions stay under [`MAX_DONE_BYTES`] in
+//!   all; then it is forgotten, the oldest first. So memory stays bounded:
+//!   at most `jobs` x `MAX_KEPT_BYTES` for the running ones and
+//!   `MAX_DONE_BYTES` for the finished ones, whatever the caps asked for.
 //! * **Events**: a stream first replays the solutions kept, then sends
 //!   progress four times a second, each new solution, and `done` last.
 //!   When the last stream of an unfinished job goes away (the tab was
 //!   closed), the job is cancelled.
+//! * **Orphans**: a job that nobody follows (no event stream open, and no
+//!   `GET` of its record or solutions) for `Config::job_orphan` (30 s) is
+//!   cancelled too: a tab closed before its stream connected, a script
+//!   that gave up. A watchdog task per unfinished job looks once a second.
 
 use crate::body::JsonBody;
 use crate::error::{Error, Result};
@@ -40,6 +48,12 @@ use tokio::sync::{watch, Semaphore};
 /// Finished jobs kept (their results can still be read), the oldest
 /// dropped first.
 pub const KEEP_DONE: usize = 100;
+
+/// The most bytes of solutions (as JSON) one job keeps.
+pub const MAX_KEPT_BYTES: usize = 32 << 20;
+
+/// The most bytes of solutions the finished jobs keep in all.
+pub const MAX_DONE_BYTES: usize = 256 << 20;
 
 /// How often a stream sends progress.
 const TICK: Duration = Duration::from_millis(250);
@@ -127,10 +141,17 @@ impl Ctx {
     pub fn solution(&self, make: impl FnOnce(u64) -> Value) -> bool {
         let n = self.solutions.fetch_add(1, Ordering::Relaxed) + 1;
         if let Some(job) = self.job.upgrade() {
-            let room = job.lock().kept.len() < self.keep;
+            let room = {
+                let d = job.lock();
+                d.kept.len() < self.keep && d.kept_bytes < MAX_KEPT_BYTES
+            };
             if room {
                 let v = make(n);
-                job.lock().kept.push(v);
+                let bytes = serde_json::to_string(&v).map_or(0, |t| t.len());
+                let mut d = job.lock();
+                d.kept.push(v);
+                d.kept_bytes += bytes;
+                drop(d);
                 job.bump();
             }
         }
@@ -165,8 +186,13 @@ pub type Work = Box<dyn FnOnce(&Ctx) -> Ending + Send>;
 struct Data {
     state: JobState,
     kept: Vec<Value>,
+    /// The size of `kept`, as JSON.
+    kept_bytes: usize,
     summary: Option<Value>,
     streams: usize,
+    /// The last sign of a client: the submission, a `GET`, a stream
+    /// leaving.
+    seen: Instant,
     started: Option<Instant>,
     ended: Option<Instant>,
 }
@@ -231,6 +257,11 @@ impl Job {
         })
     }
 
+    /// A client looked at the job (it is not an orphan).
+    fn touch(&self) {
+        self.lock().seen = Instant::now();
+    }
+
     /// Asks the job to stop (a queued job stops before it starts).
     pub fn cancel(&self) {
         self.ctx.cancel.store(true, Ordering::SeqCst);
@@ -249,7 +280,8 @@ pub struct Jobs(Arc<Inner>);
 #[derive(Debug)]
 struct Inner {
     all: Mutex<HashMap<String, Arc<Job>>>,
-    done: Mutex<VecDeque<String>>,
+    /// Finished jobs, oldest first, with the bytes of their solutions.
+    done: Mutex<VecDeque<(String, usize)>>,
     next: AtomicU64,
     slots: Arc<Semaphore>,
     waiting: Arc<AtomicUsize>,
@@ -257,6 +289,7 @@ struct Inner {
     queue: usize,
     time: Duration,
     keep: usize,
+    orphan: Duration,
 }
 
 /// Takes one off a counter when dropped.
@@ -278,6 +311,7 @@ impl Jobs {
             waiting: Arc::new(AtomicUsize::new(0)),
             live: Arc::new(AtomicUsize::new(0)),
             queue: config.queue,
+            orphan: config.job_orphan,
             time: config.job_time,
             keep: config.job_solutions,
         }))
@@ -373,8 +407,10 @@ impl Jobs {
             data: Mutex::new(Data {
                 state: JobState::Queued,
                 kept: Vec::new(),
+                kept_bytes: 0,
                 summary: None,
                 streams: 0,
+                seen: Instant::now(),
                 started: None,
                 ended: None,
             }),
@@ -385,6 +421,7 @@ impl Jobs {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(id, job.clone());
+        tokio::spawn(watchdog(Arc::downgrade(&job), inner.orphan));
         match permit {
             Some(p) => inner.clone().run(job.clone(), p, time, work),
             None => {
@@ -413,6 +450,28 @@ impl Jobs {
             }
         }
         Ok(job)
+    }
+}
+
+/// Cancels the job once nobody has followed it for `orphan` (see the
+/// module's notes); ends with the job.
+async fn watchdog(job: std::sync::Weak<Job>, orphan: Duration) {
+    let every = (orphan / 4).clamp(Duration::from_millis(10), Duration::from_secs(1));
+    loop {
+        tokio::time::sleep(every).await;
+        let Some(job) = job.upgrade() else {
+            return;
+        };
+        let d = job.lock();
+        if d.state == JobState::Done {
+            return;
+        }
+        let orphaned = d.streams == 0 && d.seen.elapsed() > orphan;
+        drop(d);
+        if orphaned {
+            job.cancel();
+            return;
+        }
     }
 }
 
@@ -518,16 +577,30 @@ impl Inner {
         }
         job.bump();
         let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
-        done.push_back(job.id.clone());
-        while done.len() > KEEP_DONE {
-            if let Some(old) = done.pop_front() {
-                self.all
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&old);
-            }
+        let bytes = job.lock().kept_bytes;
+        done.push_back((job.id.clone(), bytes));
+        let gone = evict(&mut done, KEEP_DONE, MAX_DONE_BYTES);
+        let mut all = self.all.lock().unwrap_or_else(|e| e.into_inner());
+        for old in gone {
+            all.remove(&old);
         }
     }
+}
+
+/// Takes the oldest finished jobs off `done` while there are more than
+/// `most` or their solutions pass `bytes` in all (the newest always stays:
+/// its client is reading it); returns their ids.
+fn evict(done: &mut VecDeque<(String, usize)>, most: usize, bytes: usize) -> Vec<String> {
+    let mut total: usize = done.iter().map(|(_, b)| b).sum();
+    let mut gone = Vec::new();
+    while done.len() > most || (total > bytes && done.len() > 1) {
+        let Some((old, b)) = done.pop_front() else {
+            break;
+        };
+        total -= b;
+        gone.push(old);
+    }
+    gone
 }
 
 /// A job spec: `{"kind":"poly"|"cover", ...}` (see [`crate::poly`]).
@@ -568,7 +641,9 @@ fn find(s: &AppState, id: &str) -> Result<Arc<Job>> {
 
 /// `GET /api/jobs/{id}`.
 pub async fn status(State(s): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>> {
-    Ok(Json(find(&s, &id)?.record()))
+    let job = find(&s, &id)?;
+    job.touch();
+    Ok(Json(job.record()))
 }
 
 /// `DELETE /api/jobs/{id}`: cancels, and answers once the job is done
@@ -603,6 +678,7 @@ pub async fn solutions(
 ) -> Result<Json<Value>> {
     let Query(q) = q.map_err(|e| Error::BadValue(format!("from: {e}")))?;
     let job = find(&s, &id)?;
+    job.touch();
     let d = job.lock();
     let from = q.from.min(d.kept.len());
     let page: Vec<Value> = d.kept[from..].iter().take(1000).cloned().collect();
@@ -625,6 +701,7 @@ impl Drop for Follower {
     fn drop(&mut self) {
         let mut d = self.0.lock();
         d.streams -= 1;
+        d.seen = Instant::now();
         let last = d.streams == 0 && d.state != JobState::Done;
         drop(d);
         if last {
@@ -703,4 +780,24 @@ pub async fn events(
         axum::http::HeaderValue::from_static("no-cache"),
     );
     Ok(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finished_jobs_are_forgotten_by_count_and_by_bytes() {
+        let mut done: VecDeque<(String, usize)> = (1..=5).map(|i| (format!("j{i}"), 10)).collect();
+        // five of 10 bytes: at most 3 jobs
+        assert_eq!(evict(&mut done, 3, 1000), ["j1", "j2"]);
+        // 30 bytes in all, at most 15: the oldest go until 10 are left
+        assert_eq!(evict(&mut done, 3, 15), ["j3", "j4"]);
+        assert_eq!(done.len(), 1);
+        // the newest stays, however large
+        done.push_back(("big".into(), 1 << 30));
+        assert_eq!(evict(&mut done, 3, 15), ["j5"]);
+        assert_eq!(done.front().map(|d| d.0.as_str()), Some("big"));
+        assert!(evict(&mut done, 3, 15).is_empty());
+    }
 }

@@ -52,13 +52,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
+/// The most jobs that may run at once (each is a thread).
+pub const MAX_JOBS: usize = 256;
+
 /// How the server runs (`dancer serve`'s flags).
 #[derive(Clone, Debug)]
 pub struct Config {
     pub bind: IpAddr,
     /// 0: any free port.
     pub port: u16,
-    /// Jobs running at once (at least 1).
+    /// Jobs running at once (1 to [`MAX_JOBS`]; default: the cores).
     pub jobs: usize,
     /// Jobs waiting at most; more are refused with `429`.
     pub queue: usize,
@@ -66,6 +69,9 @@ pub struct Config {
     pub job_time: Duration,
     /// The most solutions a job keeps (it counts on past them).
     pub job_solutions: usize,
+    /// A job nobody follows (no event stream, no `GET`) for this long is
+    /// cancelled.
+    pub job_orphan: Duration,
     /// Request bodies are capped at this many bytes (`413` beyond).
     pub body_limit: usize,
     /// Serve the page's files from this folder instead of the binary.
@@ -77,10 +83,11 @@ impl Default for Config {
         Config {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
-            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS)),
             queue: 64,
             job_time: Duration::from_secs(600),
             job_solutions: 1000,
+            job_orphan: Duration::from_secs(30),
             body_limit: 1 << 20,
             assets: None,
         }
@@ -258,10 +265,10 @@ impl std::fmt::Debug for Server {
 
 /// Binds the address of `config` (port 0: a free one).
 pub async fn bind(config: Config) -> std::io::Result<Server> {
-    if config.jobs == 0 {
+    if !(1..=MAX_JOBS).contains(&config.jobs) {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
-            "jobs must be at least 1",
+            format!("jobs must be from 1 to {MAX_JOBS}, not {}", config.jobs),
         ));
     }
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;

@@ -1739,3 +1739,54 @@ async fn bound_to_all_addresses_it_answers_to_the_address_reached() {
     assert_eq!(code, 200);
     s.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_job_nobody_follows_is_cancelled() {
+    let s = start(Config {
+        job_orphan: Duration::from_millis(400),
+        ..config()
+    })
+    .await;
+    let spec = json!({"kind": "cover", "problem": long_problem(), "mode": "count"});
+    // submitted, then never followed (a tab closed before its stream
+    // connected): cancelled after the orphan time
+    let (_, a) = s.post("/api/jobs", spec.clone()).await;
+    let a = a["id"].as_str().unwrap().to_string();
+    // followed by GETs alone (a script polling): it runs on
+    let (_, b) = s.post("/api/jobs", spec.clone()).await;
+    let b = b["id"].as_str().unwrap().to_string();
+    let t = Instant::now();
+    let mut a_done = None;
+    while t.elapsed() < Duration::from_millis(1500) {
+        let (_, v) = s.get(&format!("/api/jobs/{b}")).await;
+        assert_eq!(v["state"], "running", "a polled job runs on");
+        if a_done.is_none()
+            && s.state
+                .jobs
+                .get(&a)
+                .is_some_and(|j| j.state() == dancer_web::jobs::JobState::Done)
+        {
+            a_done = Some(t.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let waited = a_done.expect("the job nobody followed ended");
+    assert!(
+        waited >= Duration::from_millis(300),
+        "not before the orphan time: {waited:?}"
+    );
+    let (_, v) = s.get(&format!("/api/jobs/{a}")).await;
+    assert_eq!(v["summary"]["status"], "cancelled");
+    // once nobody polls it (looked at from inside, not by GET), the other
+    // one goes the same way
+    let end = Instant::now() + Duration::from_secs(10);
+    let job = s.state.jobs.get(&b).unwrap();
+    while job.state() != dancer_web::jobs::JobState::Done {
+        assert!(Instant::now() < end, "the job nobody polls any more ended");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let (_, v) = s.get(&format!("/api/jobs/{b}")).await;
+    assert_eq!(v["summary"]["status"], "cancelled");
+    s.threads_end().await;
+    s.shutdown().await;
+}

@@ -114,6 +114,8 @@ test('closing the tab cancels its running job', async ({ page, request }) => {
   await pick(panel, 'ypent-5x5x5');
   const id = await startedJob(page, () => panel.getByRole('button', { name: 'Count' }).click());
   await waitForJob(request, id, { state: 'running', timeout: 5_000 });
+  // the page follows it: its progress arrives (the stream is open)
+  await expect.poll(() => stat(panel, 'nodes'), { timeout: 20_000 }).toBeGreaterThan(0);
   await page.close();
   // the last listener of its events went away: the server cancels the job
   const job = await waitForJob(request, id, { timeout: 5_000 });
