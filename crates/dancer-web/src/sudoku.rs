@@ -111,7 +111,7 @@ pub fn read_puzzle(
 /// The puzzle, or `422 invalid_puzzle`.
 pub fn valid_puzzle(text: &str, rules: Option<&RulesReq>) -> Result<Puzzle> {
     read_puzzle(text, rules)?.map_err(|e| Error::InvalidPuzzle {
-        message: e.to_string(),
+        message: api_words(&e.to_string()),
         at: puzzle_at(&e),
     })
 }
@@ -136,9 +136,26 @@ fn outcome(text: &str, rules: Option<&RulesReq>, limit: u64, keep: usize) -> Res
 
 /// A record as JSON, with the cell of an invalid puzzle added.
 fn with_cell<T: serde::Serialize>(record: &T, at: &At) -> Value {
-    let mut v = serde_json::to_value(record).expect("records serialise");
+    let mut v = record_json(record);
     if let (Some(cell), Some(obj)) = (&at.cell, v.as_object_mut()) {
         obj.insert("cell".into(), json!(cell));
+    }
+    v
+}
+
+/// A message of the library in the API's words: the command line's flag
+/// `--box RxC` is the rules' `"box": "RxC"` here.
+pub fn api_words(message: &str) -> String {
+    message.replace("use --box RxC", "give the rules' \"box\": \"RxC\"")
+}
+
+/// A record as JSON, its `error` in the API's words.
+fn record_json<T: serde::Serialize>(record: &T) -> Value {
+    let mut v = serde_json::to_value(record).expect("records serialise");
+    if let Some(e) = v.get_mut("error") {
+        if let Some(text) = e.as_str() {
+            *e = json!(api_words(text));
+        }
     }
     v
 }
@@ -456,9 +473,7 @@ pub async fn batch(
             let results =
                 batch::rate(&r.text, &opts, &|_| {}).map_err(|e| Error::Internal(e.to_string()))?;
             for (line, rt) in &results {
-                out.push(
-                    serde_json::to_value(records::rate_record(*line, rt)).expect("serialises"),
-                );
+                out.push(record_json(&records::rate_record(*line, rt)));
             }
         } else {
             let b = batch::Batch {
@@ -474,12 +489,11 @@ pub async fn batch(
                 &b,
                 &r.text,
                 |line, o| {
-                    let v = match r.action.as_str() {
-                        "solve" => serde_json::to_value(records::solve_record(line, o)),
-                        "check" => serde_json::to_value(records::check_record(line, o)),
-                        _ => serde_json::to_value(records::count_record(line, o, limit)),
-                    };
-                    out.push(v.expect("serialises"));
+                    out.push(match r.action.as_str() {
+                        "solve" => record_json(&records::solve_record(line, o)),
+                        "check" => record_json(&records::check_record(line, o)),
+                        _ => record_json(&records::count_record(line, o, limit)),
+                    });
                     if flag.load(Ordering::Relaxed) {
                         return Err(std::io::Error::other("cancelled"));
                     }
@@ -613,5 +627,11 @@ mod tests {
         ));
         let rules = Rules::standard(6).unwrap();
         assert_eq!(RulesReq::of(&rules)["box"], "2x3");
+        // the command line's flag is named as the API has it
+        let e = valid_puzzle("123", None).unwrap_err().to_string();
+        assert!(
+            e.contains("\"box\": \"RxC\"") && !e.contains("--box"),
+            "{e}"
+        );
     }
 }

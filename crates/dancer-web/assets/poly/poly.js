@@ -401,10 +401,10 @@ function is3d(s) {
 
 function buildGallery() {
   const btn = (label, text, f) => h('button', { type: 'button', 'aria-label': label, title: label, onclick: f }, text);
-  ui.first = btn('First solution', '⏮', () => go(0));
+  ui.first = btn('First solution', '|◀', () => go(0));
   ui.prev = btn('Previous solution', '◀', () => go(st.index - 1));
   ui.next = btn('Next solution', '▶', () => go(st.index + 1));
-  ui.last = btn('Last solution', '⏭', () => go(st.solutions.length - 1));
+  ui.last = btn('Last solution', '▶|', () => go(st.solutions.length - 1));
   ui.counter = h('span', { class: 'counter', 'aria-live': 'polite' });
   ui.goto = h('input', { type: 'number', min: 1, id: 'poly-goto', class: 'limit', inputmode: 'numeric' });
   ui.goto.addEventListener('change', () => { const k = parseInt(ui.goto.value, 10); if (k >= 1) go(k - 1); });
@@ -437,8 +437,8 @@ function buildGallery() {
   ui.iso = h('section', { class: 'iso', 'aria-label': 'Isometric view' },
     h('h3', {}, 'Isometric view'),
     h('div', { class: 'row' },
-      tb('Turn left', '⟲ Turn left', () => turn(-15, 0)),
-      tb('Turn right', '⟳ Turn right', () => turn(15, 0)),
+      tb('Turn left', '↺ Turn left', () => turn(-15, 0)),
+      tb('Turn right', '↻ Turn right', () => turn(15, 0)),
       tb('Tilt up', '▲ Tilt up', () => turn(0, 10)),
       tb('Tilt down', '▼ Tilt down', () => turn(0, -10)),
       tb('Reset view', 'Reset', () => { st.view = { yaw: 35, pitch: 30 }; drawIso(); }),

@@ -88,6 +88,9 @@ function act(action, game = null) {
     try {
       const g = action.type === 'start' ? null : game || st.saved;
       const r = await post('/api/sudoku/game', { game: g, action });
+      // a grid filled by "Reveal all" is not solved by the player
+      if (action.type === 'reveal' && action.cell == null) st.meta.revealed = true;
+      else if (!r.view.solved) st.meta.revealed = false;
       adopt(r.game, r.view);
       return r.result;
     } finally {
@@ -396,7 +399,7 @@ function draw() {
   else if (m.rating != null) ui.rating.textContent = `Rating: SE ${m.atLeast ? '≥ ' : ''}${Number(m.rating).toFixed(1)}${m.level ? ` (${m.level})` : ''}`;
   else ui.rating.textContent = 'Rating: …';
   ui.rating.dataset.rating = m.rating != null ? String(m.rating) : '';
-  if (v.solved && !ui.banner.textContent) ui.banner.textContent = `Solved in ${fmtClock(seconds())}!`;
+  if (v.solved && !ui.banner.textContent) ui.banner.textContent = bannerText();
   if (!v.solved) ui.banner.textContent = '';
 }
 
@@ -565,11 +568,16 @@ async function check() {
   say(k ? `${k} digit${k === 1 ? ' is' : 's are'} not the solution's (marked).` : 'Every digit so far is right.', k ? 'error' : 'good');
 }
 
+/** What the banner says of a full grid: solved, or the solution shown. */
+function bannerText() {
+  return st.meta.revealed ? 'The solution, revealed.' : `Solved in ${fmtClock(seconds())}!`;
+}
+
 function solved() {
   clock(false);
   tick();
-  ui.banner.textContent = `Solved in ${fmtClock(seconds())}!`;
-  say('Solved! Start a new puzzle whenever you like.', 'good');
+  ui.banner.textContent = bannerText();
+  say(st.meta.revealed ? 'Undo takes the solution back; or start a new puzzle.' : 'Solved! Start a new puzzle whenever you like.', 'good');
   persist();
 }
 

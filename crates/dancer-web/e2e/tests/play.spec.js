@@ -288,7 +288,7 @@ test('check, reveal, export and import', async ({ page }) => {
   expect(doc.format).toBe('dancer-sudoku-game');
   // another game replaces it, then the import brings it back
   await panel.getByRole('button', { name: 'Reveal all' }).click();
-  await expect(panel.locator('#play-solved')).toHaveText(/Solved/);
+  await expect(panel.locator('#play-solved')).toHaveText('The solution, revealed.');
   await panel.locator('#play-import').setInputFiles(file);
   await expect(panel.locator('#play-msg')).toHaveText(/Game imported/);
   await expect(cell(panel, 2)).toHaveAttribute('aria-label', /^r1c3, 8, entered/);
