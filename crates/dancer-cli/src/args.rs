@@ -9,10 +9,10 @@ use clap::Args;
 use dancer_core::EngineKind;
 use std::ffi::OsStr;
 
-/// `--threads N`: worker threads, at least 1; all cores by default.
+/// `--threads N`: worker threads, 1 to 4 per core; all cores by default.
 #[derive(Args, Clone, Debug)]
 pub struct ThreadsArg {
-    /// Worker threads (default: all cores)
+    /// Worker threads, at most 4 per core (default: all cores)
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 }
@@ -30,10 +30,18 @@ impl ThreadsArg {
     }
 }
 
-/// The one rule for `--threads`: a whole number, at least 1.
+/// The one rule for `--threads`: a whole number from 1 to
+/// [`dancer_core::parallel::max_threads`] (4 per core: more only share the
+/// same cores).
 fn parse_threads(s: &str) -> Result<usize, String> {
+    let max = dancer_core::parallel::max_threads();
     match s.parse::<usize>() {
         Ok(0) => Err("must be at least 1".into()),
+        Ok(n) if n > max => Err(format!(
+            "must be at most {max} ({} per core, and this machine has {})",
+            dancer_core::parallel::THREADS_PER_CORE,
+            max / dancer_core::parallel::THREADS_PER_CORE
+        )),
         Ok(n) => Ok(n),
         Err(e) => Err(format!("not a whole number: {e}")),
     }

@@ -46,14 +46,105 @@ pub fn stdin(what: &str) -> std::io::StdinLock<'static> {
     stdin.lock()
 }
 
+/// The most bytes of text a command reads whole (puzzles, a puzzle file,
+/// a checkpoint): 1 GiB, some twelve million Sudoku lines. Beyond it, an
+/// error: memory follows the input, and the input has an end (`/dev/zero`
+/// has none).
+pub const MAX_TEXT: u64 = 1 << 30;
+
+/// The most bytes of a small file read whole: a polyform puzzle, a
+/// jigsaw map, a checkpoint or a shard result (64 MiB).
+pub const MAX_SMALL: u64 = 64 << 20;
+
+/// The longest line of puzzles read (1 MiB: a 25x25 grid on one line is
+/// 625 characters): input without line breaks (`/dev/zero`) is refused at
+/// this length, not read to the end.
+pub const MAX_PUZZLE_LINE: usize = 1 << 20;
+
+/// Reads `input` whole as UTF-8 text, at most `limit` bytes and lines of
+/// at most `max_line` bytes; `name` is the input in messages. A byte
+/// order mark at the start is dropped.
+fn read_capped(mut input: impl Read, name: &str, limit: u64, max_line: usize) -> Result<String> {
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut line = 1usize;
+    let mut line_len = 0usize;
+    loop {
+        let n = match input.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
+        };
+        for &b in &chunk[..n] {
+            if b == b'\n' {
+                line += 1;
+                line_len = 0;
+            } else {
+                line_len += 1;
+                if line_len > max_line {
+                    anyhow::bail!(
+                        "{name}:{line}: the line is longer than {} KiB",
+                        max_line >> 10
+                    );
+                }
+            }
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+        if bytes.len() as u64 > limit {
+            anyhow::bail!(
+                "{name}: more than {} MiB: larger than dancer reads whole",
+                limit >> 20
+            );
+        }
+    }
+    if bytes.starts_with("\u{feff}".as_bytes()) {
+        bytes.drain(..3);
+    }
+    match String::from_utf8(bytes) {
+        Ok(t) => Ok(t),
+        Err(e) => {
+            let text = e.as_bytes();
+            let before = &text[..e.utf8_error().valid_up_to()];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let col = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
+            anyhow::bail!("{name}:{line}:{col}: invalid UTF-8")
+        }
+    }
+}
+
 /// All of standard input as text, to read `what` from (with the notice of
-/// [`stdin`]): for the commands that read all of it at once.
+/// [`stdin`]): for the commands that read all of it at once (at most
+/// [`MAX_TEXT`] bytes).
 pub fn read_stdin(what: &str) -> Result<String> {
-    let mut s = String::new();
-    stdin(what)
-        .read_to_string(&mut s)
-        .context("cannot read standard input")?;
-    Ok(s)
+    read_capped(stdin(what), STDIN_NAME, MAX_TEXT, MAX_PUZZLE_LINE)
+}
+
+/// A file read whole as text, at most `limit` bytes ([`MAX_TEXT`],
+/// [`MAX_SMALL`]), with messages that name it.
+pub fn read_file(path: &Path, limit: u64) -> Result<String> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).with_context(|| format!("cannot open {name}"))?;
+    // puzzles come in short lines; a small file's lines are bounded by it
+    let max_line = if limit == MAX_TEXT {
+        MAX_PUZZLE_LINE
+    } else {
+        limit as usize
+    };
+    read_capped(file, &name, limit, max_line)
+}
+
+/// Whether `a` and `b` name the same file (both exist and are one file;
+/// a file that does not exist yet is no other file).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// Reads a problem from `path` (`-` or none for standard input). The format

@@ -28,10 +28,9 @@ pub struct MergeArgs {
 pub fn run(args: MergeArgs, out: &mut Out) -> Result<Found> {
     let mut parts: Vec<(String, Saved)> = Vec::new();
     for f in &args.files {
-        let text =
-            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+        let text = crate::input::read_file(f, crate::input::MAX_SMALL)?;
         let s = Saved::from_json(&text)
-            .with_context(|| format!("{}: not a dancer shard result", f.display()))?;
+            .with_context(|| format!("{}: not a shard result to add up", f.display()))?;
         parts.push((f.display().to_string(), s));
     }
     let m = shard::merge(&parts)?;

@@ -195,7 +195,7 @@ fn load(spec: &str) -> Result<Puzzle> {
             names.join(", ")
         );
     }
-    let text = std::fs::read_to_string(spec).with_context(|| format!("cannot read {spec}"))?;
+    let text = crate::input::read_file(Path::new(spec), crate::input::MAX_SMALL)?;
     Ok(dancer_poly::parse(&text, spec)?)
 }
 

@@ -208,12 +208,28 @@ impl Observer for Printer<'_, '_> {
 
 /// Reads a checkpoint to resume.
 fn read_checkpoint(path: &Path) -> Result<Saved> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the checkpoint {}", path.display()))?;
-    Saved::from_json(&text).with_context(|| format!("{}: not a dancer checkpoint", path.display()))
+    let text = crate::input::read_file(path, crate::input::MAX_SMALL)?;
+    Saved::from_json(&text).with_context(|| format!("{}: cannot resume from it", path.display()))
 }
 
 pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
+    // the files it writes are never the problem it reads
+    if let Some(input) = args.file.as_deref().filter(|f| *f != "-") {
+        for (flag, out) in [
+            ("--checkpoint", args.checkpoint.as_deref()),
+            ("--resume", args.resume.as_deref()),
+            ("--shard-out", args.shard_out.as_deref()),
+        ] {
+            if let Some(out) = out {
+                if crate::input::same_file(Path::new(input), out) {
+                    bail!(
+                        "{flag} {}: that is the problem's own file: it would be overwritten",
+                        out.display()
+                    );
+                }
+            }
+        }
+    }
     let parsed = read_problem(args.file.as_deref(), args.format)?;
     let problem = &parsed.problem;
     let engine = args.engine.engine.resolve(problem)?;
@@ -292,7 +308,7 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let stopped = summary.stopped();
     // the counts of the whole search (or shard): the top part once, the
     // units run now, and those done before a resume
-    let mut stats = split.totals(&summary.stats);
+    let mut stats = split.totals(&summary.stats)?;
     stats.elapsed = elapsed;
     // a final checkpoint: complete, interrupted, or stopped at the limit
     printer.save(&mut p, complete, stopped);

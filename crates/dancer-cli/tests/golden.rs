@@ -39,6 +39,12 @@ const MASKS: &[(&str, &str, &str)] = &[
         r#"("seconds":[ \t]*)-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"#,
         "${1}<SECONDS>",
     ),
+    // the checksum of a checkpoint or shard file covers its seconds
+    (
+        "file checksum",
+        r#"("checksum":[ \t]*)"[0-9a-f]{16}""#,
+        "${1}\"<CHECKSUM>\"",
+    ),
     // throughput of `sudoku generate`: `(0.3 ms each, 1 thread)`
     (
         "ms each",

@@ -509,7 +509,7 @@ fn solve_reads_standard_input() {
         .write_stdin(vec![0xff, 0xfe, 0x00])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("cannot read standard input"));
+        .stderr(predicate::str::contains("<stdin>:1:1: invalid UTF-8"));
     // export too
     dancer()
         .args(["poly", "export", "-"])

@@ -90,7 +90,26 @@ pub enum Purpose {
 /// The number of subtrees to aim for: a few dozen per worker (or shard),
 /// so that uneven subtrees even out, and at least 256 (1,024 for
 /// checkpoints and shards) for fine-grained progress and checkpoints.
+/// Worker threads per core at most: more only share the same cores (and a
+/// plan cut for them has more units than the search needs).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads a search (or a batch) takes on this machine:
+/// [`THREADS_PER_CORE`] per core. The command line refuses more; the
+/// library's functions take at most this many whatever they are asked.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .saturating_mul(THREADS_PER_CORE)
+}
+
+/// `threads` as a search uses it: 1 to [`max_threads`].
+pub fn threads_used(threads: usize) -> usize {
+    threads.clamp(1, max_threads())
+}
+
 pub fn unit_target(threads: usize, purpose: Purpose) -> usize {
+    let threads = threads_used(threads);
     match purpose {
         Purpose::Threads => threads.saturating_mul(64).max(256),
         Purpose::Checkpoints => threads.saturating_mul(64).max(1024),
@@ -358,7 +377,7 @@ pub fn run(
         .max(f64::MIN_POSITIVE);
     let start = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(threads_used(threads))
         .build()
         .expect("a thread pool");
     let failure: Mutex<Option<DescendError>> = Mutex::new(None);

@@ -42,9 +42,31 @@
 //!   "complete": true,                   // all of this part is searched
 //!   "stopped": "limit",                 // when not complete and the run ended early:
 //!                                       // "limit" or "interrupted" (else left out)
-//!   "seconds": 12.5                     // of search, all runs together
+//!   "seconds": 12.5,                    // of search, all runs together
+//!   "checksum": "9f86d081884c7d65"      // of all the rest (below)
 //! }
 //! ```
+//!
+//! # Files read back are checked
+//!
+//! A file may have been damaged, edited, or made by hand, and nothing read
+//! from it may make a count wrong or the program fail, so
+//! [`Saved::from_json`] checks it whole before anything uses it:
+//!
+//! * the `checksum`: 16 hex digits of a 64-bit FNV-1a hash of the record's
+//!   compact JSON without the checksum (fields in the order above); a file
+//!   whose checksum is missing or does not match is refused;
+//! * every field in range and consistent with the others: `depth` 1 to
+//!   [`parallel::MAX_DEPTH`], `units` at least 1 and `done` exactly
+//!   `units` bits long, `shard` and `shards` both or neither with
+//!   `1 <= shard <= shards`, counts at most [`MAX_SAVED_COUNT`], the nodes
+//!   per level adding up to `nodes`, `seconds` finite, not negative, at
+//!   most [`MAX_SAVED_SECONDS`], a complete record with every unit done and
+//!   no `stopped`.
+//!
+//! Counts read back are then added with checked arithmetic ([`merge`],
+//! [`Split::totals`]): a sum that does not fit in 64 bits is an error,
+//! never a wrapped total.
 
 use crate::engine::{EngineError, EngineKind};
 use crate::parallel::{self, Plan, Purpose, Stop, UnitResult};
@@ -60,6 +82,14 @@ use std::time::{Duration, Instant};
 pub const CHECKPOINT: &str = "dancer-checkpoint";
 /// The `format` of a shard's result.
 pub const SHARD: &str = "dancer-shard";
+
+/// The largest count a saved file may hold (2^63): far beyond any search
+/// that can run (2^63 nodes is centuries of work), and leaving room to add
+/// a run's own counts without overflow.
+pub const MAX_SAVED_COUNT: u64 = 1 << 63;
+
+/// The most seconds of search a saved file may hold (about 31 years).
+pub const MAX_SAVED_SECONDS: f64 = 1e9;
 
 /// The version of dancer written into saved files.
 pub fn version() -> &'static str {
@@ -186,18 +216,134 @@ pub struct Saved {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Stop>,
     pub seconds: f64,
+    /// Of the rest of the record (see the module documentation); made by
+    /// [`Saved::to_json`], checked by [`Saved::from_json`].
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub checksum: String,
+}
+
+/// A saved file that cannot be read back: not JSON of a record, damaged,
+/// or a field out of range.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    #[error("no checksum: not a file this dancer wrote (made by hand, or by an older dancer)")]
+    NoChecksum,
+    #[error("the checksum does not match: the file was changed or damaged since it was written")]
+    Checksum,
+    #[error("{field}: {why}")]
+    Field { field: &'static str, why: String },
+}
+
+/// The checksum of a record (its `checksum` field left out).
+fn checksum_of(s: &Saved) -> String {
+    let mut bare = s.clone();
+    bare.checksum.clear();
+    let text = serde_json::to_vec(&bare).expect("plain data serialises");
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in text {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    format!("{h:016x}")
 }
 
 impl Saved {
-    /// Reads a record; what it is (checkpoint or shard) is for the caller
-    /// to check with [`Saved::expect_format`].
-    pub fn from_json(text: &str) -> Result<Saved, serde_json::Error> {
-        serde_json::from_str(text)
+    /// Reads a record and checks it whole (see the module documentation):
+    /// its checksum, and every field in range and consistent with the
+    /// others. What it is (checkpoint or shard) is for the caller to check
+    /// with [`Saved::expect_format`].
+    pub fn from_json(text: &str) -> Result<Saved, ReadError> {
+        let mut s: Saved = serde_json::from_str(text)?;
+        if s.checksum.is_empty() {
+            return Err(ReadError::NoChecksum);
+        }
+        if s.checksum != checksum_of(&s) {
+            return Err(ReadError::Checksum);
+        }
+        s.validate()?;
+        // the checksum is the file's, not the record's
+        s.checksum.clear();
+        Ok(s)
     }
 
-    /// The record as a JSON document (pretty, as it is saved).
+    /// Every field in range, and consistent with the others.
+    pub fn validate(&self) -> Result<(), ReadError> {
+        let bad = |field: &'static str, why: String| Err(ReadError::Field { field, why });
+        if self.depth == 0 || self.depth > parallel::MAX_DEPTH {
+            return bad(
+                "depth",
+                format!(
+                    "{} is not a depth dancer cuts at (1 to {})",
+                    self.depth,
+                    parallel::MAX_DEPTH
+                ),
+            );
+        }
+        if self.units == 0 {
+            return bad("units", "a split has at least 1 unit".into());
+        }
+        if !self.done.is_empty() && parse_bitmap(&self.done, self.units).is_none() {
+            return bad("done", format!("not a list of {} units", self.units));
+        }
+        match (self.shard, self.shards) {
+            (None, None) => {}
+            (Some(k), Some(n)) if k >= 1 && k <= n => {}
+            (k, n) => return bad("shard", format!("shard {k:?} of {n:?} is not a part")),
+        }
+        for (field, x) in [
+            ("solutions", self.solutions),
+            ("nodes", self.nodes),
+            ("updates", self.updates),
+        ] {
+            if x > MAX_SAVED_COUNT {
+                return bad(field, format!("{x} is more than {MAX_SAVED_COUNT}"));
+            }
+        }
+        if !self.profile.is_empty() {
+            let sum = self
+                .profile
+                .iter()
+                .try_fold(0u64, |a, &b| a.checked_add(b))
+                .filter(|&t| t <= MAX_SAVED_COUNT);
+            if sum != Some(self.nodes) {
+                return bad(
+                    "profile",
+                    format!(
+                        "the nodes per level do not add up to the {} nodes",
+                        self.nodes
+                    ),
+                );
+            }
+        }
+        if !(self.seconds.is_finite() && (0.0..=MAX_SAVED_SECONDS).contains(&self.seconds)) {
+            return bad(
+                "seconds",
+                format!(
+                    "{} is not a time of search (0 to {MAX_SAVED_SECONDS})",
+                    self.seconds
+                ),
+            );
+        }
+        if self.complete {
+            if self.stopped.is_some() {
+                return bad("stopped", "a complete record did not stop early".into());
+            }
+            let all = parse_bitmap(&self.done, self.units).is_some_and(|d| d.iter().all(|&x| x));
+            if !self.done.is_empty() && !all {
+                return bad("done", "a complete checkpoint has every unit done".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The record as a JSON document (pretty, as it is saved), with its
+    /// checksum.
     pub fn to_json(&self) -> Vec<u8> {
-        serde_json::to_vec_pretty(self).expect("plain data serialises")
+        let mut s = self.clone();
+        s.checksum = checksum_of(&s);
+        serde_json::to_vec_pretty(&s).expect("plain data serialises")
     }
 
     /// Refuses a record of another format.
@@ -409,14 +555,14 @@ impl Split {
     /// The counters of this run's part of the search: the top of the tree
     /// (when this part counts it), the units searched now (`run`), and
     /// those searched before a resume.
-    pub fn totals(&self, run: &Stats) -> Stats {
+    pub fn totals(&self, run: &Stats) -> Result<Stats, CountOverflow> {
         let mut stats = Stats::default();
         if self.shard.is_none_or(|s| s.counts_top()) {
-            stats.merge(&self.plan.top);
+            stats.checked_merge(&self.plan.top).ok_or(CountOverflow)?;
         }
-        stats.merge(run);
-        stats.merge(&self.resumed);
-        stats
+        stats.checked_merge(run).ok_or(CountOverflow)?;
+        stats.checked_merge(&self.resumed).ok_or(CountOverflow)?;
+        Ok(stats)
     }
 
     /// The checkpoint of this run as it starts, to be kept up to date with
@@ -465,6 +611,7 @@ impl Split {
             complete: false,
             stopped: None,
             seconds: self.resumed_seconds,
+            checksum: String::new(),
         }
     }
 }
@@ -522,6 +669,8 @@ pub enum MergeError {
     Saved(String, SavedError),
     #[error("shard result without a shard count")]
     NoCount,
+    #[error("{0}: {1}")]
+    Invalid(String, String),
     #[error("shard result without a shard number")]
     NoNumber,
     /// Two files disagree on `what`: `first` (the first file named) has
@@ -550,7 +699,14 @@ pub enum MergeError {
     /// [`MAX_LISTED`] of them).
     #[error("missing shards of {n}: {}", missing.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", "))]
     Missing { n: usize, missing: Vec<usize> },
+    #[error(transparent)]
+    Overflow(#[from] CountOverflow),
 }
+
+/// Counts whose sum does not fit in 64 bits: refused, never wrapped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the counts add up to more than 64 bits can hold (a damaged or forged file?)")]
+pub struct CountOverflow;
 
 /// At most this many missing shards are named.
 pub const MAX_LISTED: usize = 1000;
@@ -642,10 +798,12 @@ pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
     let mut seconds = 0.0;
     let mut incomplete = Vec::new();
     for (f, s) in parts {
+        s.validate()
+            .map_err(|e| MergeError::Invalid(f.clone(), e.to_string()))?;
         if !s.complete {
             incomplete.push((f.clone(), s.stopped));
         }
-        stats.merge(&s.stats());
+        stats.checked_merge(&s.stats()).ok_or(CountOverflow)?;
         seconds += s.seconds;
     }
     stats.elapsed = Duration::try_from_secs_f64(seconds).unwrap_or_default();
@@ -690,7 +848,7 @@ mod tests {
             ..Default::default()
         };
         let s = run(&p, &split.plan, &split.selected, &cfg, &Quiet).unwrap();
-        let totals = split.totals(&s.stats);
+        let totals = split.totals(&s.stats).unwrap();
         (split, totals)
     }
 
@@ -713,6 +871,132 @@ mod tests {
 
     /// The shards of a search add up to the whole search, exactly, and
     /// merge refuses what does not add up.
+    /// A record's file with `f` applied to its JSON: `rechecksum` writes a
+    /// matching checksum (a forged file), else the old one stays (an edit).
+    fn forged(r: &Saved, rechecksum: bool, f: impl Fn(&mut serde_json::Value)) -> String {
+        let mut v: serde_json::Value = serde_json::from_slice(&r.to_json()).unwrap();
+        f(&mut v);
+        if rechecksum {
+            let mut back: Saved = serde_json::from_value(v).unwrap();
+            back.checksum.clear();
+            String::from_utf8(back.to_json()).unwrap()
+        } else {
+            v.to_string()
+        }
+    }
+
+    #[test]
+    fn files_read_back_are_checked_whole() {
+        use serde_json::json;
+        let (split, totals) = shard_of(Some(ShardSpec { k: 2, n: 3 }));
+        let r = split.shard_result(&totals, None, 0.5);
+        let text = String::from_utf8(r.to_json()).unwrap();
+        assert!(text.contains("\"checksum\""));
+        assert_eq!(Saved::from_json(&text).unwrap(), r);
+        // an edit, even one that keeps the record well formed, is seen
+        for edit in [
+            forged(&r, false, |v| v["solutions"] = json!(1)),
+            forged(&r, false, |v| v["complete"] = json!(false)),
+            forged(&r, false, |v| v["checksum"] = json!("0000000000000000")),
+        ] {
+            assert!(
+                matches!(Saved::from_json(&edit), Err(ReadError::Checksum)),
+                "{edit}"
+            );
+        }
+        let none = forged(&r, false, |v| {
+            v.as_object_mut().unwrap().remove("checksum");
+        });
+        assert!(matches!(
+            Saved::from_json(&none),
+            Err(ReadError::NoChecksum)
+        ));
+        // a forged file with a right checksum: every field still checked
+        type Forge = Box<dyn Fn(&mut serde_json::Value)>;
+        let cases: Vec<(&str, Forge)> = vec![
+            ("depth", Box::new(|v| v["depth"] = json!(0))),
+            ("depth", Box::new(|v| v["depth"] = json!(99))),
+            ("units", Box::new(|v| v["units"] = json!(0))),
+            ("shard", Box::new(|v| v["shard"] = json!(4))),
+            (
+                "shard",
+                Box::new(|v| {
+                    v.as_object_mut().unwrap().remove("shards");
+                }),
+            ),
+            ("solutions", Box::new(|v| v["solutions"] = json!(u64::MAX))),
+            ("nodes", Box::new(|v| v["nodes"] = json!(u64::MAX))),
+            ("profile", Box::new(|v| v["profile"] = json!([1]))),
+            ("profile", Box::new(|v| v["profile"] = json!([u64::MAX, 2]))),
+            ("seconds", Box::new(|v| v["seconds"] = json!(-5.0))),
+            ("seconds", Box::new(|v| v["seconds"] = json!(1e300))),
+            ("stopped", Box::new(|v| v["stopped"] = json!("limit"))),
+        ];
+        for (field, f) in &cases {
+            let text = forged(&r, true, f);
+            match Saved::from_json(&text) {
+                Err(ReadError::Field { field: got, .. }) => assert_eq!(got, *field, "{text}"),
+                other => panic!("{field}: {other:?}\n{text}"),
+            }
+        }
+        // a checkpoint's map of completed units: its length, and complete
+        // means every unit done
+        let p = classic::queens(8);
+        let split = Split::new(
+            &p,
+            EngineKind::Dlx,
+            SplitOptions {
+                threads: 1,
+                checkpoints: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let mut cp = split.checkpoint(Duration::from_secs(3600));
+        let c = cp.saved(false, None, 0.1);
+        assert!(Saved::from_json(std::str::from_utf8(&c.to_json()).unwrap()).is_ok());
+        let short = forged(&c, true, |v| v["done"] = json!("f"));
+        assert!(matches!(
+            Saved::from_json(&short),
+            Err(ReadError::Field { field: "done", .. })
+        ));
+        let done_not = forged(&c, true, |v| v["complete"] = json!(true));
+        assert!(matches!(
+            Saved::from_json(&done_not),
+            Err(ReadError::Field { field: "done", .. })
+        ));
+    }
+
+    #[test]
+    fn merged_counts_never_wrap() {
+        let mut parts = Vec::new();
+        for k in 1..=2 {
+            let (split, totals) = shard_of(Some(ShardSpec { k, n: 2 }));
+            parts.push((format!("part{k}"), split.shard_result(&totals, None, 0.5)));
+        }
+        // two counts that pass the checks alone but not together
+        for (_, p) in &mut parts {
+            p.solutions = MAX_SAVED_COUNT;
+        }
+        assert_eq!(merge(&parts), Err(MergeError::Overflow(CountOverflow)));
+        // and a record that merge is handed directly is checked too
+        parts[0].1.solutions = u64::MAX;
+        assert!(matches!(merge(&parts), Err(MergeError::Invalid(..))));
+        let mut st = Stats {
+            solutions: u64::MAX - 1,
+            ..Stats::default()
+        };
+        let before = st.clone();
+        assert_eq!(
+            st.checked_merge(&Stats {
+                solutions: 2,
+                ..Stats::default()
+            }),
+            None
+        );
+        assert_eq!(st, before, "left as it was");
+    }
+
     #[test]
     fn shards_add_up_and_merge_checks_them() {
         let (_, whole) = shard_of(None);
@@ -847,7 +1131,7 @@ mod tests {
         .unwrap();
         assert_eq!(again.selected.len(), split.selected.len() - half.len());
         let s = run(&p, &again.plan, &again.selected, &cfg, &Quiet).unwrap();
-        let totals = again.totals(&s.stats);
+        let totals = again.totals(&s.stats).unwrap();
         let (_, whole) = shard_of(None);
         assert_eq!(
             (totals.solutions, totals.nodes, totals.updates),

@@ -44,6 +44,29 @@ impl Stats {
         &self.profile[..end]
     }
 
+    /// Adds another search's counters to these, unless a sum does not fit
+    /// in 64 bits (then `None`, and these are left as they were): for
+    /// counts read back from files.
+    pub fn checked_merge(&mut self, other: &Stats) -> Option<()> {
+        let add = |a: u64, b: u64| a.checked_add(b);
+        let mut profile = self.profile.clone();
+        if profile.len() < other.profile.len() {
+            profile.resize(other.profile.len(), 0);
+        }
+        for (a, &b) in profile.iter_mut().zip(&other.profile) {
+            *a = add(*a, b)?;
+        }
+        let merged = Stats {
+            solutions: add(self.solutions, other.solutions)?,
+            nodes: add(self.nodes, other.nodes)?,
+            updates: add(self.updates, other.updates)?,
+            profile,
+            elapsed: self.elapsed.checked_add(other.elapsed)?,
+        };
+        *self = merged;
+        Some(())
+    }
+
     /// Adds another search's counters to these (for split searches).
     pub fn merge(&mut self, other: &Stats) {
         self.solutions += other.solutions;

@@ -14,7 +14,7 @@
 
 use crate::{Diagnostic, Error, Location, Parsed};
 use dancer_core::{BuildError, Problem, ProblemBuilder};
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 
 /// Whitespace-separated tokens of a line with their 1-based character columns.
 fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
@@ -60,7 +60,15 @@ fn is_multiplicity(tok: &str) -> bool {
     }
 }
 
+/// The longest line the reader takes (64 MiB): far beyond any real item
+/// line, and a bound on the memory one line can take (a file with no line
+/// breaks, such as `/dev/zero`, is refused at this length instead of being
+/// read whole).
+pub const MAX_LINE: usize = 64 << 20;
+
 /// Reads a problem in DLX format. `file` names the input in messages.
+/// A UTF-8 byte order mark at the start is skipped; a line longer than
+/// [`MAX_LINE`] is an error.
 pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
     let mut buf = Vec::new();
     let mut lineno = 0usize;
@@ -74,15 +82,31 @@ pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
     };
     loop {
         buf.clear();
-        let n = input.read_until(b'\n', &mut buf).map_err(io)?;
+        let n = (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(io)?;
         if n == 0 {
             break;
         }
         lineno += 1;
-        let line = match std::str::from_utf8(&buf) {
+        if buf.len() > MAX_LINE {
+            return Err(Error::at(
+                file,
+                lineno,
+                1,
+                format!("the line is longer than {} MiB", MAX_LINE >> 20),
+            ));
+        }
+        let text = if lineno == 1 {
+            buf.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&buf)
+        } else {
+            &buf[..]
+        };
+        let line = match std::str::from_utf8(text) {
             Ok(s) => s,
             Err(e) => {
-                let col = String::from_utf8_lossy(&buf[..e.valid_up_to()])
+                let col = String::from_utf8_lossy(&text[..e.valid_up_to()])
                     .chars()
                     .count()
                     + 1;
@@ -135,6 +159,11 @@ pub(crate) fn multiplicity(tok: &str) -> Option<Result<(u32, u32, &str), String>
             .map_err(|_| format!("{tok:?}: multiplicity {x:?} is too large"))
     };
     Some((|| {
+        if bounds.matches(':').count() > 1 {
+            return Err(format!(
+                "{tok:?}: a multiplicity is u:v or v (at least u, at most v), not {bounds:?}"
+            ));
+        }
         let (u, v) = match bounds.split_once(':') {
             Some((u, v)) => (parse(u)?, parse(v)?),
             None => {

@@ -291,22 +291,84 @@ impl Scan<'_> {
     }
 }
 
+/// The most bytes of a JSON problem read (4 GiB).
+pub const MAX_JSON: u64 = 4 << 30;
+
 /// Reads a problem from a JSON document. Errors say where, as
 /// `FILE:LINE:COL` (1-based), with the JSON path of the value for errors
 /// in the problem itself (`p.json:3:14: options[1][1]: unknown item "Q"`).
-pub fn read<R: Read>(mut input: R, file: &str) -> Result<Parsed, Error> {
-    let mut text = Vec::new();
-    input.read_to_end(&mut text).map_err(|e| Error::Io {
+///
+/// At most [`MAX_JSON`] bytes are read; input that does not start (after
+/// white space and a byte order mark) with `{` is refused at once, without
+/// reading the rest.
+pub fn read<R: Read>(input: R, file: &str) -> Result<Parsed, Error> {
+    let io = |e| Error::Io {
         file: file.to_string(),
         source: e,
-    })?;
+    };
+    let mut input = input.take(MAX_JSON + 1);
+    // the start first: a problem is an object
+    let mut text = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let start = loop {
+        let n = input.read(&mut chunk).map_err(io)?;
+        text.extend_from_slice(&chunk[..n]);
+        let body = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&text);
+        if let Some(i) = body.iter().position(|b| !b.is_ascii_whitespace()) {
+            break Some(body[i]);
+        }
+        if n == 0 {
+            break None;
+        }
+    };
+    if let Some(b) = start.filter(|&b| b != b'{') {
+        let body = text.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&text);
+        let at = body
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(0);
+        let line = body[..at].iter().filter(|&&c| c == b'\n').count() + 1;
+        let col = at
+            - body[..at]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
+        let found = if b.is_ascii_graphic() {
+            format!("{:?}", b as char)
+        } else {
+            format!("byte 0x{b:02x}")
+        };
+        return Err(Error::at(
+            file,
+            line,
+            col,
+            format!("expected a JSON object {{\"primary\": ..., \"options\": ...}}, found {found}"),
+        ));
+    }
+    input.read_to_end(&mut text).map_err(io)?;
+    if text.len() as u64 > MAX_JSON {
+        return Err(Error::at(
+            file,
+            1,
+            1,
+            format!("the input is larger than {} MiB", MAX_JSON >> 20),
+        ));
+    }
+    if text.starts_with("\u{feff}".as_bytes()) {
+        text.drain(..3);
+    }
     let doc: ProblemDoc = serde_json::from_slice(&text).map_err(|e| {
         // serde_json's message ends in " at line L column C": said once, in front
         let msg = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let msg = msg.strip_suffix(&suffix).unwrap_or(&msg);
+        // serde's names for our types are not the user's words
+        let msg = msg
+            .replace("struct ProblemDoc with 3 elements", "a problem object")
+            .replace("struct ProblemDoc", "a problem object");
         let msg = if text.iter().all(u8::is_ascii_whitespace) {
-            "the input is empty (expected a JSON object)"
+            "the input is empty (expected a JSON object)".to_string()
         } else {
             msg
         };

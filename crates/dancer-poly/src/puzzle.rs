@@ -175,6 +175,7 @@ impl Board {
         Self::new(3, cells)
     }
     pub fn without(&self, holes: &[Cell]) -> Self {
+        let holes: std::collections::HashSet<&Cell> = holes.iter().collect();
         Self::new(
             self.dim,
             self.cells
@@ -664,6 +665,7 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
     } else if let Some(c) = b.cuboid {
         sized_board(&c).map_err(|m| err(bspan, m))?
     } else if let Some(s) = &b.shape {
+        picture_fits(s).map_err(|m| err(bspan, format!("the board is {m}")))?;
         Board::picture(s.trim_matches('\n'))
     } else {
         let l: Vec<String> = b
@@ -672,6 +674,7 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
             .flatten()
             .map(|s| s.trim_matches('\n').to_string())
             .collect();
+        picture_fits(&l.join("\n")).map_err(|m| err(bspan, format!("the board is {m}")))?;
         Board::layers(&l)
     };
     if !b.holes.is_empty() {
@@ -727,6 +730,7 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
                 add(name.clone(), v);
             }
             (None, Some(name), None, Some(shape)) => {
+                picture_fits(shape).map_err(|m| err(off, format!("piece {name:?}: {m}")))?;
                 let v = pieces::picture(&shape.trim_matches('\n').lines().collect::<Vec<_>>());
                 if v.is_empty() || !crate::geometry::is_connected(&v) {
                     return Err(err(off, format!("piece {name:?}: shape empty or not connected")));
@@ -753,6 +757,29 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
     };
     puzzle.check()?;
     Ok(puzzle)
+}
+
+/// Whether a picture (`shape`, `layers`) has at most [`MAX_BOARD_CELLS`]
+/// cells and lines of at most [`MAX_COORD`] characters, counted before
+/// any cell is made: a picture too large is refused at the cost of reading
+/// it, whatever it would take to build.
+fn picture_fits(text: &str) -> Result<(), String> {
+    let mut cells = 0usize;
+    for line in text.lines() {
+        if line.chars().count() > MAX_COORD as usize {
+            return Err(format!(
+                "too large: a line of more than {MAX_COORD} characters"
+            ));
+        }
+        cells += line.chars().filter(|&c| c != '.' && c != ' ').count();
+        if cells > MAX_BOARD_CELLS {
+            return Err(format!("too large: more than {MAX_BOARD_CELLS} cells"));
+        }
+    }
+    if text.lines().count() > MAX_COORD as usize {
+        return Err(format!("too large: more than {MAX_COORD} lines"));
+    }
+    Ok(())
 }
 
 /// Canonical form of a piece under its own group (for matching pieces).

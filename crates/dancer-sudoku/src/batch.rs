@@ -206,6 +206,8 @@ pub struct Tally {
     pub multiple: u64,
     pub none: u64,
     pub invalid: u64,
+    /// The batch was stopped ([`Batch::cancel`]) before its end.
+    pub stopped: bool,
 }
 
 impl Tally {
@@ -238,6 +240,9 @@ pub struct Batch {
     /// Keep this many solutions of each puzzle.
     pub keep: usize,
     pub threads: usize,
+    /// Set to stop (a signal): the puzzles answered so far are handed on,
+    /// in order, and [`Tally::stopped`] says that the rest were not.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Why a batch stopped.
@@ -267,7 +272,7 @@ pub fn run(
     done: &std::sync::atomic::AtomicU64,
 ) -> Result<Tally, BatchError> {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(batch.threads)
+        .num_threads(dancer_core::parallel::threads_used(batch.threads))
         .build()?;
     let grids = is_grid_text(text, batch.layout);
     let pieces = if grids {
@@ -288,18 +293,38 @@ pub fn run(
                 }
             }
         }
-        let results: Vec<(usize, Outcome)> = pool.install(|| {
+        let cancelled = || {
+            batch
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+        };
+        if cancelled() {
+            tally.stopped = true;
+            break;
+        }
+        // a puzzle not started when the batch was stopped is `None`
+        let results: Vec<(usize, Option<Outcome>)> = pool.install(|| {
             entries
                 .into_par_iter()
                 .map(|e| {
                     let line = e.line;
+                    if cancelled() {
+                        return (line, None);
+                    }
                     let o = solve_entry(&solvers, e, batch.limit, batch.keep);
                     done.fetch_add(1, Ordering::Relaxed);
-                    (line, o)
+                    (line, Some(o))
                 })
                 .collect()
         });
         for (line, o) in &results {
+            let Some(o) = o else {
+                // what comes after a puzzle left out is left out too:
+                // the output stays in input order, with no gap
+                tally.stopped = true;
+                return Ok(tally);
+            };
             tally.add(o);
             each(*line, o).map_err(BatchError::Output)?;
         }
@@ -353,7 +378,7 @@ pub fn rate(
 ) -> Result<Vec<(usize, RateResult)>, BatchError> {
     let entries = read_puzzles(text, None, Layout::Lines);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
+        .num_threads(dancer_core::parallel::threads_used(opts.threads))
         .build()?;
     let results: Vec<Option<(usize, RateResult)>> = pool.install(|| {
         entries
@@ -476,6 +501,7 @@ mod tests {
             limit: 2,
             keep: 2,
             threads: 2,
+            cancel: None,
         };
         let mut lines = Vec::new();
         let done = std::sync::atomic::AtomicU64::new(0);
@@ -502,7 +528,8 @@ mod tests {
                 unique: 1,
                 multiple: 2,
                 none: 0,
-                invalid: 1
+                invalid: 1,
+                stopped: false,
             }
         );
         let err = run(

@@ -17,6 +17,8 @@ use crate::rules::Rules;
 use crate::solve::{Engine, Solver};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// The symmetry of the pattern of givens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -227,10 +229,17 @@ pub struct Options {
 /// Generates one puzzle with exactly one solution, accepted by `accept`
 /// (e.g. a rating in the wanted range). Returns None after
 /// `opts.attempts` rejected puzzles.
-pub fn generate(
+pub fn generate(opts: &Options, seed: u64, accept: impl FnMut(&Puzzle) -> bool) -> Option<Puzzle> {
+    generate_until(opts, seed, accept, &|| false)
+}
+
+/// [`generate`], giving up (`None`) as soon as `stop` says so (checked
+/// before each candidate grid).
+pub fn generate_until(
     opts: &Options,
     seed: u64,
     mut accept: impl FnMut(&Puzzle) -> bool,
+    stop: &dyn Fn() -> bool,
 ) -> Option<Puzzle> {
     let rules = &opts.rules;
     let n = rules.size();
@@ -238,6 +247,9 @@ pub fn generate(
     let mut rng = Rng::new(seed);
     let unique = |g: &Grid| solver.solve(g, 2, 0).count == 1;
     for _ in 0..opts.attempts.max(1) {
+        if stop() {
+            return None;
+        }
         let sol = random_solution(rules, &mut rng);
         let mut g = sol.clone();
         // orbits in random order
@@ -279,8 +291,17 @@ pub fn generate(
 pub const SIZES: [usize; 3] = [4, 9, 16];
 
 /// Candidate grids tried for one puzzle before giving up: what bounds the
-/// search for a puzzle of a rating that is rare (or impossible).
-pub const ATTEMPTS: usize = 2_000_000;
+/// search for a puzzle of a rating that is rare (a few minutes of work at
+/// a few milliseconds a grid; the hardest levels need tens).
+pub const ATTEMPTS: usize = 100_000;
+
+/// The highest SE rating of any known puzzle (11.9, the hardest of the
+/// forum's lists): a range that starts above it is refused at once.
+pub const MAX_RATING: f64 = 11.9;
+
+/// Ratings from here up are rare for this generator (well under one grid
+/// in a thousand): the command line says that the search may be long.
+pub const RARE_RATING: f64 = 9.0;
 
 /// What to generate, as asked (by the command line or the web app).
 #[derive(Clone, Debug)]
@@ -363,6 +384,8 @@ pub enum RangeError {
     Reversed(String),
     #[error("--rating {0:?}: no puzzle rates below 1.0")]
     TooLow(String),
+    #[error("--rating {0:?}: no puzzle is known to rate above {MAX_RATING}")]
+    TooHigh(String),
 }
 
 impl FromStr for RatingRange {
@@ -386,6 +409,9 @@ impl FromStr for RatingRange {
             // the easiest step, a full house, rates 1.0: nothing could be found
             return Err(RangeError::TooLow(s.into()));
         }
+        if min > MAX_RATING || min.is_infinite() {
+            return Err(RangeError::TooHigh(s.into()));
+        }
         Ok(RatingRange { min, max })
     }
 }
@@ -400,14 +426,76 @@ pub fn generate_rated(
     seed: u64,
     range: Option<RatingRange>,
 ) -> Option<(Puzzle, Option<Rating>)> {
+    generate_rated_with(opts, seed, range, &Effort::default())
+}
+
+/// How far a search for puzzles has got (shared by the threads of a
+/// batch, read by a progress line), and whether to give up.
+#[derive(Debug, Default)]
+pub struct Effort {
+    tries: AtomicU64,
+    /// The highest rating seen, as bits (0: none).
+    best: AtomicU64,
+    /// Set to give up (a signal).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Effort {
+    /// An effort that gives up when `cancel` is set.
+    pub fn with_cancel(cancel: Arc<AtomicBool>) -> Self {
+        Effort {
+            cancel: Some(cancel),
+            ..Effort::default()
+        }
+    }
+
+    /// Candidate puzzles tried so far.
+    pub fn tries(&self) -> u64 {
+        self.tries.load(Ordering::Relaxed)
+    }
+
+    /// The highest SE rating among the candidates rated so far.
+    pub fn best(&self) -> Option<f64> {
+        match self.best.load(Ordering::Relaxed) {
+            0 => None,
+            b => Some(f64::from_bits(b)),
+        }
+    }
+
+    /// Whether to give up.
+    pub fn stopped(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    fn saw(&self, se: f64) {
+        // ratings are positive, so their bits order as they do
+        self.best.fetch_max(se.to_bits(), Ordering::Relaxed);
+    }
+}
+
+/// [`generate_rated`], counting its candidates in `effort` and giving up
+/// when it says so.
+pub fn generate_rated_with(
+    opts: &Options,
+    seed: u64,
+    range: Option<RatingRange>,
+    effort: &Effort,
+) -> Option<(Puzzle, Option<Rating>)> {
     let mut rating = None;
-    let p = generate(opts, seed, |p| match range {
-        None => true,
+    let accept = |p: &Puzzle| match range {
+        None => {
+            effort.tries.fetch_add(1, Ordering::Relaxed);
+            true
+        }
         Some(RatingRange { min: a, max: b }) => {
+            effort.tries.fetch_add(1, Ordering::Relaxed);
             // too hard: given up early; too easy: cheap anyway
             let Some(r) = logic::rate_at_most(&p.givens, b) else {
                 return false;
             };
+            effort.saw(r.se);
             if r.se < a - 1e-9 {
                 return false;
             }
@@ -417,7 +505,8 @@ pub fn generate_rated(
             rating = Some(r);
             ok
         }
-    })?;
+    };
+    let p = generate_until(opts, seed, accept, &|| effort.stopped())?;
     Some((p, rating))
 }
 
@@ -437,15 +526,39 @@ pub fn generate_batch(
     threads: usize,
     tick: impl Fn() + Sync,
 ) -> Result<Vec<Made>, rayon::ThreadPoolBuildError> {
+    generate_range(
+        opts,
+        seed,
+        0..count as u64,
+        range,
+        threads,
+        &Effort::default(),
+        tick,
+    )
+}
+
+/// Puzzles `ids` of a run (puzzle `i` from [`puzzle_seed`]`(seed, i)`, so
+/// that a run cut into consecutive ranges makes the same puzzles as one
+/// [`generate_batch`]), on `threads` threads, in order, counted in
+/// `effort`; `tick` is called as each one is done. A puzzle given up on
+/// (`effort` stopped) is `None`.
+pub fn generate_range(
+    opts: &Options,
+    seed: u64,
+    ids: std::ops::Range<u64>,
+    range: Option<RatingRange>,
+    threads: usize,
+    effort: &Effort,
+    tick: impl Fn() + Sync,
+) -> Result<Vec<Made>, rayon::ThreadPoolBuildError> {
     use rayon::prelude::*;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(dancer_core::parallel::threads_used(threads))
         .build()?;
     Ok(pool.install(|| {
-        (0..count)
-            .into_par_iter()
+        ids.into_par_iter()
             .map(|i| {
-                let made = generate_rated(opts, puzzle_seed(seed, i as u64), range);
+                let made = generate_rated_with(opts, puzzle_seed(seed, i), range, effort);
                 tick();
                 made
             })

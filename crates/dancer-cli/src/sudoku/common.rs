@@ -5,7 +5,7 @@
 use crate::args::{JsonArg, Named, ThreadsArg};
 use crate::output::Found;
 use crate::output::Out;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally};
 use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
@@ -63,9 +63,10 @@ impl CommonArgs {
     /// The rules asked for; a `--jigsaw` naming a file is read here.
     pub fn spec(&self) -> Result<RulesSpec> {
         let map = match &self.jigsaw {
-            Some(j) if std::path::Path::new(j).is_file() => {
-                Some(std::fs::read_to_string(j).with_context(|| format!("cannot read {j}"))?)
-            }
+            Some(j) if std::path::Path::new(j).is_file() => Some(crate::input::read_file(
+                std::path::Path::new(j),
+                crate::input::MAX_SMALL,
+            )?),
             j => j.clone(),
         };
         Ok(RulesSpec::new(
@@ -78,15 +79,31 @@ impl CommonArgs {
 }
 
 /// Where the puzzles come from, and the text: standard input for `None` or
-/// `-`, a file, or a puzzle given as the argument itself.
+/// `-`, a file, or a puzzle given as the argument itself. Input with no
+/// puzzle at all (empty, or only blank lines and `#` comments) is an
+/// error, the same for every subcommand: there is nothing to answer.
 pub fn read_input(input: Option<&str>) -> Result<(String, String)> {
+    let (name, text) = read_source(input)?;
+    let blank = |l: &str| l.trim().is_empty() || l.trim_start().starts_with('#');
+    if text.lines().all(blank) {
+        let why = if text.trim().is_empty() {
+            "the input is empty"
+        } else {
+            "the input has only blank lines and comments"
+        };
+        bail!("{name}: no puzzle found: {why}");
+    }
+    Ok((name, text))
+}
+
+fn read_source(input: Option<&str>) -> Result<(String, String)> {
     match input {
         None | Some("-") => Ok((
             crate::input::STDIN_NAME.into(),
             crate::input::read_stdin("puzzles")?,
         )),
         Some(path) if std::path::Path::new(path).exists() => {
-            let s = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+            let s = crate::input::read_file(std::path::Path::new(path), crate::input::MAX_TEXT)?;
             Ok((path.to_string(), s))
         }
         Some(text) if batch::is_puzzle_text(text) || looks_like_a_puzzle(text) => {
@@ -139,6 +156,7 @@ pub fn run_batch(
     let (name, text) = read_input(a.input.as_deref())?;
     let threads = a.threads.get();
     let bar = batch_bar(&text);
+    let cancel = crate::interrupt::cancel_flag();
     let b = Batch {
         spec,
         engine: a.engine,
@@ -146,6 +164,7 @@ pub fn run_batch(
         limit,
         keep,
         threads,
+        cancel: Some(cancel.clone()),
     };
     let start = Instant::now();
     let mut buf = String::new();
@@ -184,6 +203,12 @@ pub fn run_batch(
     bar.finish_and_clear();
     out.flush()?;
     let n = tally.puzzles();
+    if tally.stopped {
+        eprintln!(
+            "interrupted: {} answered, in input order",
+            dancer_core::plural(n, "puzzle", "puzzles")
+        );
+    }
     let secs = start.elapsed().as_secs_f64();
     if n > 1 || a.threads.given() {
         eprintln!(

@@ -6,7 +6,10 @@ use crate::args::{JsonArg, Named, ThreadsArg};
 use crate::output::{Found, Out};
 use anyhow::{bail, Result};
 use clap::Args;
-use dancer_sudoku::generate::{clock_seed, generate_batch, RatingRange, Request, Symmetry};
+use dancer_core::plural;
+use dancer_sudoku::generate::{
+    clock_seed, generate_range, Effort, RatingRange, Request, Symmetry, ATTEMPTS, RARE_RATING,
+};
 use dancer_sudoku::logic::Level;
 use dancer_sudoku::records;
 use std::io::IsTerminal;
@@ -14,9 +17,9 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub struct GenerateArgs {
-    /// How many puzzles
-    #[arg(long, default_value = "1")]
-    pub count: usize,
+    /// How many puzzles (printed as they are made)
+    #[arg(long, default_value = "1", value_parser = crate::args::parse_limit)]
+    pub count: u64,
     /// Difficulty level (9x9): easy, medium, hard, expert, extreme
     #[arg(long, conflicts_with = "rating", value_parser = Named::new(Level::NAMES, |s| Level::from_name(s).ok_or_else(|| format!("unknown level {s:?} (known: {})", Level::NAMES.join(", ")))))]
     pub level: Option<Level>,
@@ -45,6 +48,11 @@ pub struct GenerateArgs {
     pub pretty: bool,
 }
 
+/// Puzzles made at a time: each block is printed (and flushed) as soon
+/// as it is done, so that memory stays small and output flows whatever
+/// `--count` is.
+const BLOCK: u64 = 256;
+
 pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
     let range = match (&args.rating, args.level) {
         (Some(r), _) => Some(r.parse::<RatingRange>()?),
@@ -60,47 +68,89 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
     .options()?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let threads = args.threads.get();
+    let count = args.count;
     let start = Instant::now();
-    let bar = (std::io::stderr().is_terminal() && args.count > 1).then(|| {
-        let b = indicatif::ProgressBar::new(args.count as u64);
-        b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    let cancel = crate::interrupt::cancel_flag();
+    let effort = Effort::with_cancel(cancel.clone());
+    let terminal = std::io::stderr().is_terminal();
+    if let Some(r) = range.filter(|r| r.min >= RARE_RATING) {
+        eprintln!(
+            "dancer: puzzles rated {:.1}-{:.1} are rare: each may take up to {ATTEMPTS} candidate grids (minutes); Ctrl-C stops",
+            r.min, r.max
+        );
+    }
+    let bar = terminal.then(|| {
+        let b = indicatif::ProgressBar::with_draw_target(
+            Some(count),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{pos}/{len} puzzles {elapsed} {wide_msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b.enable_steady_tick(std::time::Duration::from_millis(200));
         b
     });
-    let made = generate_batch(&opts, seed, args.count, range, threads, || {
-        if let Some(b) = &bar {
-            b.inc(1);
+    let mut made_n: u64 = 0;
+    let mut failed: u64 = 0;
+    let mut next: u64 = 0;
+    while next < count && !effort.stopped() {
+        let end = next.saturating_add(BLOCK).min(count);
+        let made = generate_range(&opts, seed, next..end, range, threads, &effort, || {
+            if let Some(b) = &bar {
+                b.inc(1);
+                let best = effort
+                    .best()
+                    .map_or(String::new(), |x| format!(", hardest seen SE {x:.1}"));
+                b.set_message(format!("{} candidates tried{best}", effort.tries()));
+            }
+        })?;
+        next = end;
+        for m in &made {
+            let Some((p, rating)) = m else {
+                failed += 1;
+                continue;
+            };
+            made_n += 1;
+            if args.json.json {
+                out.record(&records::generate_record(p, rating.as_ref(), args.symmetry))?;
+            } else if args.pretty {
+                out.line(&p.givens.pretty(&p.rules))?;
+            } else {
+                out.line(&p.to_line())?;
+            }
         }
-    })?;
+        out.flush()?;
+    }
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let mut failed = 0;
-    for m in &made {
-        let Some((p, rating)) = m else {
-            failed += 1;
-            continue;
-        };
-        if args.json.json {
-            out.record(&records::generate_record(p, rating.as_ref(), args.symmetry))?;
-        } else if args.pretty {
-            out.line(&p.givens.pretty(&p.rules))?;
-        } else {
-            out.line(&p.to_line())?;
-        }
-    }
-    out.flush()?;
     let secs = start.elapsed().as_secs_f64();
-    let n = made.len() - failed;
+    let each = if made_n > 0 {
+        format!("{:.1} ms each, ", secs * 1000.0 / made_n as f64)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "{n} puzzle{} in {secs:.2} s ({:.1} ms each, {threads} thread{}), seed {seed}",
-        if n == 1 { "" } else { "s" },
-        secs * 1000.0 / (made.len() - failed).max(1) as f64,
-        if threads == 1 { "" } else { "s" }
+        "{} in {secs:.2} s ({each}{}), seed {seed}",
+        plural(made_n, "puzzle", "puzzles"),
+        plural(threads, "thread", "threads"),
     );
+    if effort.stopped() {
+        eprintln!("interrupted: {made_n} of {count} made");
+        return Ok(Found::Interrupted);
+    }
     if failed > 0 {
+        let wanted = range.map_or(String::new(), |r| {
+            format!(" rated {:.1}-{:.1}", r.min, r.max)
+        });
+        let best = effort.best().map_or(String::new(), |x| {
+            format!("; the hardest candidate rated SE {x:.1}")
+        });
         bail!(
-            "{failed} puzzle{} could not be made with these settings",
-            if failed == 1 { "" } else { "s" }
+            "{} could not be made: no puzzle{wanted} was found in {ATTEMPTS} candidate grids each ({} tried in all{best})",
+            plural(failed, "puzzle", "puzzles"),
+            effort.tries()
         );
     }
     Ok(Found::Some)
