@@ -68,6 +68,10 @@ pub enum BuildError {
     },
     #[error("the problem has no primary items")]
     NoPrimaryItems,
+    /// An option without entries: it covers nothing, and neither format
+    /// can write it (a blank DLX line is not an option).
+    #[error("option {0} has no items")]
+    EmptyOption(OptionId),
     #[error("the problem is too large: more than {MAX_SLOTS} entries and options")]
     TooLarge,
     #[error("item id {0} out of range")]
@@ -350,6 +354,8 @@ pub struct ProblemBuilder {
     /// An option is open (begun but not finished).
     open: bool,
     open_has_primary: bool,
+    /// The first option finished without entries (refused by `build`).
+    first_empty: Option<OptionId>,
 }
 
 fn check_item_name(name: &str) -> Result<(), &'static str> {
@@ -635,6 +641,9 @@ impl ProblemBuilder {
     pub fn end_option(&mut self) -> OptionId {
         assert!(self.open, "end_option without begin_option");
         let k = self.n_options();
+        if self.slots.len() == self.cur + 1 && self.first_empty.is_none() {
+            self.first_empty = Some(k);
+        }
         self.open = false;
         self.n_options += 1;
         self.cur = self.slots.len();
@@ -660,6 +669,9 @@ impl ProblemBuilder {
         self.abandon_option();
         if self.n_primary == 0 {
             return Err(BuildError::NoPrimaryItems);
+        }
+        if let Some(k) = self.first_empty {
+            return Err(BuildError::EmptyOption(k));
         }
         self.slots.shrink_to_fit();
         self.colors.shrink_to_fit();

@@ -869,8 +869,6 @@ mod tests {
         assert_eq!(parse_bitmap("9z", 7), None);
     }
 
-    /// The shards of a search add up to the whole search, exactly, and
-    /// merge refuses what does not add up.
     /// A record's file with `f` applied to its JSON: `rechecksum` writes a
     /// matching checksum (a forged file), else the old one stays (an edit).
     fn forged(r: &Saved, rechecksum: bool, f: impl Fn(&mut serde_json::Value)) -> String {
@@ -882,6 +880,30 @@ mod tests {
             String::from_utf8(back.to_json()).unwrap()
         } else {
             v.to_string()
+        }
+    }
+
+    proptest::proptest! {
+        /// Every record dancer writes reads back equal, with its checksum
+        /// matching: times included, whose decimal form must parse back to
+        /// the same f64 (a resumed run's checkpoint once failed here).
+        #[test]
+        fn every_saved_record_reads_back(
+            seconds in 0.0f64..=MAX_SAVED_SECONDS,
+            bits in 0u64..(1 << 52),
+            solutions in 0u64..=MAX_SAVED_COUNT,
+            complete in proptest::bool::ANY,
+        ) {
+            let (split, totals) = shard_of(Some(ShardSpec { k: 2, n: 3 }));
+            let mut r = split.shard_result(&totals, None, seconds);
+            r.solutions = solutions;
+            r.complete = complete;
+            // a time of arbitrary low bits, as a clock gives
+            r.seconds = f64::from_bits(seconds.to_bits() ^ (bits & 0xffff_ffff))
+                .clamp(0.0, MAX_SAVED_SECONDS);
+            let text = String::from_utf8(r.to_json()).unwrap();
+            let back = Saved::from_json(&text).map_err(|e| e.to_string());
+            proptest::prop_assert_eq!(back, Ok(r));
         }
     }
 
@@ -997,6 +1019,8 @@ mod tests {
         assert_eq!(st, before, "left as it was");
     }
 
+    /// The shards of a search add up to the whole search, exactly, and
+    /// merge refuses what does not add up.
     #[test]
     fn shards_add_up_and_merge_checks_them() {
         let (_, whole) = shard_of(None);

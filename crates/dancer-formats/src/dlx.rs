@@ -331,21 +331,26 @@ pub fn write<W: Write>(
         if i > 0 {
             line.push(' ');
         }
-        let (u, v) = problem.bounds(i);
-        if problem.is_primary(i) && (u, v) != (1, 1) {
-            if u == v {
-                line.push_str(&format!("{v}|"));
-            } else {
-                line.push_str(&format!("{u}:{v}|"));
-            }
-        }
-        line.push_str(problem.item_name(i));
+        line.push_str(&bounded_name(problem, i));
     }
     writeln!(out, "{line}")?;
     for k in 0..problem.n_options() {
         writeln!(out, "{}", problem.option_text(k))?;
     }
     out.flush()
+}
+
+/// Item `i`'s name as the item line writes it: with its DLX3
+/// multiplicity in front (`2|A`, `1:3|B`) when it is primary and not
+/// covered exactly once.
+pub fn bounded_name(problem: &Problem, i: usize) -> String {
+    let name = problem.item_name(i);
+    match problem.bounds(i) {
+        (1, 1) => name.to_string(),
+        _ if !problem.is_primary(i) => name.to_string(),
+        (u, v) if u == v => format!("{v}|{name}"),
+        (u, v) => format!("{u}:{v}|{name}"),
+    }
 }
 
 /// The problem in DLX format as a string.

@@ -28,8 +28,9 @@ pub struct ProblemDoc {
 impl ProblemDoc {
     pub fn from_problem(p: &Problem) -> Self {
         ProblemDoc {
+            // DLX3 multiplicities as the text format writes them
             primary: (0..p.n_primary())
-                .map(|i| p.item_name(i).to_string())
+                .map(|i| crate::dlx::bounded_name(p, i))
                 .collect(),
             secondary: (p.n_primary()..p.n_items())
                 .map(|i| p.item_name(i).to_string())
@@ -92,6 +93,12 @@ impl ProblemDoc {
         }
         let mut warnings = Vec::new();
         for (k, opt) in self.options.iter().enumerate() {
+            if opt.is_empty() {
+                return Err(at(
+                    &[Seg::Key("options"), Seg::Index(k)],
+                    &"an option has at least one item",
+                ));
+            }
             b.begin_option();
             for (j, tok) in opt.iter().enumerate() {
                 let (name, color) = match tok.split_once(':') {
@@ -372,10 +379,35 @@ pub fn read<R: Read>(input: R, file: &str) -> Result<Parsed, Error> {
         } else {
             msg
         };
-        // column 0: at the start of a line, before its first character
-        Error::at(file, e.line().max(1), e.column().max(1), msg)
+        // serde_json counts the column in bytes; ours count characters
+        // (column 0: at the start of a line, before its first character)
+        let col = char_column(&text, e.line(), e.column());
+        Error::at(file, e.line().max(1), col.max(1), msg)
     })?;
     doc.build(file, &text)
+}
+
+/// The column, in characters, of the byte `col` (1-based) of line `line`
+/// (1-based) of `text`: the characters that start in its first `col` bytes.
+fn char_column(text: &[u8], line: usize, col: usize) -> usize {
+    let Some(start) = (if line <= 1 {
+        Some(0)
+    } else {
+        text.iter()
+            .enumerate()
+            .filter(|&(_, &c)| c == b'\n')
+            .nth(line - 2)
+            .map(|(i, _)| i + 1)
+    }) else {
+        return col;
+    };
+    let rest = &text[start..];
+    let end = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+    rest[..col.min(end)]
+        .iter()
+        .filter(|&&c| c & 0xC0 != 0x80)
+        .count()
+        + col.saturating_sub(end)
 }
 
 /// Writes a problem as a JSON document.
@@ -417,6 +449,53 @@ mod tests {
 
     fn err(text: &str) -> String {
         read(text.as_bytes(), "<stdin>").unwrap_err().to_string()
+    }
+
+    /// Multiplicities are written back (they were once dropped: `2|A`
+    /// came back as `A`, an item to cover once), in both formats.
+    #[test]
+    fn multiplicities_round_trip() {
+        let dlx_text = "2|A 1:3|B C | X\nA B\nA X\nB C\nA\n";
+        let p = crate::dlx::read_str(dlx_text, "m.dlx").unwrap().problem;
+        let doc = to_string(&p);
+        assert!(doc.contains(r#""primary":["2|A","1:3|B","C"]"#), "{doc}");
+        let q = read(doc.as_bytes(), "m.json").unwrap().problem;
+        for i in 0..p.n_items() {
+            assert_eq!(p.bounds(i), q.bounds(i), "item {i}");
+        }
+        assert_eq!(
+            crate::dlx::to_string(&q, None),
+            crate::dlx::to_string(&p, None)
+        );
+        assert_eq!(dancer_core::count(&p), dancer_core::count(&q));
+    }
+
+    /// An option without items is refused where it is: it covers nothing,
+    /// and the DLX format cannot write it.
+    #[test]
+    fn empty_options_are_refused() {
+        assert_eq!(
+            err(r#"{"primary":["A"],"options":[["A"],[]]}"#),
+            "<stdin>:1:35: options[1]: an option has at least one item"
+        );
+        let mut b = ProblemBuilder::new();
+        b.primary("A").unwrap();
+        b.option(["A"]).unwrap();
+        b.option(Vec::<&str>::new()).unwrap();
+        assert_eq!(b.build().unwrap_err(), BuildError::EmptyOption(1));
+    }
+
+    /// Errors of the JSON syntax count columns in characters too, as
+    /// every other location does (serde_json counts bytes).
+    #[test]
+    fn syntax_errors_count_characters() {
+        // the unclosed string: at its last character, the 4th (6th byte)
+        assert_eq!(err("{\"éé"), "<stdin>:1:4: EOF while parsing a string");
+        // at the key's closing quote: the 4th character, the 5th byte
+        assert_eq!(
+            err("{\"primary\": [\"é\"],\n \"ü\": [] ]"),
+            "<stdin>:2:4: unknown field `ü`, expected one of `primary`, `secondary`, `options`"
+        );
     }
 
     /// Every location is 1-based, LINE:COL, at the value in question, and

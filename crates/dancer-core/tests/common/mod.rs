@@ -165,7 +165,7 @@ pub fn spec_strategy(max_options: usize, colors: u32) -> impl Strategy<Value = S
     (1usize..=6, 0usize..=4).prop_flat_map(move |(primary, secondary)| {
         let n = primary + secondary;
         let entry = (0..n, 0..=colors);
-        let option = proptest::collection::vec(entry, 0..=4).prop_map(move |v| {
+        let option = proptest::collection::vec(entry, 1..=4).prop_map(move |v| {
             let mut seen = vec![false; n];
             v.into_iter()
                 .filter(|&(i, _)| !std::mem::replace(&mut seen[i], true))
