@@ -64,17 +64,22 @@ impl Puzzle {
 
     fn check_givens(&self) -> Result<(), PuzzleError> {
         let n = self.rules.size();
-        for unit in self.rules.units() {
-            let mut at = vec![usize::MAX; n + 1];
+        for unit in self.rules.shared_units().iter() {
+            // the digits seen in the unit (bit d; bit 0 for empty cells)
+            let mut seen = 0u64;
             for &c in &unit.cells {
-                let d = self.givens.get(c) as usize;
-                if d == 0 {
-                    continue;
+                let d = self.givens.get(c);
+                let bit = (1u64 << d) & !1;
+                if seen & bit != 0 {
+                    let first = unit
+                        .cells
+                        .iter()
+                        .copied()
+                        .find(|&e| self.givens.get(e) == d)
+                        .expect("the digit was seen in the unit");
+                    return Err(conflict(n, d, unit.kind, first, c));
                 }
-                if at[d] != usize::MAX {
-                    return Err(conflict(n, d as u8, unit.kind, at[d], c));
-                }
-                at[d] = c;
+                seen |= bit;
             }
         }
         Ok(())
@@ -189,7 +194,7 @@ pub fn check_solution(puzzle: &Puzzle, solution: &Grid) -> Result<(), String> {
             ));
         }
     }
-    for unit in puzzle.rules.units() {
+    for unit in puzzle.rules.shared_units().iter() {
         let mut seen = 0u64;
         for &c in &unit.cells {
             seen |= 1 << solution.get(c);

@@ -5,7 +5,9 @@
 //! rows, columns, regions, and for the variants the two main diagonals
 //! ("X" Sudoku) or the four extra 3x3 windows (windoku, also called hyper).
 
+use std::cell::RefCell;
 use std::fmt;
+use std::rc::Rc;
 
 /// How the grid is cut into regions.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -257,6 +259,26 @@ impl Rules {
         }
     }
 
+    /// [`Rules::units`], made once per thread for the rules asked last: a
+    /// batch checks every puzzle and every answer under the same rules,
+    /// and making the units each time cost more than solving a 9x9.
+    pub fn shared_units(&self) -> Rc<[Unit]> {
+        thread_local! {
+            static LAST: RefCell<Option<(Rules, Rc<[Unit]>)>> = const { RefCell::new(None) };
+        }
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            match &*last {
+                Some((rules, units)) if rules == self => units.clone(),
+                _ => {
+                    let units: Rc<[Unit]> = self.units().into();
+                    *last = Some((self.clone(), units.clone()));
+                    units
+                }
+            }
+        })
+    }
+
     /// Every unit, rows first, then columns, regions, diagonals, windows.
     pub fn units(&self) -> Vec<Unit> {
         let n = self.size;
@@ -273,15 +295,17 @@ impl Rules {
                 cells: (0..n).map(|r| r * n + c).collect(),
             });
         }
-        for g in 0..n {
+        // the regions, in one pass over the cells (each in order)
+        let mut regions: Vec<Vec<usize>> = vec![Vec::with_capacity(n); n];
+        for i in 0..n * n {
+            regions[self.region_of(i)].push(i);
+        }
+        for (g, cells) in regions.into_iter().enumerate() {
             let kind = match self.regions {
                 Regions::Boxes { .. } => UnitKind::Box(g),
                 Regions::Jigsaw(_) => UnitKind::Region(g),
             };
-            units.push(Unit {
-                kind,
-                cells: (0..n * n).filter(|&i| self.region_of(i) == g).collect(),
-            });
+            units.push(Unit { kind, cells });
         }
         if self.diagonal {
             units.push(Unit {
@@ -365,6 +389,34 @@ mod tests {
             assert_eq!(u.cells.len(), 9, "{}", u.kind);
         }
         assert!(Rules::standard(4).unwrap().with_windoku().is_err());
+    }
+
+    /// The units made once per thread are those of the rules asked, when
+    /// the rules change from one call to the next; each region's cells are
+    /// those `region_of` says, in order.
+    #[test]
+    fn shared_units_follow_the_rules() {
+        let all = [
+            Rules::standard(9).unwrap(),
+            Rules::standard(6).unwrap(),
+            Rules::boxed(6, 3, 2).unwrap(),
+            Rules::standard(9).unwrap().with_diagonal(),
+            Rules::standard(9).unwrap().with_windoku().unwrap(),
+            Rules::jigsaw(4, "AABB AABB CCDD CCDD").unwrap(),
+            Rules::jigsaw(4, "AAAB ABBB CCCD CDDD").unwrap(),
+            Rules::standard(25).unwrap(),
+        ];
+        for _ in 0..2 {
+            for r in all.iter().chain(all.iter().rev()) {
+                let units = r.shared_units();
+                assert_eq!(&units[..], &r.units()[..], "{}", r.describe());
+                let n = r.size();
+                for (g, u) in units[2 * n..3 * n].iter().enumerate() {
+                    let want: Vec<usize> = (0..n * n).filter(|&i| r.region_of(i) == g).collect();
+                    assert_eq!(u.cells, want, "{}: region {g}", r.describe());
+                }
+            }
+        }
     }
 
     #[test]
