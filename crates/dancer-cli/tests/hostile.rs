@@ -43,6 +43,24 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Runs `dancer ARGS` in `dir`, sends it `signal` after `ms`
+/// milliseconds, and returns what it printed when it ended.
+fn signalled(dir: &Path, args: &[&str], ms: u64, signal: libc::c_int) -> Output {
+    let child = Command::new(bin())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    // SAFETY: kill(2) on our child's pid with a valid signal number.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+    assert_eq!(sent, 0);
+    child.wait_with_output().unwrap()
+}
+
 fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
@@ -397,8 +415,9 @@ fn checkpoint_flags_and_files() {
         .output()
         .unwrap();
     write(d.path(), "q16.dlx", &q16.stdout);
-    let mut child = Command::new(bin())
-        .args([
+    let o = signalled(
+        d.path(),
+        &[
             "solve",
             "--count",
             "--threads",
@@ -406,17 +425,11 @@ fn checkpoint_flags_and_files() {
             "--checkpoint",
             "part.json",
             "q16.dlx",
-        ])
-        .current_dir(d.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(600));
-    // SAFETY: kill(2) on our child's pid with a valid signal number.
-    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    assert_eq!(sent, 0);
-    assert_eq!(child.wait().unwrap().code(), Some(130));
+        ],
+        600,
+        libc::SIGINT,
+    );
+    assert_eq!(o.status.code(), Some(130));
     let text = std::fs::read_to_string(d.path().join("part.json")).unwrap();
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let n = v["done"].as_str().unwrap().len();
@@ -542,8 +555,9 @@ fn sigterm_is_ctrl_c() {
         .output()
         .unwrap();
     write(d.path(), "q.dlx", &q.stdout);
-    let child = Command::new(bin())
-        .args([
+    let out = signalled(
+        d.path(),
+        &[
             "solve",
             "--count",
             "--json",
@@ -552,17 +566,10 @@ fn sigterm_is_ctrl_c() {
             "--checkpoint",
             "cp.json",
             "q.dlx",
-        ])
-        .current_dir(d.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(800));
-    // SAFETY: kill(2) on our child's pid with a valid signal number.
-    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
-    assert_eq!(sent, 0);
-    let out = child.wait_with_output().unwrap();
+        ],
+        800,
+        libc::SIGTERM,
+    );
     assert_eq!(out.status.code(), Some(130), "{}", err(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
@@ -594,8 +601,9 @@ fn sudoku_batches_print_what_they_have_on_ctrl_c() {
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
     write(d.path(), "many.txt", hard.repeat(200_000).as_bytes());
     for sub in ["solve", "count", "check"] {
-        let child = Command::new(bin())
-            .args([
+        let out = signalled(
+            d.path(),
+            &[
                 "sudoku",
                 sub,
                 "--engine",
@@ -603,17 +611,10 @@ fn sudoku_batches_print_what_they_have_on_ctrl_c() {
                 "--threads",
                 "1",
                 "many.txt",
-            ])
-            .current_dir(d.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(700));
-        // SAFETY: kill(2) on our child's pid with a valid signal number.
-        let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-        assert_eq!(sent, 0);
-        let out = child.wait_with_output().unwrap();
+            ],
+            700,
+            libc::SIGINT,
+        );
         assert_eq!(out.status.code(), Some(130), "{sub}: {}", err(&out));
         let lines = String::from_utf8_lossy(&out.stdout).lines().count();
         assert!(
