@@ -64,33 +64,43 @@ pub const MAX_PUZZLE_LINE: usize = 1 << 20;
 /// Reads `input` whole as UTF-8 text, at most `limit` bytes and lines of
 /// at most `max_line` bytes; `name` is the input in messages. A byte
 /// order mark at the start is dropped.
-fn read_capped(mut input: impl Read, name: &str, limit: u64, max_line: usize) -> Result<String> {
-    let mut bytes = Vec::new();
-    let mut chunk = vec![0u8; 1 << 16];
+fn read_capped(
+    mut input: impl Read,
+    name: &str,
+    limit: u64,
+    max_line: usize,
+    size_hint: usize,
+) -> Result<String> {
+    let mut bytes = Vec::with_capacity(size_hint);
     let mut line = 1usize;
     let mut line_len = 0usize;
     loop {
-        let n = match input.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
-        };
-        for &b in &chunk[..n] {
-            if b == b'\n' {
+        // 64 KiB at a time, read straight into the text's buffer
+        let start = bytes.len();
+        let n = (&mut input)
+            .take(1 << 16)
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("cannot read {name}"))?;
+        if n == 0 {
+            break;
+        }
+        let chunk = &bytes[start..];
+        // the longest line so far, found a newline at a time
+        let mut from = 0;
+        for nl in memchr::memchr_iter(b'\n', chunk).chain(std::iter::once(n)) {
+            line_len += nl - from;
+            if line_len > max_line {
+                anyhow::bail!(
+                    "{name}:{line}: the line is longer than {} KiB",
+                    max_line >> 10
+                );
+            }
+            if nl < n {
                 line += 1;
                 line_len = 0;
-            } else {
-                line_len += 1;
-                if line_len > max_line {
-                    anyhow::bail!(
-                        "{name}:{line}: the line is longer than {} KiB",
-                        max_line >> 10
-                    );
-                }
             }
+            from = nl + 1;
         }
-        bytes.extend_from_slice(&chunk[..n]);
         if bytes.len() as u64 > limit {
             anyhow::bail!(
                 "{name}: more than {} MiB: larger than dancer reads whole",
@@ -121,7 +131,7 @@ fn read_capped(mut input: impl Read, name: &str, limit: u64, max_line: usize) ->
 /// [`stdin`]): for the commands that read all of it at once (at most
 /// [`MAX_TEXT`] bytes).
 pub fn read_stdin(what: &str) -> Result<String> {
-    read_capped(stdin(what), STDIN_NAME, MAX_TEXT, MAX_PUZZLE_LINE)
+    read_capped(stdin(what), STDIN_NAME, MAX_TEXT, MAX_PUZZLE_LINE, 0)
 }
 
 /// A file read whole as text, at most `limit` bytes ([`MAX_TEXT`],
@@ -135,7 +145,11 @@ pub fn read_file(path: &Path, limit: u64) -> Result<String> {
     } else {
         limit as usize
     };
-    read_capped(file, &name, limit, max_line)
+    // room for the whole file at once when its size is known (never more
+    // than the limit: a size is only a hint), so that a large file is not
+    // copied as its buffer grows
+    let hint = file.metadata().map_or(0, |m| m.len()).min(limit + 1);
+    read_capped(file, &name, limit, max_line, hint as usize)
 }
 
 /// Whether `a` and `b` name the same file (both exist and are one file;

@@ -7,12 +7,20 @@
 //! * Input sniffing: whether a command-line argument is a puzzle rather
 //!   than a file ([`is_puzzle_text`]), and whether a text holds grids over
 //!   several lines or one puzzle per line ([`is_grid_text`]).
-//! * [`run`]: the batch itself. The text is cut into pieces of a few
-//!   thousand lines; each piece is read, its puzzles solved on a pool of
-//!   threads, and the outcomes handed on in input order, so that millions
-//!   of puzzles stream through in little memory. Every answer is checked
-//!   against the rules and the givens before it is handed on: an engine's
-//!   wrong answer becomes an invalid outcome, never output.
+//! * [`run`] and [`run_rendered`]: the batch itself. The text is cut into
+//!   units of at most [`UNIT_LINES`] lines; each unit is read, solved,
+//!   checked and rendered by one worker thread, and the units are handed
+//!   on in input order as they come back, at most a few per thread ahead
+//!   of the output, so that millions of puzzles stream through in little
+//!   memory. On one thread there is no pool: the calling thread does it
+//!   all. Every answer is checked against the rules and the givens before
+//!   it is handed on: an engine's wrong answer becomes an invalid outcome,
+//!   never output.
+//! * The 9x9 lane ([`lane9`]): a line of 81 plain symbols goes straight to
+//!   `fast9` and to checks with bit masks, with none of the general
+//!   structures built; its outcomes are the general path's (a property
+//!   test compares them). It is why `dancer sudoku solve` keeps most of
+//!   `fast9`'s speed: the README's benchmark table has the figures.
 //! * [`rate`]: ratings of a text of puzzles, on threads.
 
 use crate::logic::{self, Rating};
@@ -22,6 +30,7 @@ use crate::solve::{Engine, EngineMismatch, Solved, Solver, Status};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// The rules asked for; without a fixed shape, each puzzle's size decides.
 #[derive(Clone, Debug, Default)]
@@ -172,15 +181,13 @@ pub fn chunks(text: &str, lines: usize) -> Vec<(usize, &str)> {
     let mut start = 0;
     let mut first = 1;
     let mut count = 0;
-    for (i, b) in text.bytes().enumerate() {
-        if b == b'\n' {
-            count += 1;
-            if count == lines {
-                out.push((first, &text[start..=i]));
-                start = i + 1;
-                first += count;
-                count = 0;
-            }
+    for i in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        count += 1;
+        if count == lines {
+            out.push((first, &text[start..=i]));
+            start = i + 1;
+            first += count;
+            count = 0;
         }
     }
     if start < text.len() {
@@ -257,79 +264,414 @@ pub enum BatchError {
     Output(std::io::Error),
 }
 
-/// Lines per piece of a batch.
-const PIECE_LINES: usize = 8192;
+/// Lines (or puzzles, for grids) per unit of work of a worker thread:
+/// large enough that handing units out costs nothing measurable, small
+/// enough that two threads share a piece evenly.
+const UNIT_LINES: usize = 128;
+
+/// The lines (or puzzles) of a unit for a batch of `lines` on `threads`:
+/// [`UNIT_LINES`], or fewer for a small batch, so that each thread has
+/// at least 16 units to take (a few hard puzzles in one unit would
+/// otherwise leave the other threads idle at the end).
+fn unit_lines(lines: usize, threads: usize) -> usize {
+    if threads <= 1 {
+        return UNIT_LINES;
+    }
+    (lines / (16 * threads)).clamp(8, UNIT_LINES)
+}
 
 /// Solves every puzzle of `text` as `batch` says, handing each outcome to
 /// `each` with the line where its puzzle starts, in input order, and
-/// adding one to `done` as each puzzle is solved (from the worker threads,
-/// as it happens: a progress bar reads it when it likes). Stops at the
-/// first error of `each`.
+/// adding to `done` as puzzles are solved (from the worker threads, as it
+/// happens: a progress bar reads it when it likes). Stops at the first
+/// error of `each`.
 pub fn run(
     batch: &Batch,
     text: &str,
     mut each: impl FnMut(usize, &Outcome) -> std::io::Result<()>,
     done: &std::sync::atomic::AtomicU64,
 ) -> Result<Tally, BatchError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(dancer_core::parallel::threads_used(batch.threads))
-        .build()?;
+    run_rendered(batch, text, |_, _, _| {}, |line, o, _| each(line, o), done)
+}
+
+/// [`run`], with each outcome also rendered by `render` (its line, the
+/// outcome, the text to append to) on the worker threads, so that turning
+/// answers into text runs in parallel too; `each` then gets that text
+/// beside the outcome, in input order.
+///
+/// Reading, solving, checking and rendering all happen on the workers, a
+/// unit of at most [`UNIT_LINES`] lines at a time; the calling thread only hands
+/// the results on. Plain 9x9 lines (81 symbols `1`-`9`, `.` or `0`) with
+/// the `auto` or `fast9` engine take a lane of their own ([`lane9`]) that
+/// reads, checks and solves them without building the general structures;
+/// its outcomes are the same as the general path's, which any other line
+/// takes.
+pub fn run_rendered<'t, R>(
+    batch: &Batch,
+    text: &'t str,
+    render: R,
+    mut each: impl FnMut(usize, &Outcome, &str) -> std::io::Result<()>,
+    done: &std::sync::atomic::AtomicU64,
+) -> Result<Tally, BatchError>
+where
+    R: Fn(usize, &Outcome, &mut String) + Sync,
+{
     let grids = is_grid_text(text, batch.layout);
-    let pieces = if grids {
-        vec![(1, text)]
-    } else {
-        chunks(text, PIECE_LINES)
+    let reader = Reader::new(&batch.spec);
+    let lane9 = reader.plain_9x9() && matches!(batch.engine, Engine::Auto | Engine::Fast9);
+    let solvers = Solvers {
+        engine: batch.engine,
+        built: std::sync::Mutex::new(HashMap::new()),
     };
-    let layout = if grids { Layout::Grids } else { Layout::Lines };
-    let mut solvers: HashMap<Rules, Solver> = HashMap::new();
-    let mut tally = Tally::default();
-    for (first, piece) in pieces {
-        let entries = batch.spec.read(piece, layout, first);
-        for e in &entries {
-            if let Ok(p) = &e.puzzle {
-                if !solvers.contains_key(&p.rules) {
-                    let s = Solver::new(&p.rules, batch.engine)?;
-                    solvers.insert(p.rules.clone(), s);
-                }
-            }
-        }
-        let cancelled = || {
-            batch
+    // set to stop the workers: the batch was cancelled, or it stops here
+    // (an error, an output that failed)
+    let halt = std::sync::atomic::AtomicBool::new(false);
+    let cancelled = || {
+        halt.load(Ordering::Relaxed)
+            || batch
                 .cancel
                 .as_ref()
                 .is_some_and(|c| c.load(Ordering::Relaxed))
-        };
-        if cancelled() {
-            tally.stopped = true;
-            break;
+    };
+    let ctx = Context {
+        reader: &reader,
+        solvers: &solvers,
+        lane9,
+        limit: batch.limit,
+        keep: batch.keep,
+        render: &render,
+        done,
+        cancelled: &cancelled,
+    };
+    let threads = dancer_core::parallel::threads_used(batch.threads);
+    let units: Vec<Unit<'t>> = if grids {
+        let entries = reader.read_grids(text);
+        let unit = unit_lines(entries.len(), threads);
+        let mut units = Vec::new();
+        let mut it = entries.into_iter().peekable();
+        while it.peek().is_some() {
+            units.push(Unit::Entries(it.by_ref().take(unit).collect()));
         }
-        // a puzzle not started when the batch was stopped is `None`
-        let results: Vec<(usize, Option<Outcome>)> = pool.install(|| {
-            entries
-                .into_par_iter()
-                .map(|e| {
-                    let line = e.line;
-                    if cancelled() {
-                        return (line, None);
-                    }
-                    let o = solve_entry(&solvers, e, batch.limit, batch.keep);
-                    done.fetch_add(1, Ordering::Relaxed);
-                    (line, Some(o))
-                })
-                .collect()
-        });
-        for (line, o) in &results {
-            let Some(o) = o else {
-                // what comes after a puzzle left out is left out too:
-                // the output stays in input order, with no gap
-                tally.stopped = true;
-                return Ok(tally);
-            };
+        units
+    } else {
+        let unit = unit_lines(memchr::memchr_iter(b'\n', text.as_bytes()).count(), threads);
+        chunks(text, unit)
+            .into_iter()
+            .map(|(first, t)| Unit::Lines(first, t))
+            .collect()
+    };
+    let mut tally = Tally::default();
+    // hands a unit's outcomes on; whether to go on
+    let mut emit = |r: &Solved_| -> Result<bool, BatchError> {
+        let mut from = 0;
+        for (line, o, to) in &r.outcomes {
             tally.add(o);
-            each(*line, o).map_err(BatchError::Output)?;
+            each(*line, o, &r.text[from..*to]).map_err(BatchError::Output)?;
+            from = *to;
+        }
+        // an engine that cannot take a puzzle stops the batch there,
+        // after the answers before it
+        if let Some(e) = &r.error {
+            return Err(e.clone().into());
+        }
+        // what comes after a puzzle left out is left out too: the output
+        // stays in input order, with no gap
+        Ok(!r.stopped)
+    };
+    let result = if threads <= 1 {
+        // one thread: this one, with no pool to hand units to and back
+        units
+            .into_iter()
+            .try_for_each(|u| match emit(&ctx.work(u)) {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(None),
+                Err(e) => Err(Some(e)),
+            })
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+        // Units are handed to the workers in order, at most `window`
+        // ahead of the one handed on next, and handed on here in order as
+        // they come back: the workers never wait for the output, and what
+        // waits to be handed on stays small.
+        let window = 4 * threads;
+        let n = units.len();
+        let mut units = units.into_iter();
+        pool.in_place_scope(|scope| {
+            let (tx, rx) = std::sync::mpsc::channel::<(usize, Solved_)>();
+            let ctx = &ctx;
+            let spawn = |k: usize, unit: Unit<'t>| {
+                let tx = tx.clone();
+                scope.spawn(move |_| {
+                    // a closed channel means the batch stopped
+                    let _ = tx.send((k, ctx.work(unit)));
+                });
+            };
+            let mut next = 0;
+            for unit in units.by_ref().take(window) {
+                spawn(next, unit);
+                next += 1;
+            }
+            let mut waiting: HashMap<usize, Solved_> = HashMap::new();
+            let mut result = Ok(());
+            for k in 0..n {
+                let r = loop {
+                    if let Some(r) = waiting.remove(&k) {
+                        break r;
+                    }
+                    let (j, r) = rx.recv().expect("every unit sends its result");
+                    waiting.insert(j, r);
+                };
+                if let Some(unit) = units.next() {
+                    spawn(next, unit);
+                    next += 1;
+                }
+                let go_on = emit(&r);
+                // freed by the workers, who made it: a thread that frees
+                // what another allocated takes the slow path of every
+                // allocator
+                scope.spawn(move |_| drop(r));
+                match go_on {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        result = Err(None);
+                        break;
+                    }
+                    Err(e) => {
+                        result = Err(Some(e));
+                        break;
+                    }
+                }
+            }
+            // the workers still at a unit stop at their next puzzle
+            halt.store(true, Ordering::Relaxed);
+            result
+        })
+    };
+    match result {
+        Ok(()) => Ok(tally),
+        Err(None) => {
+            tally.stopped = true;
+            Ok(tally)
+        }
+        Err(Some(e)) => Err(e),
+    }
+}
+
+/// The lines of `text`, as [`str::lines`] cuts them (at `\n`, a `\r`
+/// before it dropped, no empty line after a last `\n`), found with
+/// [`memchr`]: a batch's lines are short and many.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut from = 0;
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(Some)
+        .chain(std::iter::once(None))
+        .filter_map(move |nl| {
+            let to = nl.unwrap_or(text.len());
+            if nl.is_none() && from == text.len() {
+                return None;
+            }
+            let line = &text[from..to];
+            from = to + 1;
+            // a `\r` ends a line only before a `\n`
+            Some(match nl {
+                Some(_) => line.strip_suffix('\r').unwrap_or(line),
+                None => line,
+            })
+        })
+}
+
+/// A unit of work: lines of text (the number of the first, the text), or
+/// puzzles already read (from grids).
+enum Unit<'t> {
+    Lines(usize, &'t str),
+    Entries(Vec<Entry>),
+}
+
+impl Unit<'_> {
+    /// About how many puzzles it holds.
+    fn len(&self) -> usize {
+        match self {
+            Unit::Lines(_, t) => memchr::memchr_iter(b'\n', t.as_bytes()).count() + 1,
+            Unit::Entries(e) => e.len(),
         }
     }
-    Ok(tally)
+}
+
+/// What a unit gave: each outcome with its line and the end of its
+/// rendered text in `text`; `stopped` when the batch was cancelled before
+/// the unit's end, `error` when a puzzle's rules were not the engine's.
+struct Solved_ {
+    outcomes: Vec<(usize, Outcome, usize)>,
+    text: String,
+    stopped: bool,
+    /// The engine could not take the puzzle after the last outcome.
+    error: Option<EngineMismatch>,
+}
+
+/// What every unit of a batch needs.
+struct Context<'a, R> {
+    reader: &'a Reader,
+    solvers: &'a Solvers,
+    lane9: bool,
+    limit: u64,
+    keep: usize,
+    render: &'a R,
+    done: &'a std::sync::atomic::AtomicU64,
+    cancelled: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
+    fn work(&self, unit: Unit) -> Solved_ {
+        let mut out = Solved_ {
+            outcomes: Vec::with_capacity(unit.len()),
+            text: String::with_capacity(unit.len() * 83),
+            stopped: false,
+            error: None,
+        };
+        let mut last: Option<Arc<Solver>> = None;
+        let push = |out: &mut Solved_, line: usize, o: Outcome| {
+            (self.render)(line, &o, &mut out.text);
+            out.outcomes.push((line, o, out.text.len()));
+        };
+        match unit {
+            Unit::Lines(first, text) => {
+                for (i, line) in lines(text).enumerate() {
+                    if crate::puzzle::is_comment(line) || line.trim().is_empty() {
+                        continue;
+                    }
+                    if (self.cancelled)() {
+                        out.stopped = true;
+                        break;
+                    }
+                    let no = first + i;
+                    let o = match self.lane9.then(|| lane9::parse(line)).flatten() {
+                        Some(cells) => {
+                            lane9::solve(&self.reader.rules9, cells, self.limit, self.keep)
+                        }
+                        None => None,
+                    };
+                    let o = match o {
+                        Some(o) => Ok(o),
+                        None => self.solve(self.reader.read_line(line, no), &mut last),
+                    };
+                    match o {
+                        Ok(o) => push(&mut out, no, o),
+                        Err(e) => {
+                            out.error = Some(e);
+                            break;
+                        }
+                    }
+                }
+            }
+            Unit::Entries(entries) => {
+                for e in entries {
+                    if (self.cancelled)() {
+                        out.stopped = true;
+                        break;
+                    }
+                    let no = e.line;
+                    match self.solve(e, &mut last) {
+                        Ok(o) => push(&mut out, no, o),
+                        Err(e) => {
+                            out.error = Some(e);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.done
+            .fetch_add(out.outcomes.len() as u64, Ordering::Relaxed);
+        out
+    }
+
+    /// A puzzle on the general path, with the solver of its rules (the
+    /// last one used, when the rules are the same).
+    fn solve(&self, e: Entry, last: &mut Option<Arc<Solver>>) -> Result<Outcome, EngineMismatch> {
+        let Ok(p) = &e.puzzle else {
+            return Ok(solve_entry(None, e, self.limit, self.keep));
+        };
+        let s = match last {
+            Some(s) if s.rules() == &p.rules => s.clone(),
+            _ => {
+                let s = self.solvers.get(&p.rules)?;
+                *last = Some(s.clone());
+                s
+            }
+        };
+        Ok(solve_entry(Some(&s), e, self.limit, self.keep))
+    }
+}
+
+/// The solvers of a batch, one per set of rules met, built when first
+/// needed and shared by the threads.
+struct Solvers {
+    engine: Engine,
+    built: std::sync::Mutex<HashMap<Rules, Arc<Solver>>>,
+}
+
+impl Solvers {
+    fn get(&self, rules: &Rules) -> Result<Arc<Solver>, EngineMismatch> {
+        let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(s) = built.get(rules) {
+            return Ok(s.clone());
+        }
+        let s = Arc::new(Solver::new(rules, self.engine)?);
+        built.insert(rules.clone(), s.clone());
+        Ok(s)
+    }
+}
+
+/// Reads puzzles as a [`RulesSpec`] says, its fixed rules (with the
+/// variants) made once.
+struct Reader {
+    spec: RulesSpec,
+    fixed: Option<Result<Rules, RulesError>>,
+    rules9: Rules,
+}
+
+impl Reader {
+    fn new(spec: &RulesSpec) -> Self {
+        Reader {
+            spec: spec.clone(),
+            fixed: spec.fixed.as_ref().map(|r| spec.finish(r.clone())),
+            rules9: Rules::standard(9).expect("9x9 rules"),
+        }
+    }
+
+    /// Whether a line of 81 symbols is a plain 9x9 puzzle under these
+    /// rules.
+    fn plain_9x9(&self) -> bool {
+        match &self.fixed {
+            Some(Ok(r)) => r.is_standard_9x9(),
+            Some(Err(_)) => false,
+            None => !self.spec.diagonal && !self.spec.windoku,
+        }
+    }
+
+    /// The puzzle of one line (not blank, not a comment), numbered `no`.
+    fn read_line(&self, line: &str, no: usize) -> Entry {
+        let puzzle = match &self.fixed {
+            Some(Err(e)) => Err(e.clone().into()),
+            Some(Ok(r)) => Puzzle::parse_line(line, Some(r)),
+            None => Puzzle::parse_line(line, None).and_then(|p| {
+                if self.spec.diagonal || self.spec.windoku {
+                    let rules = self.spec.finish(p.rules.clone())?;
+                    Puzzle::new(rules, p.givens)
+                } else {
+                    Ok(p)
+                }
+            }),
+        };
+        Entry { line: no, puzzle }
+    }
+
+    /// The puzzles of a text of grids.
+    fn read_grids(&self, text: &str) -> Vec<Entry> {
+        self.spec.read(text, Layout::Grids, 1)
+    }
 }
 
 /// One puzzle solved as a batch solves each of its puzzles (the answer
@@ -341,25 +683,180 @@ pub fn solve_one(
     limit: u64,
     keep: usize,
 ) -> Result<Outcome, EngineMismatch> {
-    let mut solvers = HashMap::new();
-    if let Ok(p) = &entry.puzzle {
-        solvers.insert(p.rules.clone(), Solver::new(&p.rules, engine)?);
-    }
-    Ok(solve_entry(&solvers, entry, limit, keep))
+    let solver = match &entry.puzzle {
+        Ok(p) => Some(Solver::new(&p.rules, engine)?),
+        Err(_) => None,
+    };
+    Ok(solve_entry(solver.as_ref(), entry, limit, keep))
 }
 
-fn solve_entry(solvers: &HashMap<Rules, Solver>, e: Entry, limit: u64, keep: usize) -> Outcome {
-    match e.puzzle {
-        Err(err) => Outcome::Invalid(err.to_string()),
-        Ok(p) => {
-            let s = solvers[&p.rules].solve(&p.givens, limit, keep);
-            for g in &s.solutions {
-                if let Err(why) = check_solution(&p, g) {
-                    // An engine bug: never print a wrong answer.
-                    return Outcome::Invalid(format!("internal error, wrong solution: {why}"));
-                }
+/// A puzzle read on the general path, solved by `solver` (made for its
+/// rules; `None` only when the puzzle could not be read), the answers
+/// checked.
+fn solve_entry(solver: Option<&Solver>, e: Entry, limit: u64, keep: usize) -> Outcome {
+    match (e.puzzle, solver) {
+        (Err(err), _) => Outcome::Invalid(err.to_string()),
+        (Ok(_), None) => unreachable!("a solver is made for every puzzle read"),
+        (Ok(p), Some(solver)) => {
+            let s = solver.solve(&p.givens, limit, keep);
+            checked(p, s)
+        }
+    }
+}
+
+/// The outcome of a solved puzzle, once every answer is checked against
+/// its rules and givens ([`check_solution`], which shares no code with
+/// the solvers).
+fn checked(p: Puzzle, s: Solved) -> Outcome {
+    for g in &s.solutions {
+        if let Err(why) = check_solution(&p, g) {
+            // An engine bug: never print a wrong answer.
+            return Outcome::Invalid(format!("internal error, wrong solution: {why}"));
+        }
+    }
+    Outcome::Solved(p, s)
+}
+
+/// The lane of plain 9x9 lines: 81 bytes read straight into cells, the
+/// givens and every answer checked with bit masks, `fast9` called on the
+/// cells as they are. Anything it does not take (another length, another
+/// symbol, givens in conflict, an answer that fails its check) goes back
+/// to the general path, which says what is wrong: so the outcomes are
+/// those of the general path, only sooner.
+pub(crate) mod lane9 {
+    use super::{checked, Outcome};
+    use crate::fast9;
+    use crate::grid::Grid;
+    use crate::puzzle::Puzzle;
+    use crate::rules::Rules;
+    use crate::solve::Solved;
+
+    /// The cells of a line of exactly 81 symbols `1`-`9`, `.` or `0`
+    /// (ASCII whitespace around it allowed), digits 0 to 9.
+    pub fn parse(line: &str) -> Option<[u8; 81]> {
+        let b = line.as_bytes().trim_ascii();
+        let b: &[u8; 81] = b.try_into().ok()?;
+        let mut cells = [0u8; 81];
+        let mut bad = false;
+        // without branches, so that it runs on vectors
+        for (c, &x) in cells.iter_mut().zip(b) {
+            let d = x.wrapping_sub(b'0');
+            let dot = x == b'.';
+            bad |= (d > 9) & !dot;
+            *c = if dot { 0 } else { d };
+        }
+        (!bad).then_some(cells)
+    }
+
+    /// The digits of each house of `cells` (bit `d` for digit `d`, bit 0
+    /// for empty cells; rows 0-8, columns 9-17, boxes 18-26), and whether
+    /// no digit but 0 was met twice in one of them. A row at a time, its
+    /// mask and its three box segments in registers (a table of houses
+    /// per cell would chain every cell's update through memory).
+    fn houses(cells: &[u8; 81]) -> ([u16; 27], bool) {
+        let mut seen = [0u16; 27];
+        let mut twice = 0u16;
+        for r in 0..9 {
+            let mut row = 0u16;
+            let mut seg = [0u16; 3];
+            for k in 0..9 {
+                let bit = 1u16 << (cells[r * 9 + k] & 15);
+                twice |= (row | seen[9 + k]) & bit;
+                row |= bit;
+                seen[9 + k] |= bit;
+                seg[k / 3] |= bit;
             }
-            Outcome::Solved(p, s)
+            seen[r] = row;
+            for (j, &sg) in seg.iter().enumerate() {
+                let b = 18 + r / 3 * 3 + j;
+                // within a segment a digit twice is twice in the row
+                twice |= seen[b] & sg;
+                seen[b] |= sg;
+            }
+        }
+        (seen, twice & !1 == 0)
+    }
+
+    /// Whether no digit is twice in a row, column or box of `cells`
+    /// (digits 0 to 9, 0 empty).
+    pub fn givens_ok(cells: &[u8; 81]) -> bool {
+        houses(cells).1
+    }
+
+    /// Whether `sol` is a solution of `givens`: every cell 1 to 9, every
+    /// given kept, every row, column and box holding each digit once.
+    /// With every cell 1 to 9, a house holding each digit once is one
+    /// whose nine cells show all nine digits: the test is an OR of bits per
+    /// house, in straight loops that need no branch.
+    pub fn solution_ok(givens: &[u8; 81], sol: &[u8; 81]) -> bool {
+        const ALL: u16 = 0b11_1111_1110;
+        let mut ok = true;
+        let mut bits = [0u16; 81];
+        for ((b, &d), &g) in bits.iter_mut().zip(sol).zip(givens) {
+            ok &= (1..=9).contains(&d) & ((g == 0) | (g == d));
+            *b = 1u16 << (d & 15);
+        }
+        let mut cols = [0u16; 9];
+        for row in bits.chunks_exact(9) {
+            let mut m = 0;
+            for (c, &b) in cols.iter_mut().zip(row) {
+                m |= b;
+                *c |= b;
+            }
+            ok &= m == ALL;
+        }
+        for band in bits.chunks_exact(27) {
+            for j in 0..3 {
+                let mut m = 0;
+                for i in 0..3 {
+                    for &b in &band[i * 9 + j * 3..i * 9 + j * 3 + 3] {
+                        m |= b;
+                    }
+                }
+                ok &= m == ALL;
+            }
+        }
+        ok && cols.iter().all(|&c| c == ALL)
+    }
+
+    /// The outcome of the puzzle `cells` (`rules`: plain 9x9), as the
+    /// general path would give it; `None` to leave it to the general path.
+    pub fn solve(rules: &Rules, cells: [u8; 81], limit: u64, keep: usize) -> Option<Outcome> {
+        let keep = keep.min(usize::try_from(limit).unwrap_or(usize::MAX));
+        let mut small = [[0u8; 81]; 2];
+        let mut large = Vec::new();
+        let out: &mut [[u8; 81]] = if keep <= 2 {
+            &mut small[..keep]
+        } else {
+            large.resize(keep, [0u8; 81]);
+            &mut large
+        };
+        let mut st = fast9::Fast9Stats::default();
+        let count = fast9::solve(&cells, limit, out, &mut st);
+        // givens in conflict give no solution: only then are they looked
+        // at, and then the general path says where the conflict is
+        if count == 0 && !givens_ok(&cells) {
+            return None;
+        }
+        let kept = &out[..count.min(out.len() as u64) as usize];
+        let ok = kept.iter().all(|g| solution_ok(&cells, g));
+        // the parser gave digits 0 to 9, and a solution that passed its
+        // check has digits 1 to 9; one that did not is only checked again
+        // (by the general check, which takes any byte) and never shown
+        let puzzle = Puzzle {
+            rules: rules.clone(),
+            givens: Grid::from_checked_9x9(cells),
+        };
+        let solved = Solved {
+            count,
+            solutions: kept.iter().map(|&g| Grid::from_checked_9x9(g)).collect(),
+            effort: st.guesses,
+        };
+        if ok {
+            Some(Outcome::Solved(puzzle, solved))
+        } else {
+            // the general check says what is wrong
+            Some(checked(puzzle, solved))
         }
     }
 }
@@ -450,6 +947,8 @@ pub enum RateEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Grid;
+    use proptest::prelude::*;
 
     #[test]
     fn sniffing_and_chunks() {
@@ -465,6 +964,26 @@ mod tests {
             chunks(text, 2),
             vec![(1, "a\nb\n"), (3, "c\nd\n"), (5, "e")]
         );
+    }
+
+    #[test]
+    fn lines_as_str_lines_cuts_them() {
+        for t in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\r\nb",
+            "a\n\nb\r\n",
+            "\r\n\r",
+            "x\ry\n\n\n",
+        ] {
+            assert_eq!(
+                lines(t).collect::<Vec<_>>(),
+                t.lines().collect::<Vec<_>>(),
+                "{t:?}"
+            );
+        }
     }
 
     #[test]
@@ -540,5 +1059,200 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(err, BatchError::Output(_)));
+    }
+
+    /// A solved 9x9 grid (rows shifted by 3, 6, then 1 within bands).
+    fn solved_grid() -> [u8; 81] {
+        let mut g = [0u8; 81];
+        for r in 0..9 {
+            for c in 0..9 {
+                g[r * 9 + c] = ((r * 3 + r / 3 + c) % 9 + 1) as u8;
+            }
+        }
+        g
+    }
+
+    /// A 9x9 line to read: cells of a solved grid with its digits
+    /// relabelled, some kept, one maybe changed (which may put a digit
+    /// twice in a house), written with `.` or `0`, sometimes with spaces
+    /// around it or a symbol the lane does not take.
+    fn line_strategy() -> impl Strategy<Value = String> {
+        (
+            Just((1..=9).collect::<Vec<u8>>()).prop_shuffle(),
+            proptest::collection::vec(0u8..100, 81),
+            any::<u8>(),
+            0usize..81,
+            0u8..=9,
+            0u8..6,
+        )
+            .prop_map(|(digits, keep, density, at, d, decoration)| {
+                let g = solved_grid();
+                let mut cells: Vec<u8> = g
+                    .iter()
+                    .zip(&keep)
+                    .map(|(&x, &k)| {
+                        if k < density % 60 {
+                            digits[x as usize - 1]
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                if decoration == 1 {
+                    cells[at] = d;
+                }
+                let mut line: String = cells
+                    .iter()
+                    .map(|&x| match x {
+                        0 if decoration == 2 => '0',
+                        0 => '.',
+                        x => (b'0' + x) as char,
+                    })
+                    .collect();
+                match decoration {
+                    3 => line = format!("  {line}\t"),
+                    4 => line.replace_range(at..at + 1, "x"),
+                    5 => line.push('5'),
+                    _ => {}
+                }
+                line
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// The 9x9 lane gives the general path's outcome, or leaves the
+        /// line to it; it takes every line of 81 symbols it is meant for.
+        #[test]
+        fn the_lane_gives_what_the_general_path_gives(
+            line in line_strategy(),
+            limit in 1u64..=4,
+            keep in 0usize..=3,
+        ) {
+            let reader = Reader::new(&RulesSpec::default());
+            let fast9 = Solver::new(&reader.rules9, Engine::Fast9).unwrap();
+            let general = solve_entry(Some(&fast9), reader.read_line(&line, 1), limit, keep);
+            let trimmed = line.trim_ascii();
+            let meant = trimmed.len() == 81
+                && trimmed.bytes().all(|b| b == b'.' || b.is_ascii_digit());
+            prop_assert_eq!(lane9::parse(&line).is_some(), meant);
+            if let Some(cells) = lane9::parse(&line) {
+                match lane9::solve(&reader.rules9, cells, limit, keep) {
+                    Some(o) => prop_assert_eq!(format!("{o:?}"), format!("{general:?}")),
+                    // only givens in conflict are left to the general path
+                    None => prop_assert!(matches!(general, Outcome::Invalid(_))),
+                }
+            }
+            if let Outcome::Solved(p, s) = &general {
+                for g in &s.solutions {
+                    prop_assert!(check_solution(p, g).is_ok());
+                }
+            }
+        }
+
+        /// The lane's checks agree with the general ones: givens in
+        /// conflict with [`Puzzle::new`], answers with [`check_solution`].
+        #[test]
+        fn the_lanes_checks_agree(
+            line in line_strategy(),
+            changes in proptest::collection::vec((0usize..81, 0u8..=9), 0..3),
+        ) {
+            let rules = Rules::standard(9).unwrap();
+            let Some(givens) = lane9::parse(&line) else { return Ok(()) };
+            let general = Puzzle::new(rules.clone(), Grid::from_cells(9, givens.to_vec()));
+            prop_assert_eq!(lane9::givens_ok(&givens), general.is_ok());
+            let mut sol = solved_grid();
+            // the givens' own digits where there are any, so that some
+            // answers keep them
+            let mut map = [0u8; 10];
+            for (&g, &x) in givens.iter().zip(&solved_grid()) {
+                if g != 0 {
+                    map[x as usize] = g;
+                }
+            }
+            if map[1..].iter().all(|&m| m != 0) {
+                for x in &mut sol {
+                    *x = map[*x as usize];
+                }
+            }
+            for &(at, d) in &changes {
+                sol[at] = d;
+            }
+            let p = Puzzle { rules, givens: Grid::from_cells(9, givens.to_vec()) };
+            prop_assert_eq!(
+                lane9::solution_ok(&givens, &sol),
+                check_solution(&p, &Grid::from_cells(9, sol.to_vec())).is_ok()
+            );
+        }
+    }
+
+    /// A digit above 9 is never part of an answer.
+    #[test]
+    fn the_lane_refuses_digits_out_of_range() {
+        let g = solved_grid();
+        let mut sol = g;
+        assert!(lane9::solution_ok(&[0; 81], &sol));
+        sol[40] = 10;
+        assert!(!lane9::solution_ok(&[0; 81], &sol));
+        sol[40] = 0;
+        assert!(!lane9::solution_ok(&[0; 81], &sol));
+    }
+
+    /// Many units on several threads come back in input order, the same
+    /// as on one thread, with a stop at the first puzzle an engine cannot
+    /// take and the answers before it handed on.
+    #[test]
+    fn threads_keep_the_order() {
+        let mut text = String::new();
+        let lines = [
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            "# a comment",
+            "11...............................................................................",
+            ".................................................................................",
+            "",
+            "1...............",
+        ];
+        for i in 0..3000 {
+            text.push_str(lines[i % lines.len()]);
+            text.push('\n');
+        }
+        let run_on = |threads: usize, engine: Engine, text: &str| {
+            let batch = Batch {
+                spec: RulesSpec::default(),
+                engine,
+                layout: Layout::Auto,
+                limit: 2,
+                keep: 1,
+                threads,
+                cancel: None,
+            };
+            let mut seen = Vec::new();
+            let done = std::sync::atomic::AtomicU64::new(0);
+            let r = run_rendered(
+                &batch,
+                text,
+                |line, o, buf| buf.push_str(&format!("{line} {o:?}\n")),
+                |line, o, t| {
+                    assert_eq!(t, format!("{line} {o:?}\n"));
+                    seen.push(t.to_string());
+                    Ok(())
+                },
+                &done,
+            );
+            (r.map(|t| t.puzzles()), seen)
+        };
+        let (one, a) = run_on(1, Engine::Auto, &text);
+        let (two, b) = run_on(3, Engine::Auto, &text);
+        assert_eq!(one.unwrap(), 2000);
+        assert_eq!(two.unwrap(), 2000);
+        assert_eq!(a, b);
+        // fast9 cannot take the 4x4 puzzle of line 6: the three puzzles
+        // before it are answered, then the batch stops
+        for threads in [1, 2] {
+            let (r, seen) = run_on(threads, Engine::Fast9, &text);
+            assert!(matches!(r, Err(BatchError::Engine(_))));
+            assert_eq!(seen, a[..3].to_vec());
+        }
     }
 }

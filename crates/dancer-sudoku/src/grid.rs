@@ -33,7 +33,68 @@ pub fn digit(c: char) -> Option<u8> {
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Grid {
     size: usize,
-    cells: Vec<u8>,
+    cells: Cells,
+}
+
+/// The cells of a grid: up to 9x9 in place (a batch of 9x9 puzzles makes
+/// two grids a puzzle, and the allocations were a tenth of its time),
+/// larger ones on the heap.
+#[derive(Clone)]
+enum Cells {
+    /// The first `len` bytes.
+    Inline {
+        len: u8,
+        cells: [u8; 81],
+    },
+    Heap(Vec<u8>),
+}
+
+impl Cells {
+    fn new(cells: Vec<u8>) -> Self {
+        if cells.len() <= 81 {
+            let mut a = [0u8; 81];
+            a[..cells.len()].copy_from_slice(&cells);
+            Cells::Inline {
+                len: cells.len() as u8,
+                cells: a,
+            }
+        } else {
+            Cells::Heap(cells)
+        }
+    }
+}
+
+impl std::ops::Deref for Cells {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Cells::Inline { len, cells } => &cells[..*len as usize],
+            Cells::Heap(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Cells {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match self {
+            Cells::Inline { len, cells } => &mut cells[..*len as usize],
+            Cells::Heap(v) => v,
+        }
+    }
+}
+
+impl PartialEq for Cells {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Cells {}
+
+impl std::hash::Hash for Cells {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state)
+    }
 }
 
 impl fmt::Debug for Grid {
@@ -47,7 +108,7 @@ impl Grid {
     pub fn empty(size: usize) -> Self {
         Grid {
             size,
-            cells: vec![0; size * size],
+            cells: Cells::new(vec![0; size * size]),
         }
     }
     /// A grid from its cells (row-major, 0 for empty). Panics if the length
@@ -63,7 +124,20 @@ impl Grid {
             cells.iter().all(|&d| d as usize <= size),
             "digit out of range"
         );
-        Grid { size, cells }
+        Grid {
+            size,
+            cells: Cells::new(cells),
+        }
+    }
+    /// A 9x9 grid from cells known to be digits 0 to 9 (the caller has
+    /// checked every one): [`from_cells`](Self::from_cells) without the
+    /// check, and without an allocation.
+    pub(crate) fn from_checked_9x9(cells: [u8; 81]) -> Self {
+        debug_assert!(cells.iter().all(|&d| d <= 9));
+        Grid {
+            size: 9,
+            cells: Cells::Inline { len: 81, cells },
+        }
     }
     pub fn size(&self) -> usize {
         self.size
@@ -87,7 +161,20 @@ impl Grid {
     }
     /// One line of symbols, `.` for empty.
     pub fn to_line(&self) -> String {
-        self.cells.iter().map(|&d| symbol(d)).collect()
+        let mut s = String::with_capacity(self.cells.len());
+        self.push_line(&mut s);
+        s
+    }
+    /// Appends [`to_line`](Self::to_line) to `out`.
+    pub fn push_line(&self, out: &mut String) {
+        // every symbol is ASCII: one byte a cell, 64 at a time
+        let mut buf = [0u8; 64];
+        for part in self.cells.chunks(64) {
+            for (b, &d) in buf.iter_mut().zip(part) {
+                *b = symbol(d) as u8;
+            }
+            out.push_str(std::str::from_utf8(&buf[..part.len()]).expect("ASCII symbols"));
+        }
     }
     /// A picture with box (or region) separators, for people.
     pub fn pretty(&self, rules: &Rules) -> String {

@@ -225,7 +225,7 @@ pub enum Layout {
     Grids,
 }
 
-fn is_comment(line: &str) -> bool {
+pub(crate) fn is_comment(line: &str) -> bool {
     line.trim_start().starts_with('#')
 }
 

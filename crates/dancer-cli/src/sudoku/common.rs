@@ -143,14 +143,15 @@ pub fn read_one(input: &str) -> Result<Puzzle> {
 }
 
 /// Reads, solves (in parallel, output in input order) and reports: each
-/// puzzle's outcome goes through `render` to standard output, invalid ones
+/// puzzle's outcome goes through `render` (on the worker threads) to
+/// standard output, invalid ones
 /// are also named on standard error, and a summary line ends the run.
 pub fn run_batch(
     a: &CommonArgs,
     limit: u64,
     keep: usize,
     out: &mut Out,
-    mut render: impl FnMut(usize, &Outcome, &mut String),
+    render: impl Fn(usize, &Outcome, &mut String) + Sync,
 ) -> Result<Tally> {
     let spec = a.spec()?;
     let (name, text) = read_input(a.input.as_deref())?;
@@ -167,7 +168,6 @@ pub fn run_batch(
         cancel: Some(cancel.clone()),
     };
     let start = Instant::now();
-    let mut buf = String::new();
     let done = AtomicU64::new(0);
     let finished = AtomicBool::new(false);
     let tally = std::thread::scope(|scope| {
@@ -180,16 +180,16 @@ pub fn run_batch(
                 }
             });
         }
-        let r = batch::run(
+        // rendered on the worker threads; written here, in input order
+        let r = batch::run_rendered(
             &b,
             &text,
-            |line, o| {
+            render,
+            |line, o, text| {
                 if let Outcome::Invalid(why) = o {
                     eprintln!("{name}:{line}: invalid puzzle: {why}");
                 }
-                buf.clear();
-                render(line, o, &mut buf);
-                out.text(&buf)
+                out.text(text)
             },
             &done,
         );
@@ -229,6 +229,9 @@ pub fn run_batch(
 /// solved ([`crate::progress::batch_bar`]: within 80 columns, plain
 /// numbers), drawn at once and moved as each puzzle is done.
 fn batch_bar(text: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
     let puzzles = text
         .lines()
         .filter(|l| {
@@ -236,8 +239,7 @@ fn batch_bar(text: &str) -> ProgressBar {
             !l.is_empty() && !l.starts_with('#')
         })
         .count() as u64;
-    if !std::io::stderr().is_terminal() || puzzles <= 100 || batch::is_grid_text(text, Layout::Auto)
-    {
+    if puzzles <= 100 || batch::is_grid_text(text, Layout::Auto) {
         return ProgressBar::hidden();
     }
     let b = crate::progress::batch_bar(ProgressDrawTarget::stderr(), puzzles, "puzzles");

@@ -38,7 +38,7 @@ fn render(o: &Outcome, pretty: bool, buf: &mut String) {
     };
     let status = s.status();
     match (status, pretty) {
-        (Status::Unique, false) => buf.push_str(&s.solutions[0].to_line()),
+        (Status::Unique, false) => s.solutions[0].push_line(buf),
         (Status::Unique, true) => buf.push_str(&s.solutions[0].pretty(&p.rules)),
         (Status::Multiple, false) => buf.push_str("multiple"),
         (Status::Multiple, true) => {
