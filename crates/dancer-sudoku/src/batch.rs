@@ -269,15 +269,16 @@ pub enum BatchError {
 /// enough that two threads share a piece evenly.
 const UNIT_LINES: usize = 128;
 
-/// The lines (or puzzles) of a unit for a batch of `lines` on `threads`:
-/// [`UNIT_LINES`], or fewer for a small batch, so that each thread has
-/// at least 16 units to take (a few hard puzzles in one unit would
-/// otherwise leave the other threads idle at the end).
-fn unit_lines(lines: usize, threads: usize) -> usize {
+/// The lines (or puzzles) of a unit for a batch of `lines()` on
+/// `threads`: [`UNIT_LINES`], or fewer for a small batch, so that each
+/// thread has at least 16 units to take (a few hard puzzles in one unit
+/// would otherwise leave the other threads idle at the end). `lines` is
+/// only asked for on more than one thread.
+fn unit_lines(lines: impl FnOnce() -> usize, threads: usize) -> usize {
     if threads <= 1 {
         return UNIT_LINES;
     }
-    (lines / (16 * threads)).clamp(8, UNIT_LINES)
+    (lines() / (16 * threads)).clamp(8, UNIT_LINES)
 }
 
 /// Solves every puzzle of `text` as `batch` says, handing each outcome to
@@ -333,32 +334,37 @@ where
                 .as_ref()
                 .is_some_and(|c| c.load(Ordering::Relaxed))
     };
-    let ctx = Context {
-        reader: &reader,
-        solvers: &solvers,
-        lane9,
-        limit: batch.limit,
-        keep: batch.keep,
-        render: &render,
-        done,
-        cancelled: &cancelled,
-    };
     let threads = dancer_core::parallel::threads_used(batch.threads);
-    let units: Vec<Unit<'t>> = if grids {
+    let (unit, units): (usize, Vec<Unit<'t>>) = if grids {
         let entries = reader.read_grids(text);
-        let unit = unit_lines(entries.len(), threads);
+        let unit = unit_lines(|| entries.len(), threads);
         let mut units = Vec::new();
         let mut it = entries.into_iter().peekable();
         while it.peek().is_some() {
             units.push(Unit::Entries(it.by_ref().take(unit).collect()));
         }
-        units
+        (unit, units)
     } else {
-        let unit = unit_lines(memchr::memchr_iter(b'\n', text.as_bytes()).count(), threads);
-        chunks(text, unit)
+        let unit = unit_lines(
+            || memchr::memchr_iter(b'\n', text.as_bytes()).count(),
+            threads,
+        );
+        let units = chunks(text, unit)
             .into_iter()
             .map(|(first, t)| Unit::Lines(first, t))
-            .collect()
+            .collect();
+        (unit, units)
+    };
+    let ctx = Context {
+        reader: &reader,
+        solvers: &solvers,
+        lane9,
+        unit,
+        limit: batch.limit,
+        keep: batch.keep,
+        render: &render,
+        done,
+        cancelled: &cancelled,
     };
     let mut tally = Tally::default();
     // hands a unit's outcomes on; whether to go on
@@ -489,16 +495,6 @@ enum Unit<'t> {
     Entries(Vec<Entry>),
 }
 
-impl Unit<'_> {
-    /// About how many puzzles it holds.
-    fn len(&self) -> usize {
-        match self {
-            Unit::Lines(_, t) => memchr::memchr_iter(b'\n', t.as_bytes()).count() + 1,
-            Unit::Entries(e) => e.len(),
-        }
-    }
-}
-
 /// What a unit gave: each outcome with its line and the end of its
 /// rendered text in `text`; `stopped` when the batch was cancelled before
 /// the unit's end, `error` when a puzzle's rules were not the engine's.
@@ -515,6 +511,8 @@ struct Context<'a, R> {
     reader: &'a Reader,
     solvers: &'a Solvers,
     lane9: bool,
+    /// The most lines (or puzzles) of a unit.
+    unit: usize,
     limit: u64,
     keep: usize,
     render: &'a R,
@@ -525,8 +523,8 @@ struct Context<'a, R> {
 impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
     fn work(&self, unit: Unit) -> Solved_ {
         let mut out = Solved_ {
-            outcomes: Vec::with_capacity(unit.len()),
-            text: String::with_capacity(unit.len() * 83),
+            outcomes: Vec::with_capacity(self.unit),
+            text: String::with_capacity(self.unit * 83),
             stopped: false,
             error: None,
         };
