@@ -20,8 +20,7 @@ pub struct ThreadsArg {
 impl ThreadsArg {
     /// The number of threads: as given, else one per core.
     pub fn get(&self) -> usize {
-        self.threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        self.threads.unwrap_or_else(dancer_core::parallel::cores)
     }
 
     /// Whether `--threads` was given.
@@ -34,13 +33,15 @@ impl ThreadsArg {
 /// [`dancer_core::parallel::max_threads`] (4 per core: more only share the
 /// same cores).
 fn parse_threads(s: &str) -> Result<usize, String> {
-    let max = dancer_core::parallel::max_threads();
     match s.parse::<usize>() {
         Ok(0) => Err("must be at least 1".into()),
-        Ok(n) if n > max => Err(format!(
-            "must be at most {max} ({} per core, and this machine has {})",
+        // one thread needs no look at the machine's cores
+        Ok(1) => Ok(1),
+        Ok(n) if n > dancer_core::parallel::max_threads() => Err(format!(
+            "must be at most {} ({} per core, and this machine has {})",
+            dancer_core::parallel::max_threads(),
             dancer_core::parallel::THREADS_PER_CORE,
-            max / dancer_core::parallel::THREADS_PER_CORE
+            dancer_core::parallel::cores()
         )),
         Ok(n) => Ok(n),
         Err(e) => Err(format!("not a whole number: {e}")),

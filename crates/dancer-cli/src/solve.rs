@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_core::parallel::{self, Observer, Progress, RunConfig, Stop, UnitResult};
 use dancer_core::shard::{Checkpoint, Saved, ShardSpec, Split, SplitError, SplitOptions};
-use dancer_core::{verify, Problem};
+use dancer_core::{verify, EngineKind, Problem};
 use dancer_formats::ndjson::SolveRecord;
 use indicatif::ProgressBar;
 use std::io::Write;
@@ -232,7 +232,6 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     }
     let parsed = read_problem(args.file.as_deref(), args.format)?;
     let problem = &parsed.problem;
-    let engine = args.engine.engine.resolve(problem)?;
     let threads = args.threads.get();
     if args.shard.is_some() && (args.checkpoint.is_some() || args.resume.is_some()) {
         bail!(
@@ -240,6 +239,11 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
         );
     }
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
+    // a resumed run with `auto` goes on with the checkpoint's engine
+    let engine = match &resume {
+        Some(saved) if args.engine.engine == EngineKind::Auto => saved.engine_for(problem),
+        _ => args.engine.engine.resolve(problem)?,
+    };
     let opts = SplitOptions {
         threads,
         shard: args.shard,

@@ -53,8 +53,9 @@ fn solve_reads_a_file() {
 
 #[test]
 fn json_is_ndjson_with_summary_last() {
+    // dlx: Knuth's DLX2 counts 4 nodes and 14 updates for this problem
     let out = dancer()
-        .args(["solve", "--json"])
+        .args(["solve", "--json", "--engine", "dlx"])
         .write_stdin(TOYCOLOR)
         .assert()
         .code(0)
@@ -180,6 +181,32 @@ fn bad_flags_exit_2() {
     dancer().args(["solve", "--limit", "x"]).assert().code(2);
     dancer().args(["frobnicate"]).assert().code(2);
     dancer().args(["gen", "queens", "0"]).assert().code(2);
+    dancer()
+        .args(["gen", "macmahon", "5x5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("one cell per square"));
+    dancer()
+        .args(["gen", "macmahon", "--colours", "7"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("2, 3 or 4"));
+}
+
+/// MacMahon's squares, generated and solved: the 3x8 board has none.
+#[test]
+fn gen_macmahon_solves() {
+    let g = dancer().args(["gen", "macmahon", "3x8"]).output().unwrap();
+    assert!(g.status.success());
+    let text = String::from_utf8(g.stdout).unwrap();
+    assert!(text.lines().nth(1).unwrap().contains("p23 | h1.0"));
+    dancer()
+        .args(["solve", "--count", "-"])
+        .write_stdin(text)
+        .assert()
+        .code(1)
+        .stdout("0\n")
+        .stderr(predicate::str::contains("engine bitmrv: 0 solutions"));
 }
 
 #[test]
@@ -376,12 +403,37 @@ fn broken_pipe_is_not_an_error() {
 fn multiplicities_dlx3() {
     // A twice, B once or twice: {A}+{A B}, {A B}+{A B'}...
     dancer()
-        .args(["solve"])
+        .args(["solve", "--engine", "dlxm"])
         .write_stdin("2|A 1:2|B\nA\nA B\nA B\n")
         .assert()
         .code(0)
         .stdout("A\nA B\n\nA\nA B\n\nA B\nA B\n")
         .stderr(predicate::str::contains("3 solutions"));
+    // auto (bitmrv) finds the same three, in its own order (and each
+    // solution's options in the order it chose them)
+    let out = dancer()
+        .args(["solve"])
+        .write_stdin("2|A 1:2|B\nA\nA B\nA B\n")
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("engine bitmrv: 3 solutions"))
+        .get_output()
+        .stdout
+        .clone();
+    let mut sols: Vec<Vec<String>> = String::from_utf8(out)
+        .unwrap()
+        .split("\n\n")
+        .map(|s| {
+            let mut o: Vec<String> = s.lines().map(str::to_string).collect();
+            o.sort();
+            o
+        })
+        .collect();
+    sols.sort();
+    assert_eq!(
+        sols,
+        [vec!["A", "A B"], vec!["A", "A B"], vec!["A B", "A B"]]
+    );
     dancer()
         .args(["solve", "--engine", "bitset"])
         .write_stdin("2|A\nA\nA\n")

@@ -52,6 +52,7 @@
 use crate::control::{Control, Search, Step};
 use crate::engine::{DescendError, Engine, EngineError, EngineKind, Unsupported};
 use crate::problem::{OptionId, Problem};
+use crate::stats::{Estimate, Tally};
 
 /// Largest number of items (primary plus secondary) the engine takes.
 pub const MAX_ITEMS: usize = 512;
@@ -125,9 +126,8 @@ pub fn check(problem: &Problem) -> Result<(), Unsupported> {
     Ok(())
 }
 
-/// Knuth's estimate of the bitset engine's tree for `problem`: (nodes,
-/// options scanned).
-pub fn estimate(problem: &Problem, probes: usize, seed: u64) -> Result<(f64, f64), Unsupported> {
+/// Knuth's estimate of the bitset engine's tree for `problem`.
+pub fn estimate(problem: &Problem, probes: usize, seed: u64) -> Result<Estimate, Unsupported> {
     check(problem)?;
     Ok(match problem.n_items() {
         0..=64 => Bitset::<1>::new(problem).estimate(probes, seed),
@@ -522,21 +522,20 @@ impl<'p, const W: usize> Bitset<'p, W> {
     }
 
     /// Knuth's estimate of the size of this engine's search tree: `probes`
-    /// random paths. Returns estimated (nodes, options scanned).
-    pub fn estimate(&self, probes: usize, seed: u64) -> (f64, f64) {
+    /// random paths.
+    pub fn estimate(&self, probes: usize, seed: u64) -> Estimate {
         let mut next_rand = crate::stats::xorshift(seed);
-        let (mut nodes, mut scans) = (0.0f64, 0.0f64);
+        let mut t = Tally::default();
         let mut ok: Vec<usize> = Vec::new();
         for _ in 0..probes.max(1) {
             let mut weight = 1.0f64;
             let mut cov = [0u64; W];
             loop {
-                nodes += weight;
+                t.node(weight);
                 let Some(i) = self.first_open(&cov) else {
                     break;
                 };
                 let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
-                scans += weight * (b - a) as f64;
                 ok.clear();
                 ok.extend((a..b).filter(|&p| !meets(&self.masks[p], &cov)));
                 if ok.is_empty() {
@@ -545,10 +544,12 @@ impl<'p, const W: usize> Bitset<'p, W> {
                 let p = ok[(next_rand() % ok.len() as u64) as usize];
                 or_into(&mut cov, &self.masks[p]);
                 weight *= ok.len() as f64;
+                // every branch covers about as many items as this one
+                t.updates(weight * self.sizes[p] as f64);
             }
+            t.end_probe();
         }
-        let n = probes.max(1) as f64;
-        (nodes / n, scans / n)
+        t.finish()
     }
 
     /// Puts the options chosen at levels 0..=top (and their groups' sizes)

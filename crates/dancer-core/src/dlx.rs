@@ -74,6 +74,7 @@ use crate::control::{Control, Search, State, Step};
 use crate::engine::{DescendError, EngineError, EngineKind, Unsupported};
 use crate::links::Lists;
 use crate::problem::{OptionId, Problem, SPACER};
+use crate::stats::{Estimate, Tally};
 
 /// Problems with more slots than this do without the `off` array (two bytes
 /// per slot) and walk options the way Knuth does: memory matters more there.
@@ -218,9 +219,9 @@ impl<'p> Dlx<'p> {
 
     /// Knuth's estimate of the size of the search tree: `probes` random
     /// paths from the root, each node weighted by the product of the
-    /// branching degrees above it. Returns estimated (nodes, updates). Call
-    /// on a fresh or reset engine; the engine is left as it was.
-    pub fn estimate(&mut self, probes: usize, seed: u64) -> (f64, f64) {
+    /// branching degrees above it. Call on a fresh or reset engine; the
+    /// engine is left as it was.
+    pub fn estimate(&mut self, probes: usize, seed: u64) -> Estimate {
         if self.colored {
             self.estimate_impl::<true, false>(probes, seed)
         } else if !self.lists.off.is_empty() {
@@ -234,16 +235,16 @@ impl<'p> Dlx<'p> {
         &mut self,
         probes: usize,
         seed: u64,
-    ) -> (f64, f64) {
+    ) -> Estimate {
         let mut next_rand = crate::stats::xorshift(seed);
-        let (mut nodes, mut updates) = (0.0f64, 0.0f64);
+        let mut t = Tally::default();
         let mut path: Vec<u32> = Vec::new();
         let root = self.lists.root;
         for _ in 0..probes.max(1) {
             let mut weight = 1.0f64;
             path.clear();
             loop {
-                nodes += weight;
+                t.node(weight);
                 if self.lists.next_of(root) == root {
                     break; // a solution
                 }
@@ -251,7 +252,7 @@ impl<'p> Dlx<'p> {
                 let d = self.lists.len_of(best);
                 let mut u = 0u64;
                 self.lists.cover::<C, F>(best, &mut u);
-                updates += weight * u as f64;
+                t.updates(weight * u as f64);
                 if d == 0 {
                     self.lists.uncover::<C, F>(best);
                     break;
@@ -264,18 +265,18 @@ impl<'p> Dlx<'p> {
                 let mut u = 0u64;
                 self.cover_others::<C, F>(x, &mut u);
                 // every branch of this node costs about as much as this one
-                updates += weight * d as f64 * u as f64;
+                t.updates(weight * d as f64 * u as f64);
                 path.push(x);
                 weight *= d as f64;
             }
+            t.end_probe();
             for &x in path.iter().rev() {
                 self.uncover_others::<C, F>(x);
                 let best = self.lists.slot(x);
                 self.lists.uncover::<C, F>(best);
             }
         }
-        let n = probes.max(1) as f64;
-        (nodes / n, updates / n)
+        t.finish()
     }
 
     /// Covers the items of option node `cur` other than the one it was

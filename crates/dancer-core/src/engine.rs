@@ -103,6 +103,10 @@ pub enum EngineKind {
     /// Bit masks, first uncovered item: for packings of up to 512 items,
     /// [`crate::bitset`].
     Bitset,
+    /// Bitmaps of options, Knuth's branching rule (the item with the
+    /// fewest options): [`crate::bitmrv`]. Takes everything but very large
+    /// problems.
+    BitMrv,
 }
 
 /// Why an engine cannot take a problem.
@@ -114,6 +118,10 @@ pub enum Unsupported {
     Multiplicities,
     /// More items than the engine takes.
     TooManyItems { items: usize, max: usize },
+    /// An item with more options than the engine counts.
+    TooManyOptions { options: usize, max: usize },
+    /// Tables larger than the engine builds, in bytes.
+    TooLarge { bytes: usize, max: usize },
 }
 
 impl Unsupported {
@@ -123,6 +131,8 @@ impl Unsupported {
             Unsupported::Colors => "colours",
             Unsupported::Multiplicities => "multiplicities",
             Unsupported::TooManyItems { .. } => "too many items",
+            Unsupported::TooManyOptions { .. } => "too many options",
+            Unsupported::TooLarge { .. } => "too large",
         }
     }
 }
@@ -153,6 +163,15 @@ fn unsupported_message(engine: EngineKind, reason: Unsupported) -> String {
                 crate::plural(max, "item", "items")
             )
         }
+        Unsupported::TooManyOptions { options, max } => format!(
+            "the {engine} engine takes items of at most {}, not {options}",
+            crate::plural(max, "option", "options")
+        ),
+        Unsupported::TooLarge { bytes, max } => format!(
+            "the {engine} engine builds tables of at most {} MiB, and this problem needs {} MiB",
+            max >> 20,
+            bytes.div_ceil(1 << 20)
+        ),
     }
 }
 
@@ -170,41 +189,204 @@ pub fn links_engine(problem: &Problem) -> EngineKind {
     }
 }
 
-/// Picks the engine likely to finish first, by problem shape: `dlxm` for
-/// multiplicities, `dlx` for colours and for more than 512 items; otherwise
-/// whichever of `dlx` and `bitset` Knuth's estimate (a few hundred random
-/// paths through each engine's tree) says is cheaper, with costs per node
-/// and per update measured on this project's benchmarks. Never returns
-/// [`EngineKind::Auto`], and always an engine that takes the problem.
-pub fn choose_engine(problem: &Problem) -> EngineKind {
-    if problem.has_multiplicities() {
-        return links_engine(problem);
+/// What `auto` knows of a problem's shape before it searches: the words
+/// of the bitset engine's masks and of `bitmrv`'s bitmaps, and `bitmrv`'s
+/// row of counts (0 for an engine that does not take the problem).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shape {
+    pub bitset_words: f64,
+    pub bitmrv_words: f64,
+    pub bitmrv_counts: f64,
+}
+
+impl Shape {
+    /// What each feature of [`features`](Self::features) is, in order.
+    pub const FEATURES: &'static str =
+        "per node, per node and word, per node and 16 counts, per update";
+
+    pub fn of(problem: &Problem) -> Shape {
+        let bitset_words = if crate::bitset::check(problem).is_ok() {
+            problem.n_items().div_ceil(64).next_power_of_two() as f64
+        } else {
+            0.0
+        };
+        let (bitmrv_words, bitmrv_counts) = crate::bitmrv::shape(problem)
+            .map_or((0.0, 0.0), |(w, npad)| (w as f64, npad as f64 / 16.0));
+        Shape {
+            bitset_words,
+            bitmrv_words,
+            bitmrv_counts,
+        }
     }
-    let Ok((bn, bscan)) = crate::bitset::estimate(problem, 400, 0x9e3779b97f4a7c15) else {
-        return EngineKind::Dlx;
+
+    /// The quantities whose sum, weighted by the engine's constants, is its
+    /// time: nodes; nodes times the words an engine goes over at each node
+    /// (the bitset engine's masks, `bitmrv`'s bitmaps); nodes times
+    /// `bitmrv`'s counts (in rows of 16); updates.
+    pub fn features(&self, engine: EngineKind, nodes: f64, updates: f64) -> Vec<f64> {
+        let (words, counts) = match engine {
+            EngineKind::Bitset => (self.bitset_words, 0.0),
+            EngineKind::BitMrv => (self.bitmrv_words, self.bitmrv_counts),
+            _ => (0.0, 0.0),
+        };
+        vec![nodes, nodes * words, nodes * counts, updates]
+    }
+
+    /// The predicted time of `engine` on a tree of `nodes` and `updates`,
+    /// in nanoseconds of this project's build machine.
+    pub fn nanos(&self, engine: EngineKind, nodes: f64, updates: f64) -> f64 {
+        let c: &[f64; 4] = match engine {
+            EngineKind::Bitset => &COST_BITSET,
+            EngineKind::BitMrv => &COST_BITMRV,
+            _ => &COST_DLX,
+        };
+        self.features(engine, nodes, updates)
+            .iter()
+            .zip(c)
+            .map(|(x, c)| x * c)
+            .sum()
+    }
+}
+
+/// Nanoseconds per node, per node and word, per node and 16 counts, and per
+/// update of each engine (see [`Shape::features`]), fitted by
+/// `cargo run --release -p dancer-core --example calibrate` on the problems
+/// of the README's table of engines (least squares on relative errors; one
+/// thread of this project's 2-core build machine). Only their ratios
+/// matter.
+const COST_BITSET: [f64; 4] = [11.0, 0.64, 0.0, 0.84];
+const COST_BITMRV: [f64; 4] = [71.1, 2.42, 0.57, 0.62];
+const COST_DLX: [f64; 4] = [83.1, 0.0, 0.0, 2.62];
+
+/// One engine that `auto` considered: the tree it estimated (Knuth's
+/// random probes) and the time it predicts from it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Costed {
+    pub engine: EngineKind,
+    /// The estimate of the engine's tree.
+    pub tree: crate::Estimate,
+    /// Predicted nanoseconds (see [`Shape::nanos`]).
+    pub nanos: f64,
+}
+
+/// The seed of `auto`'s probes: the same choice on every run.
+const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Every engine `auto` weighs for `problem` with its predicted time; empty
+/// when there is nothing to weigh (one engine only takes the problem).
+///
+/// Each engine's tree is estimated with Knuth's random probes: `bitmrv`'s
+/// (whose estimate stands for `dlx` and `dlxm` too, the same rule with
+/// other ties, as long as they look slower per node), the bitset engine's,
+/// and, when the linked engine looks faster per node on `bitmrv`'s tree
+/// (very long bitmaps), its own. Probes are cheap but not free: 32 at
+/// first, then eight times as many while [`too_close`] cannot tell the two
+/// best apart and the search looks at least 30 times longer than the next
+/// round of probes would take (at most 2048 probes).
+pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
+    let shape = Shape::of(problem);
+    let mrv = crate::bitmrv::check(problem).is_ok();
+    let bitset = crate::bitset::check(problem).is_ok();
+    let linked = links_engine(problem);
+    let costed = |engine, tree: crate::Estimate| Costed {
+        engine,
+        tree,
+        nanos: shape.nanos(engine, tree.nodes, tree.updates),
     };
-    let Ok(mut dlx) = crate::dlx::Dlx::new(problem) else {
-        return EngineKind::Dlxm;
+    let weigh = |probes: usize| -> Vec<Costed> {
+        let mut out = Vec::new();
+        if mrv {
+            let mut m = crate::bitmrv::BitMrv::new(problem).expect("checked above");
+            out.push(costed(EngineKind::BitMrv, m.estimate(probes, SEED)));
+        }
+        if bitset {
+            if let Ok(est) = crate::bitset::estimate(problem, probes, SEED) {
+                out.push(costed(EngineKind::Bitset, est));
+            }
+        }
+        // the linked engine, on bitmrv's tree first: its own tree is
+        // estimated only if it could be the fastest
+        let best = out.iter().map(|c| c.nanos).fold(f64::INFINITY, f64::min);
+        let proxy = out
+            .first()
+            .filter(|c| c.engine == EngineKind::BitMrv)
+            .map(|c| costed(linked, c.tree));
+        if proxy.is_none_or(|c| c.nanos < best) {
+            let own = match linked {
+                EngineKind::Dlx => crate::dlx::Dlx::new(problem)
+                    .ok()
+                    .map(|mut d| d.estimate(probes, SEED)),
+                _ => crate::bitmrv::BitMrv::with_ties(problem, crate::bitmrv::Ties::Knuth)
+                    .ok()
+                    .map(|mut m| m.estimate(probes, SEED)),
+            };
+            if let Some(est) = own {
+                out.push(costed(linked, est));
+            }
+        }
+        out
     };
-    let (dn, du) = dlx.estimate(400, 0x9e3779b97f4a7c15);
-    // nanoseconds: a DLX node ~20 plus ~3.6 per update; a bitset node ~25
-    // plus ~1 per option scanned
-    let dlx = dn * 20.0 + du * 3.6;
-    let bit = bn * 25.0 + bscan * 1.0;
-    if bit < dlx {
-        EngineKind::Bitset
-    } else {
-        EngineKind::Dlx
+    if !mrv && !bitset {
+        // the linked engine alone takes it
+        return Vec::new();
+    }
+    let start = std::time::Instant::now();
+    let mut probes = 32;
+    let mut costs = weigh(probes);
+    loop {
+        let spent = start.elapsed().as_secs_f64() * 1e9;
+        let mut by_time = costs.clone();
+        by_time.sort_by(|a, b| a.nanos.total_cmp(&b.nanos));
+        let unsure = by_time.len() >= 2 && too_close(&by_time[0], &by_time[1]);
+        if !unsure || probes >= 2048 || by_time[0].nanos < 30.0 * 8.0 * spent {
+            return costs;
+        }
+        probes *= 8;
+        costs = weigh(probes);
+    }
+}
+
+/// Whether the estimates cannot tell two engines apart: their predicted
+/// times differ by less than twice the error of the estimates (relative
+/// standard errors, added in quadrature, on a log scale).
+pub fn too_close(a: &Costed, b: &Costed) -> bool {
+    let (lo, hi) = if a.nanos <= b.nanos { (a, b) } else { (b, a) };
+    let error = (lo.tree.error.powi(2) + hi.tree.error.powi(2)).sqrt();
+    (hi.nanos / lo.nanos.max(1e-9)).ln() < 2.0 * error
+}
+
+/// Picks the engine likely to finish first: the cheapest of
+/// [`auto_costs`] (`bitmrv` for multiplicities and colours unless its
+/// tables would be too large, then `dlxm` or `dlx`), except that when the
+/// estimates cannot tell the bitset engine from the cheapest
+/// ([`too_close`]), the bitset engine: its nodes cost the least, and on the
+/// close calls of the benchmark (packings with holes, whose estimates are
+/// rough) it was the faster. Never returns [`EngineKind::Auto`], and always
+/// an engine that takes the problem. The choice is the same on every run
+/// (the probes have a fixed seed).
+pub fn choose_engine(problem: &Problem) -> EngineKind {
+    let costs = auto_costs(problem);
+    let Some(best) = costs.iter().min_by(|a, b| a.nanos.total_cmp(&b.nanos)) else {
+        return links_engine(problem);
+    };
+    match costs.iter().find(|c| c.engine == EngineKind::Bitset) {
+        Some(b) if too_close(b, best) => EngineKind::Bitset,
+        _ => best.engine,
     }
 }
 
 impl EngineKind {
     /// Every engine (not `Auto`), for tests that run a suite against all
     /// of them.
-    pub const ALL: &'static [EngineKind] = &[EngineKind::Dlx, EngineKind::Dlxm, EngineKind::Bitset];
+    pub const ALL: &'static [EngineKind] = &[
+        EngineKind::Dlx,
+        EngineKind::Dlxm,
+        EngineKind::Bitset,
+        EngineKind::BitMrv,
+    ];
 
     /// Every name [`FromStr`] takes, `auto` first.
-    pub const NAMES: &'static [&'static str] = &["auto", "dlx", "dlxm", "bitset"];
+    pub const NAMES: &'static [&'static str] = &["auto", "dlx", "dlxm", "bitset", "bitmrv"];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -212,6 +394,7 @@ impl EngineKind {
             EngineKind::Dlx => "dlx",
             EngineKind::Dlxm => "dlxm",
             EngineKind::Bitset => "bitset",
+            EngineKind::BitMrv => "bitmrv",
         }
     }
 
@@ -224,6 +407,7 @@ impl EngineKind {
                 .has_multiplicities()
                 .then_some(Unsupported::Multiplicities),
             EngineKind::Bitset => crate::bitset::check(problem).err(),
+            EngineKind::BitMrv => crate::bitmrv::check(problem).err(),
         };
         match reason {
             None => Ok(()),
@@ -256,6 +440,7 @@ impl EngineKind {
             EngineKind::Dlx => Box::new(crate::dlx::Dlx::new(problem)?),
             EngineKind::Dlxm => Box::new(crate::dlxm::Dlxm::new(problem)),
             EngineKind::Bitset => crate::bitset::build(problem)?,
+            EngineKind::BitMrv => crate::bitmrv::build(problem)?,
             EngineKind::Auto => unreachable!("resolved above"),
         })
     }
@@ -269,7 +454,7 @@ impl fmt::Display for EngineKind {
 
 /// An engine name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown engine {0:?} (known: auto, dlx, dlxm, bitset)")]
+#[error("unknown engine {0:?} (known: auto, dlx, dlxm, bitset, bitmrv)")]
 pub struct UnknownEngine(pub String);
 
 impl FromStr for EngineKind {
@@ -280,6 +465,7 @@ impl FromStr for EngineKind {
             "dlx" => Ok(EngineKind::Dlx),
             "dlxm" => Ok(EngineKind::Dlxm),
             "bitset" => Ok(EngineKind::Bitset),
+            "bitmrv" => Ok(EngineKind::BitMrv),
             _ => Err(UnknownEngine(s.to_string())),
         }
     }

@@ -36,6 +36,7 @@
 //! verify(&problem, &all[0]).unwrap();
 //! ```
 
+pub mod bitmrv;
 pub mod bitset;
 pub mod classic;
 mod control;
@@ -62,7 +63,7 @@ pub use problem::{
 };
 pub use sink::{CollectSink, CountSink, FirstSink, Flow, Sink};
 pub use solve::{all, count, first, solutions, solve, Outcome, Solutions, SolveOptions};
-pub use stats::Stats;
+pub use stats::{Estimate, Stats};
 pub use verify::{verify, VerifyError};
 
 /// A count and its noun, in the singular for exactly one: `plural(1,

@@ -98,14 +98,22 @@ pub const THREADS_PER_CORE: usize = 4;
 /// [`THREADS_PER_CORE`] per core. The command line refuses more; the
 /// library's functions take at most this many whatever they are asked.
 pub fn max_threads() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .saturating_mul(THREADS_PER_CORE)
+    cores().saturating_mul(THREADS_PER_CORE)
+}
+
+/// The cores this process may use (`available_parallelism`, read once: it
+/// reads the cgroup files each time it is asked).
+pub fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// `threads` as a search uses it: 1 to [`max_threads`].
 pub fn threads_used(threads: usize) -> usize {
-    threads.clamp(1, max_threads())
+    if threads <= 1 {
+        return 1;
+    }
+    threads.min(max_threads())
 }
 
 pub fn unit_target(threads: usize, purpose: Purpose) -> usize {

@@ -174,6 +174,45 @@ impl<'a> OptionRef<'a> {
     }
 }
 
+/// The options of a problem in order (see [`Problem::options`]).
+struct OptionsIter<'a> {
+    problem: &'a Problem,
+    /// The slot after the next option's spacer.
+    at: usize,
+    left: usize,
+}
+
+impl<'a> Iterator for OptionsIter<'a> {
+    type Item = OptionRef<'a>;
+    fn next(&mut self) -> Option<OptionRef<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        let slots = &self.problem.slots;
+        let a = self.at;
+        let mut b = a;
+        while slots[b] & SPACER == 0 {
+            b += 1;
+        }
+        self.at = b + 1;
+        self.left -= 1;
+        let colors = &self.problem.colors;
+        Some(OptionRef {
+            items: &slots[a..b],
+            colors: if colors.is_empty() {
+                None
+            } else {
+                Some(&colors[a..b])
+            },
+        })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for OptionsIter<'_> {}
+
 impl Problem {
     /// Number of items, primary and secondary.
     pub fn n_items(&self) -> usize {
@@ -253,9 +292,14 @@ impl Problem {
             },
         }
     }
-    /// Iterates over all options.
+    /// Iterates over all options, in order: one pass over the entries
+    /// (cheaper than calling [`option`](Self::option) for each).
     pub fn options(&self) -> impl ExactSizeIterator<Item = OptionRef<'_>> {
-        (0..self.n_options()).map(move |k| self.option(k))
+        OptionsIter {
+            problem: self,
+            at: 1,
+            left: self.n_options,
+        }
     }
     /// Whether option `k` has a primary item (only such options can be chosen).
     pub fn is_active(&self, k: OptionId) -> bool {

@@ -250,6 +250,22 @@ fn checksum_of(s: &Saved) -> String {
 }
 
 impl Saved {
+    /// The engine to go on with when a run resumes with `auto`: the one
+    /// that saved this (checkpoints made before `dlxm` had its own name say
+    /// `dlx` for problems with multiplicities), if it takes `problem`; else
+    /// what `auto` picks ([`Split::new`] then refuses the checkpoint if the
+    /// names differ).
+    pub fn engine_for(&self, problem: &Problem) -> EngineKind {
+        let named = match self.engine.parse::<EngineKind>() {
+            Ok(EngineKind::Dlx) if problem.has_multiplicities() => Some(EngineKind::Dlxm),
+            Ok(EngineKind::Auto) | Err(_) => None,
+            Ok(e) => Some(e),
+        };
+        named
+            .filter(|e| e.supports(problem))
+            .unwrap_or_else(|| crate::choose_engine(problem))
+    }
+
     /// Reads a record and checks it whole (see the module documentation):
     /// its checksum, and every field in range and consistent with the
     /// others. What it is (checkpoint or shard) is for the caller to check
@@ -480,7 +496,10 @@ impl Split {
         engine: EngineKind,
         opts: SplitOptions,
     ) -> Result<Split, SplitError> {
-        let engine = engine.resolve(problem)?;
+        let engine = match (&opts.resume, engine) {
+            (Some(s), EngineKind::Auto) => s.engine_for(problem),
+            _ => engine.resolve(problem)?,
+        };
         let fingerprint = fingerprint_hex(problem);
         if let Some(s) = &opts.resume {
             s.expect_format(CHECKPOINT)?;
@@ -1194,8 +1213,7 @@ mod tests {
             checkpoints: true,
             ..Default::default()
         };
-        let ms = Split::new(&m, EngineKind::Auto, mopts.clone()).unwrap();
-        assert_eq!(ms.engine, EngineKind::Dlxm);
+        let ms = Split::new(&m, EngineKind::Dlxm, mopts.clone()).unwrap();
         let mut old = ms
             .checkpoint(Duration::from_secs(1))
             .saved(false, None, 0.0);
@@ -1208,7 +1226,7 @@ mod tests {
                 ..mopts
             },
         );
-        assert!(again.is_ok());
+        assert_eq!(again.map(|s| s.engine), Ok(EngineKind::Dlxm));
         let mut bad = saved.clone();
         bad.done = "zz".into();
         assert!(matches!(

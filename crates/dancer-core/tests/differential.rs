@@ -28,6 +28,7 @@ proptest! {
         let expected = spec.brute_force();
         prop_assert_eq!(&dlxm_solutions(&p), &expected);
         prop_assert_eq!(&engine_solutions(&p, EngineKind::Auto.resolve(&p).unwrap()), &expected);
+        prop_assert_eq!(&engine_solutions(&p, EngineKind::BitMrv), &expected);
         // dlx and bitset refuse multiplicities, and take the rest
         for engine in [EngineKind::Dlx, EngineKind::Bitset] {
             prop_assert_eq!(

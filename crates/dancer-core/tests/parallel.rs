@@ -255,6 +255,8 @@ proptest! {
         let p = spec.build();
         let seq = sequential(&p, EngineKind::Dlxm);
         prop_assert_eq!(by_units(&p, EngineKind::Dlxm, depth), seq.clone());
+        let seq = sequential(&p, EngineKind::BitMrv);
+        prop_assert_eq!(by_units(&p, EngineKind::BitMrv, depth), seq.clone());
         for s in &seq.0 {
             verify(&p, s).unwrap();
         }

@@ -1,7 +1,9 @@
 //! Every problem in `../shared/data/dlx/` must give exactly the solutions,
 //! nodes and updates that Knuth's DLX1/DLX2 report for it (figures from
-//! `shared/README.md`). Skipped, with a message, when `shared/` is absent.
+//! `shared/README.md`), and so must `bitmrv` with Knuth's ties (his tree
+//! on bitmaps). Skipped, with a message, when `shared/` is absent.
 
+use dancer_core::bitmrv::{BitMrv, Ties};
 use dancer_core::{verify, Dlx, Engine};
 
 fn check(file: &str, solutions: u64, nodes: u64, updates: u64) {
@@ -40,6 +42,18 @@ fn check(file: &str, solutions: u64, nodes: u64, updates: u64) {
         (solutions, nodes, updates),
         "{file} (compact)"
     );
+    // bitmrv with Knuth's ties: his tree, on bitmaps; his updates too
+    // without colours
+    let mut b = BitMrv::with_ties(&p, Ties::Knuth).unwrap();
+    let mut m = 0;
+    while let Some(sol) = b.next_solution() {
+        verify(&p, sol).unwrap_or_else(|err| panic!("{file}: bitmrv: bad solution: {err}"));
+        m += 1;
+    }
+    assert_eq!((m, b.stats().nodes), (solutions, nodes), "{file} (bitmrv)");
+    if !p.has_colors() {
+        assert_eq!(b.stats().updates, updates, "{file} (bitmrv)");
+    }
 }
 
 #[test]

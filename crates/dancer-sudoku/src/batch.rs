@@ -289,29 +289,54 @@ fn unit_lines(lines: impl FnOnce() -> usize, threads: usize) -> usize {
 pub fn run(
     batch: &Batch,
     text: &str,
-    mut each: impl FnMut(usize, &Outcome) -> std::io::Result<()>,
+    mut each: impl FnMut(usize, &Outcome) -> std::io::Result<()> + Send,
     done: &std::sync::atomic::AtomicU64,
 ) -> Result<Tally, BatchError> {
-    run_rendered(batch, text, |_, _, _| {}, |line, o, _| each(line, o), done)
+    run_rendered(
+        batch,
+        text,
+        |_, _, _| {},
+        |a: Answers| {
+            for (line, o, _) in a.outcomes {
+                each(*line, o)?;
+            }
+            Ok(())
+        },
+        done,
+    )
+}
+
+/// The answers to a unit of a batch, handed on in input order: each
+/// outcome with the line where its puzzle starts and the end of its
+/// rendered text in `text` (the texts one after the other).
+#[derive(Clone, Copy, Debug)]
+pub struct Answers<'a> {
+    pub outcomes: &'a [(usize, Outcome, usize)],
+    pub text: &'a str,
 }
 
 /// [`run`], with each outcome also rendered by `render` (its line, the
 /// outcome, the text to append to) on the worker threads, so that turning
-/// answers into text runs in parallel too; `each` then gets that text
-/// beside the outcome, in input order.
+/// answers into text runs in parallel too; `each` then gets the answers a
+/// unit at a time, with their text, in input order.
 ///
 /// Reading, solving, checking and rendering all happen on the workers, a
-/// unit of at most [`UNIT_LINES`] lines at a time; the calling thread only hands
-/// the results on. Plain 9x9 lines (81 symbols `1`-`9`, `.` or `0`) with
-/// the `auto` or `fast9` engine take a lane of their own ([`lane9`]) that
-/// reads, checks and solves them without building the general structures;
-/// its outcomes are the same as the general path's, which any other line
-/// takes.
+/// unit of at most [`UNIT_LINES`] lines at a time; so does handing the
+/// answers on: a worker that has finished a unit stores it, and whichever
+/// worker holds the hand-on lock passes on every stored unit that comes
+/// next in input order (the others go back to work instead of waiting for
+/// the lock). No thread but the workers runs, so `threads` workers use
+/// `threads` cores. A worker does not start a unit more than `4 x threads`
+/// units ahead of the last handed on, so what waits stays small. Plain
+/// 9x9 lines (81 symbols `1`-`9`, `.` or `0`) with the `auto` or `fast9`
+/// engine take a lane of their own ([`lane9`]) that reads, checks and
+/// solves them without building the general structures; its outcomes are
+/// the same as the general path's, which any other line takes.
 pub fn run_rendered<'t, R>(
     batch: &Batch,
     text: &'t str,
     render: R,
-    mut each: impl FnMut(usize, &Outcome, &str) -> std::io::Result<()>,
+    each: impl FnMut(Answers) -> std::io::Result<()> + Send,
     done: &std::sync::atomic::AtomicU64,
 ) -> Result<Tally, BatchError>
 where
@@ -366,95 +391,115 @@ where
         done,
         cancelled: &cancelled,
     };
-    let mut tally = Tally::default();
-    // hands a unit's outcomes on; whether to go on
-    let mut emit = |r: &Solved_| -> Result<bool, BatchError> {
-        let mut from = 0;
-        for (line, o, to) in &r.outcomes {
-            tally.add(o);
-            each(*line, o, &r.text[from..*to]).map_err(BatchError::Output)?;
-            from = *to;
-        }
-        // an engine that cannot take a puzzle stops the batch there,
-        // after the answers before it
-        if let Some(e) = &r.error {
-            return Err(e.clone().into());
-        }
-        // what comes after a puzzle left out is left out too: the output
-        // stays in input order, with no gap
-        Ok(!r.stopped)
+    let mut hand = HandOn {
+        each,
+        tally: Tally::default(),
+        result: Ok(()),
     };
-    let result = if threads <= 1 {
+    if threads <= 1 {
         // one thread: this one, with no pool to hand units to and back
-        units
-            .into_iter()
-            .try_for_each(|u| match emit(&ctx.work(u)) {
-                Ok(true) => Ok(()),
-                Ok(false) => Err(None),
-                Err(e) => Err(Some(e)),
-            })
+        for u in units {
+            if !hand.emit(&ctx.work(u)) {
+                break;
+            }
+        }
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()?;
-        // Units are handed to the workers in order, at most `window`
-        // ahead of the one handed on next, and handed on here in order as
-        // they come back: the workers never wait for the output, and what
-        // waits to be handed on stays small.
         let window = 4 * threads;
         let n = units.len();
-        let mut units = units.into_iter();
-        pool.in_place_scope(|scope| {
-            let (tx, rx) = std::sync::mpsc::channel::<(usize, Solved_)>();
-            let ctx = &ctx;
-            let spawn = |k: usize, unit: Unit<'t>| {
-                let tx = tx.clone();
-                scope.spawn(move |_| {
-                    // a closed channel means the batch stopped
-                    let _ = tx.send((k, ctx.work(unit)));
-                });
-            };
-            let mut next = 0;
-            for unit in units.by_ref().take(window) {
-                spawn(next, unit);
-                next += 1;
-            }
-            let mut waiting: HashMap<usize, Solved_> = HashMap::new();
-            let mut result = Ok(());
-            for k in 0..n {
-                let r = loop {
-                    if let Some(r) = waiting.remove(&k) {
-                        break r;
-                    }
-                    let (j, r) = rx.recv().expect("every unit sends its result");
-                    waiting.insert(j, r);
-                };
-                if let Some(unit) = units.next() {
-                    spawn(next, unit);
-                    next += 1;
-                }
-                let go_on = emit(&r);
-                // freed by the workers, who made it: a thread that frees
-                // what another allocated takes the slow path of every
-                // allocator
-                scope.spawn(move |_| drop(r));
-                match go_on {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        result = Err(None);
-                        break;
-                    }
-                    Err(e) => {
-                        result = Err(Some(e));
-                        break;
-                    }
-                }
-            }
-            // the workers still at a unit stop at their next puzzle
+        let slots: Vec<std::sync::Mutex<Option<Unit<'t>>>> = units
+            .into_iter()
+            .map(|u| std::sync::Mutex::new(Some(u)))
+            .collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let ready = std::sync::Mutex::new(Ready {
+            stored: HashMap::new(),
+            emitted: 0,
+        });
+        let moved = std::sync::Condvar::new();
+        let hand_lock = std::sync::Mutex::new(&mut hand);
+        let stop = || {
             halt.store(true, Ordering::Relaxed);
-            result
-        })
-    };
+            // a worker waiting for the window looks again
+            let _guard = ready.lock().unwrap();
+            moved.notify_all();
+        };
+        // hands on every stored unit that comes next, while this worker
+        // holds the lock; looks again after letting it go, so that a unit
+        // stored meanwhile by a worker that found the lock taken is not
+        // left behind
+        let hand_on = || loop {
+            let Ok(mut h) = hand_lock.try_lock() else {
+                return;
+            };
+            loop {
+                if halt.load(Ordering::Relaxed) {
+                    // stopped: nothing after the stop is handed on
+                    return;
+                }
+                let r = {
+                    let mut g = ready.lock().unwrap();
+                    let at = g.emitted;
+                    match g.stored.remove(&at) {
+                        Some(r) => r,
+                        None => break,
+                    }
+                };
+                let go_on = h.emit(&r);
+                drop(r);
+                {
+                    let mut g = ready.lock().unwrap();
+                    g.emitted += 1;
+                    moved.notify_all();
+                }
+                if !go_on {
+                    drop(h);
+                    stop();
+                    return;
+                }
+            }
+            drop(h);
+            let g = ready.lock().unwrap();
+            if halt.load(Ordering::Relaxed) || !g.stored.contains_key(&g.emitted) {
+                return;
+            }
+        };
+        let work = || loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= n || halt.load(Ordering::Relaxed) {
+                return;
+            }
+            {
+                let mut g = ready.lock().unwrap();
+                while k >= g.emitted + window && !halt.load(Ordering::Relaxed) {
+                    g = moved.wait(g).unwrap();
+                }
+            }
+            if halt.load(Ordering::Relaxed) {
+                return;
+            }
+            let unit = slots[k]
+                .lock()
+                .unwrap()
+                .take()
+                .expect("each unit is taken once");
+            let r = ctx.work(unit);
+            ready.lock().unwrap().stored.insert(k, r);
+            hand_on();
+        };
+        pool.scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|_| work());
+            }
+        });
+        // the workers still at a unit stop at their next puzzle
+        halt.store(true, Ordering::Relaxed);
+    }
+    let HandOn {
+        mut tally, result, ..
+    } = hand;
     match result {
         Ok(()) => Ok(tally),
         Err(None) => {
@@ -462,6 +507,50 @@ where
             Ok(tally)
         }
         Err(Some(e)) => Err(e),
+    }
+}
+
+/// Units done and not yet handed on, by number, and how many were.
+struct Ready {
+    stored: HashMap<usize, Solved_>,
+    emitted: usize,
+}
+
+/// Hands units on, in order: the caller's `each`, the tally, and why the
+/// batch stopped (`Err(None)`: cancelled, or a unit left out).
+struct HandOn<E> {
+    each: E,
+    tally: Tally,
+    result: Result<(), Option<BatchError>>,
+}
+
+impl<E: FnMut(Answers) -> std::io::Result<()>> HandOn<E> {
+    /// Hands a unit's answers on; whether to go on.
+    fn emit(&mut self, r: &Solved_) -> bool {
+        for (_, o, _) in &r.outcomes {
+            self.tally.add(o);
+        }
+        let answers = Answers {
+            outcomes: &r.outcomes,
+            text: &r.text,
+        };
+        if let Err(e) = (self.each)(answers) {
+            self.result = Err(Some(BatchError::Output(e)));
+            return false;
+        }
+        // an engine that cannot take a puzzle stops the batch there,
+        // after the answers before it
+        if let Some(e) = &r.error {
+            self.result = Err(Some(e.clone().into()));
+            return false;
+        }
+        // what comes after a puzzle left out is left out too: the output
+        // stays in input order, with no gap
+        if r.stopped {
+            self.result = Err(None);
+            return false;
+        }
+        true
     }
 }
 
@@ -498,6 +587,7 @@ enum Unit<'t> {
 /// What a unit gave: each outcome with its line and the end of its
 /// rendered text in `text`; `stopped` when the batch was cancelled before
 /// the unit's end, `error` when a puzzle's rules were not the engine's.
+#[derive(Debug)]
 struct Solved_ {
     outcomes: Vec<(usize, Outcome, usize)>,
     text: String,
@@ -1231,9 +1321,15 @@ mod tests {
                 &batch,
                 text,
                 |line, o, buf| buf.push_str(&format!("{line} {o:?}\n")),
-                |line, o, t| {
-                    assert_eq!(t, format!("{line} {o:?}\n"));
-                    seen.push(t.to_string());
+                |a: Answers| {
+                    let mut from = 0;
+                    for (line, o, to) in a.outcomes {
+                        let t = &a.text[from..*to];
+                        assert_eq!(t, format!("{line} {o:?}\n"));
+                        seen.push(t.to_string());
+                        from = *to;
+                    }
+                    assert_eq!(from, a.text.len());
                     Ok(())
                 },
                 &done,
@@ -1241,16 +1337,63 @@ mod tests {
             (r.map(|t| t.puzzles()), seen)
         };
         let (one, a) = run_on(1, Engine::Auto, &text);
-        let (two, b) = run_on(3, Engine::Auto, &text);
         assert_eq!(one.unwrap(), 2000);
-        assert_eq!(two.unwrap(), 2000);
-        assert_eq!(a, b);
+        // the workers hand the units on themselves, whichever finishes
+        // first: the same lines in the same order on any number of them
+        for threads in [2, 3, 4, 8] {
+            let (two, b) = run_on(threads, Engine::Auto, &text);
+            assert_eq!(two.unwrap(), 2000);
+            assert_eq!(a, b, "{threads} threads");
+        }
         // fast9 cannot take the 4x4 puzzle of line 6: the three puzzles
         // before it are answered, then the batch stops
         for threads in [1, 2] {
             let (r, seen) = run_on(threads, Engine::Fast9, &text);
             assert!(matches!(r, Err(BatchError::Engine(_))));
             assert_eq!(seen, a[..3].to_vec());
+        }
+    }
+
+    /// A batch stopped on several threads hands on a prefix of the input,
+    /// in order and without a gap, and says it stopped.
+    #[test]
+    fn a_stop_leaves_a_prefix_in_order() {
+        let line =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+        let text = line.repeat(5000);
+        for threads in [1, 2, 4] {
+            let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let batch = Batch {
+                spec: RulesSpec::default(),
+                engine: Engine::Auto,
+                layout: Layout::Auto,
+                limit: 2,
+                keep: 1,
+                threads,
+                cancel: Some(cancel.clone()),
+            };
+            let done = std::sync::atomic::AtomicU64::new(0);
+            let mut seen: Vec<usize> = Vec::new();
+            let tally = run_rendered(
+                &batch,
+                &text,
+                |line, _, buf| buf.push_str(&format!("{line}\n")),
+                |a: Answers| {
+                    seen.extend(a.text.lines().map(|l| l.parse::<usize>().unwrap()));
+                    cancel.store(true, Ordering::Relaxed);
+                    Ok(())
+                },
+                &done,
+            )
+            .unwrap();
+            assert!(tally.stopped, "{threads} threads");
+            assert!(!seen.is_empty() && seen.len() < 5000);
+            assert_eq!(tally.puzzles() as usize, seen.len());
+            assert_eq!(
+                seen,
+                (1..=seen.len()).collect::<Vec<_>>(),
+                "{threads} threads"
+            );
         }
     }
 }

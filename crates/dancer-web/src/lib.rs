@@ -83,7 +83,7 @@ impl Default for Config {
         Config {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
-            jobs: std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS)),
+            jobs: dancer_core::parallel::cores().min(MAX_JOBS),
             queue: 64,
             job_time: Duration::from_secs(600),
             job_solutions: 1000,

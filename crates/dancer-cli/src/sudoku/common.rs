@@ -185,11 +185,13 @@ pub fn run_batch(
             &b,
             &text,
             render,
-            |line, o, text| {
-                if let Outcome::Invalid(why) = o {
-                    eprintln!("{name}:{line}: invalid puzzle: {why}");
+            |a: batch::Answers| {
+                for (line, o, _) in a.outcomes {
+                    if let Outcome::Invalid(why) = o {
+                        eprintln!("{name}:{line}: invalid puzzle: {why}");
+                    }
                 }
-                out.text(text)
+                out.text(a.text)
             },
             &done,
         );
@@ -211,8 +213,9 @@ pub fn run_batch(
     }
     let secs = start.elapsed().as_secs_f64();
     if n > 1 || a.threads.given() {
-        eprintln!(
-            "{n} puzzle{} in {secs:.3} s: {:.0} puzzles/s ({threads} thread{}); {} unique, {} multiple, {} none, {} invalid",
+        // one write: standard error is not buffered
+        let line = format!(
+            "{n} puzzle{} in {secs:.3} s: {:.0} puzzles/s ({threads} thread{}); {} unique, {} multiple, {} none, {} invalid\n",
             if n == 1 { "" } else { "s" },
             n as f64 / secs.max(1e-9),
             if threads == 1 { "" } else { "s" },
@@ -221,6 +224,7 @@ pub fn run_batch(
             tally.none,
             tally.invalid
         );
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     }
     Ok(tally)
 }

@@ -141,6 +141,55 @@ pub fn engine_solutions(p: &Problem, engine: EngineKind) -> Vec<Vec<usize>> {
             e.check_invariants()
                 .unwrap_or_else(|err| panic!("dlxm at the end: {err}"));
         }
+        EngineKind::BitMrv => {
+            use dancer_core::bitmrv::{BitMrv, Ties};
+            // With Knuth's ties, the tree of dlx (dlxm with
+            // multiplicities): the same solutions in the same order, the
+            // same nodes, and without colours the same updates too.
+            let mut a = BitMrv::with_ties(p, Ties::Knuth).unwrap();
+            let mut r: Box<dyn Engine> = if p.has_multiplicities() {
+                Box::new(dancer_core::Dlxm::new(p))
+            } else {
+                Box::new(dancer_core::Dlx::new(p).unwrap())
+            };
+            let mut k = 0;
+            loop {
+                let x = a.next_solution().map(<[usize]>::to_vec);
+                let y = r.next_solution().map(<[usize]>::to_vec);
+                assert_eq!(x, y, "bitmrv with Knuth's ties and its reference differ");
+                if x.is_none() {
+                    break;
+                }
+                if check_now(k) {
+                    a.check_invariants()
+                        .unwrap_or_else(|e| panic!("bitmrv after solution {k}: {e}"));
+                }
+                k += 1;
+            }
+            a.check_invariants()
+                .unwrap_or_else(|e| panic!("bitmrv at the end: {e}"));
+            assert_eq!(a.stats().nodes, r.stats().nodes, "bitmrv's nodes");
+            assert_eq!(
+                a.stats().profile_trimmed(),
+                r.stats().profile_trimmed(),
+                "bitmrv's nodes per level"
+            );
+            if !p.has_colors() && !p.has_multiplicities() {
+                assert_eq!(a.stats().updates, r.stats().updates, "bitmrv's updates");
+            }
+            // and the engine as built, with its own ties
+            let mut e = BitMrv::new(p).unwrap();
+            let mut k = 0;
+            while e.next_solution().is_some() {
+                if check_now(k) {
+                    e.check_invariants()
+                        .unwrap_or_else(|err| panic!("bitmrv after solution {k}: {err}"));
+                }
+                k += 1;
+            }
+            e.check_invariants()
+                .unwrap_or_else(|err| panic!("bitmrv at the end: {err}"));
+        }
         _ => {}
     }
     let mut e = engine.build(p).unwrap();

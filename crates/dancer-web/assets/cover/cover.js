@@ -34,7 +34,7 @@ export async function mount(section) {
   ui.pos = h('span', { id: id('pos'), class: 'muted' }, 'Line 1, column 1');
   ui.check = h('div', { id: id('check'), class: 'check', role: 'status', 'aria-live': 'polite' });
   ui.engine = h('select', { id: id('engine') },
-    ['auto', 'dlx', 'dlxm', 'bitset'].map((e) => h('option', { value: e }, e)));
+    ['auto', 'dlx', 'dlxm', 'bitset', 'bitmrv'].map((e) => h('option', { value: e }, e)));
   ui.limit = h('input', { type: 'number', id: id('limit'), min: 1, step: 1, inputmode: 'numeric', placeholder: 'all', class: 'limit' });
   ui.count = h('button', { type: 'button', onclick: () => run('count') }, 'Count');
   ui.list = h('button', { type: 'button', class: 'primary', onclick: () => run('solve') }, 'List solutions');

@@ -35,7 +35,7 @@ test("Knuth's toy problem: 1 solution, its option lines and statistics", async (
   await expect(table.locator('[data-stat="solutions"]')).toHaveText('1');
   expect(Number(await table.locator('[data-stat="nodes"]').textContent())).toBeGreaterThan(0);
   expect(Number((await table.locator('[data-stat="updates"]').textContent()).replace(/,/g, ''))).toBeGreaterThan(0);
-  await expect(table.locator('[data-stat="engine"]')).toHaveText(/^(dlx|dlxm|bitset)$/);
+  await expect(table.locator('[data-stat="engine"]')).toHaveText(/^(dlx|dlxm|bitset|bitmrv)$/);
   await expect(table.locator('[data-stat="time"]')).toHaveText(/\d/);
   const job = await waitForJob(request, id);
   expect(job.summary.solutions).toBe(1);
