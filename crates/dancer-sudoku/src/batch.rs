@@ -198,6 +198,9 @@ pub fn chunks(text: &str, lines: usize) -> Vec<(usize, &str)> {
 
 /// What one puzzle of a batch gave.
 #[derive(Clone, Debug)]
+// a batch's outcomes are Solved but for bad lines: the two grids in place
+// save an allocation a puzzle (Invalid, rare, is the small one)
+#[allow(clippy::large_enum_variant)]
 pub enum Outcome {
     /// It could not be read (or, never expected, an engine answered
     /// wrongly): why.
@@ -554,27 +557,60 @@ impl<E: FnMut(Answers) -> std::io::Result<()>> HandOn<E> {
     }
 }
 
-/// The lines of `text`, as [`str::lines`] cuts them (at `\n`, a `\r`
+/// The lines of a text, as [`str::lines`] cuts them (at `\n`, a `\r`
 /// before it dropped, no empty line after a last `\n`), found with
-/// [`memchr`]: a batch's lines are short and many.
-fn lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut from = 0;
-    memchr::memchr_iter(b'\n', text.as_bytes())
-        .map(Some)
-        .chain(std::iter::once(None))
-        .filter_map(move |nl| {
-            let to = nl.unwrap_or(text.len());
-            if nl.is_none() && from == text.len() {
-                return None;
+/// [`memchr`] (a batch's lines are short and many), with a shortcut for the
+/// usual line of a batch of 9x9 puzzles: 81 symbols and a line break, read
+/// as a puzzle at once (`lane9`) instead of being searched for its end
+/// first.
+struct Lines<'t> {
+    text: &'t str,
+    at: usize,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Self {
+        Lines { text, at: 0 }
+    }
+
+    /// The next line, and its cells when `lane9` is set and it is 81 plain
+    /// symbols followed by `\n` or `\r\n`.
+    #[inline]
+    fn next(&mut self, lane9: bool) -> Option<(&'t str, Option<[u8; 81]>)> {
+        let bytes = self.text.as_bytes();
+        let at = self.at;
+        if at >= bytes.len() {
+            return None;
+        }
+        if lane9 && at + 81 < bytes.len() {
+            let end = at + 81;
+            let eol = match bytes[end] {
+                b'\n' => Some(1),
+                b'\r' if bytes.get(end + 1) == Some(&b'\n') => Some(2),
+                _ => None,
+            };
+            if let Some(eol) = eol {
+                let row: &[u8; 81] = bytes[at..end].try_into().expect("81 bytes");
+                if let Some(cells) = lane9::parse_row(row) {
+                    self.at = end + eol;
+                    // the 81 bytes are ASCII: a char boundary on each side
+                    return Some((&self.text[at..end], Some(cells)));
+                }
             }
-            let line = &text[from..to];
-            from = to + 1;
-            // a `\r` ends a line only before a `\n`
-            Some(match nl {
-                Some(_) => line.strip_suffix('\r').unwrap_or(line),
-                None => line,
-            })
-        })
+        }
+        let line = match memchr::memchr(b'\n', &bytes[at..]) {
+            Some(k) => {
+                self.at = at + k + 1;
+                let line = &self.text[at..at + k];
+                line.strip_suffix('\r').unwrap_or(line)
+            }
+            None => {
+                self.at = bytes.len();
+                &self.text[at..]
+            }
+        };
+        Some((line, None))
+    }
 }
 
 /// A unit of work: lines of text (the number of the first, the text), or
@@ -625,21 +661,27 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
         };
         match unit {
             Unit::Lines(first, text) => {
-                for (i, line) in lines(text).enumerate() {
-                    if crate::puzzle::is_comment(line) || line.trim().is_empty() {
+                let mut rest = Lines::new(text);
+                let mut i = 0;
+                while let Some((line, cells)) = rest.next(self.lane9) {
+                    i += 1;
+                    let no = first + i - 1;
+                    // a plain 9x9 line (found without looking at it twice)
+                    // goes to the lane; any other line, not blank or a
+                    // comment, to the general path
+                    let cells = cells.or_else(|| self.lane9.then(|| lane9::parse(line)).flatten());
+                    if cells.is_none()
+                        && (crate::puzzle::is_comment(line) || line.trim().is_empty())
+                    {
                         continue;
                     }
                     if (self.cancelled)() {
                         out.stopped = true;
                         break;
                     }
-                    let no = first + i;
-                    let o = match self.lane9.then(|| lane9::parse(line)).flatten() {
-                        Some(cells) => {
-                            lane9::solve(&self.reader.rules9, cells, self.limit, self.keep)
-                        }
-                        None => None,
-                    };
+                    let o = cells.and_then(|cells| {
+                        lane9::solve(&self.reader.rules9, cells, self.limit, self.keep)
+                    });
                     let o = match o {
                         Some(o) => Ok(o),
                         None => self.solve(self.reader.read_line(line, no), &mut last),
@@ -823,7 +865,12 @@ pub(crate) mod lane9 {
     /// (ASCII whitespace around it allowed), digits 0 to 9.
     pub fn parse(line: &str) -> Option<[u8; 81]> {
         let b = line.as_bytes().trim_ascii();
-        let b: &[u8; 81] = b.try_into().ok()?;
+        parse_row(b.try_into().ok()?)
+    }
+
+    /// [`parse`] of exactly 81 bytes, no whitespace.
+    #[inline]
+    pub fn parse_row(b: &[u8; 81]) -> Option<[u8; 81]> {
         let mut cells = [0u8; 81];
         let mut bad = false;
         // without branches, so that it runs on vectors
@@ -1065,12 +1112,25 @@ mod tests {
             "a\n\nb\r\n",
             "\r\n\r",
             "x\ry\n\n\n",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\r\nx",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4.....\n\n",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......x\n",
         ] {
-            assert_eq!(
-                lines(t).collect::<Vec<_>>(),
-                t.lines().collect::<Vec<_>>(),
-                "{t:?}"
-            );
+            for lane9 in [false, true] {
+                let mut it = Lines::new(t);
+                let mut got = Vec::new();
+                while let Some((line, cells)) = it.next(lane9) {
+                    // the shortcut reads the same cells as the lane does
+                    if let Some(c) = cells {
+                        assert!(lane9);
+                        assert_eq!(Some(c), lane9::parse(line));
+                    }
+                    got.push(line);
+                }
+                assert_eq!(got, t.lines().collect::<Vec<_>>(), "{t:?}");
+            }
         }
     }
 
