@@ -72,6 +72,7 @@ fn read_capped(
     size_hint: usize,
 ) -> Result<String> {
     let mut bytes = Vec::with_capacity(size_hint);
+    prepare_buffer(&mut bytes, size_hint);
     let mut line = 1usize;
     let mut line_len = 0usize;
     loop {
@@ -132,6 +133,49 @@ fn read_capped(
 /// [`MAX_TEXT`] bytes).
 pub fn read_stdin(what: &str) -> Result<String> {
     read_capped(stdin(what), STDIN_NAME, MAX_TEXT, MAX_PUZZLE_LINE, 0)
+}
+
+/// Readies the buffer of a large input before anything is read into it,
+/// on Linux: its 2 MiB-aligned part backed by huge pages where the system
+/// lets a program ask (`madvise` mode), and the first `len` bytes
+/// faulted in by one call instead of a page fault every 4 KiB as the read
+/// fills them (a 4 MiB batch of puzzles took a thousand, a twentieth of
+/// `dancer sudoku solve`'s time on it). Only hints: where they are
+/// refused (an older kernel), or on another system, nothing changes.
+fn prepare_buffer(buf: &mut Vec<u8>, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4 << 10;
+        const HUGE: usize = 2 << 20;
+        if len < HUGE || buf.capacity() < len {
+            return;
+        }
+        let start = buf.as_mut_ptr() as usize;
+        let end = start + buf.capacity();
+        let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if to > from {
+            // SAFETY: [from, to) lies within the vector's own allocation;
+            // MADV_HUGEPAGE changes how its pages are backed, never what
+            // they hold, and nothing points into them yet
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+        let (from, to) = (start.next_multiple_of(PAGE), (start + len) / PAGE * PAGE);
+        if to > from {
+            // SAFETY: as above; MADV_POPULATE_WRITE faults the pages in
+            // (zeroed, as a first touch would) and changes nothing else
+            unsafe {
+                libc::madvise(
+                    from as *mut libc::c_void,
+                    to - from,
+                    libc::MADV_POPULATE_WRITE,
+                );
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (buf, len);
 }
 
 /// A file read whole as text, at most `limit` bytes ([`MAX_TEXT`],

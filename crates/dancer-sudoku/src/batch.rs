@@ -328,9 +328,10 @@ pub struct Answers<'a> {
 /// answers on: a worker that has finished a unit stores it, and whichever
 /// worker holds the hand-on lock passes on every stored unit that comes
 /// next in input order (the others go back to work instead of waiting for
-/// the lock). No thread but the workers runs, so `threads` workers use
-/// `threads` cores. A worker does not start a unit more than `4 x threads`
-/// units ahead of the last handed on, so what waits stays small. Plain
+/// the lock). No thread but the workers runs (the calling thread is one
+/// of them), so `threads` workers use `threads` cores. A worker does not
+/// start a unit more than `4 x threads` units ahead of the last handed
+/// on, so what waits stays small. Plain
 /// 9x9 lines (81 symbols `1`-`9`, `.` or `0`) with the `auto` or `fast9`
 /// engine take a lane of their own ([`lane9`]) that reads, checks and
 /// solves them without building the general structures; its outcomes are
@@ -372,6 +373,9 @@ where
             units.push(Unit::Entries(it.by_ref().take(unit).collect()));
         }
         (unit, units)
+    } else if threads <= 1 {
+        // cut as they are read, below
+        (UNIT_LINES, Vec::new())
     } else {
         let unit = unit_lines(
             || memchr::memchr_iter(b'\n', text.as_bytes()).count(),
@@ -400,16 +404,21 @@ where
         result: Ok(()),
     };
     if threads <= 1 {
-        // one thread: this one, with no pool to hand units to and back
+        // one thread: this one, with no pool to hand units to and back;
+        // lines are cut into units as they are read (no pass over the
+        // text to find where units end)
+        let mut rest = Lines::new(text);
+        while !grids && !rest.done() {
+            if !hand.emit(&ctx.lines(1, &mut rest, unit)) {
+                break;
+            }
+        }
         for u in units {
             if !hand.emit(&ctx.work(u)) {
                 break;
             }
         }
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()?;
         let window = 4 * threads;
         let n = units.len();
         let slots: Vec<std::sync::Mutex<Option<Unit<'t>>>> = units
@@ -492,10 +501,20 @@ where
             ready.lock().unwrap().stored.insert(k, r);
             hand_on();
         };
-        pool.scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(|_| work());
+        // this thread is one of the workers: `threads - 1` more are
+        // started (a batch of a few thousand puzzles takes a few
+        // milliseconds, and a pool's start was a tenth of it); one that
+        // cannot be started leaves its share to the others
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                if std::thread::Builder::new()
+                    .spawn_scoped(scope, work)
+                    .is_err()
+                {
+                    break;
+                }
             }
+            work();
         });
         // the workers still at a unit stop at their next puzzle
         halt.store(true, Ordering::Relaxed);
@@ -566,11 +585,22 @@ impl<E: FnMut(Answers) -> std::io::Result<()>> HandOn<E> {
 struct Lines<'t> {
     text: &'t str,
     at: usize,
+    /// Lines given so far.
+    read: usize,
 }
 
 impl<'t> Lines<'t> {
     fn new(text: &'t str) -> Self {
-        Lines { text, at: 0 }
+        Lines {
+            text,
+            at: 0,
+            read: 0,
+        }
+    }
+
+    /// Whether every line was given.
+    fn done(&self) -> bool {
+        self.at >= self.text.len()
     }
 
     /// The next line, and its cells when `lane9` is set and it is 81 plain
@@ -593,11 +623,13 @@ impl<'t> Lines<'t> {
                 let row: &[u8; 81] = bytes[at..end].try_into().expect("81 bytes");
                 if let Some(cells) = lane9::parse_row(row) {
                     self.at = end + eol;
+                    self.read += 1;
                     // the 81 bytes are ASCII: a char boundary on each side
                     return Some((&self.text[at..end], Some(cells)));
                 }
             }
         }
+        self.read += 1;
         let line = match memchr::memchr(b'\n', &bytes[at..]) {
             Some(k) => {
                 self.at = at + k + 1;
@@ -632,6 +664,18 @@ struct Solved_ {
     error: Option<EngineMismatch>,
 }
 
+impl Solved_ {
+    /// Room for a unit of `unit` puzzles (a 9x9 answer is 82 bytes).
+    fn new(unit: usize) -> Self {
+        Solved_ {
+            outcomes: Vec::with_capacity(unit),
+            text: String::with_capacity(unit * 83),
+            stopped: false,
+            error: None,
+        }
+    }
+}
+
 /// What every unit of a batch needs.
 struct Context<'a, R> {
     reader: &'a Reader,
@@ -648,54 +692,11 @@ struct Context<'a, R> {
 
 impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
     fn work(&self, unit: Unit) -> Solved_ {
-        let mut out = Solved_ {
-            outcomes: Vec::with_capacity(self.unit),
-            text: String::with_capacity(self.unit * 83),
-            stopped: false,
-            error: None,
-        };
-        let mut last: Option<Arc<Solver>> = None;
-        let push = |out: &mut Solved_, line: usize, o: Outcome| {
-            (self.render)(line, &o, &mut out.text);
-            out.outcomes.push((line, o, out.text.len()));
-        };
         match unit {
-            Unit::Lines(first, text) => {
-                let mut rest = Lines::new(text);
-                let mut i = 0;
-                while let Some((line, cells)) = rest.next(self.lane9) {
-                    i += 1;
-                    let no = first + i - 1;
-                    // a plain 9x9 line (found without looking at it twice)
-                    // goes to the lane; any other line, not blank or a
-                    // comment, to the general path
-                    let cells = cells.or_else(|| self.lane9.then(|| lane9::parse(line)).flatten());
-                    if cells.is_none()
-                        && (crate::puzzle::is_comment(line) || line.trim().is_empty())
-                    {
-                        continue;
-                    }
-                    if (self.cancelled)() {
-                        out.stopped = true;
-                        break;
-                    }
-                    let o = cells.and_then(|cells| {
-                        lane9::solve(&self.reader.rules9, cells, self.limit, self.keep)
-                    });
-                    let o = match o {
-                        Some(o) => Ok(o),
-                        None => self.solve(self.reader.read_line(line, no), &mut last),
-                    };
-                    match o {
-                        Ok(o) => push(&mut out, no, o),
-                        Err(e) => {
-                            out.error = Some(e);
-                            break;
-                        }
-                    }
-                }
-            }
+            Unit::Lines(first, text) => self.lines(first, &mut Lines::new(text), usize::MAX),
             Unit::Entries(entries) => {
+                let mut out = Solved_::new(self.unit);
+                let mut last: Option<Arc<Solver>> = None;
                 for e in entries {
                     if (self.cancelled)() {
                         out.stopped = true;
@@ -703,18 +704,68 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
                     }
                     let no = e.line;
                     match self.solve(e, &mut last) {
-                        Ok(o) => push(&mut out, no, o),
+                        Ok(o) => self.push(&mut out, no, o),
                         Err(e) => {
                             out.error = Some(e);
                             break;
                         }
                     }
                 }
+                self.done
+                    .fetch_add(out.outcomes.len() as u64, Ordering::Relaxed);
+                out
+            }
+        }
+    }
+
+    /// The next `max` lines of `rest` at most (`first`: the number of its
+    /// first line), read, solved, checked and rendered.
+    fn lines(&self, first: usize, rest: &mut Lines, max: usize) -> Solved_ {
+        let mut out = Solved_::new(self.unit);
+        let mut last: Option<Arc<Solver>> = None;
+        let end = rest.read.saturating_add(max);
+        while rest.read < end {
+            let Some((line, cells)) = rest.next(self.lane9) else {
+                break;
+            };
+            let no = first + rest.read - 1;
+            // a plain 9x9 line (found without looking at it twice) goes to
+            // the lane; any other line, not blank or a comment, to the
+            // general path
+            let cells = cells.or_else(|| self.lane9.then(|| lane9::parse(line)).flatten());
+            if cells.is_none() && (crate::puzzle::is_comment(line) || line.trim().is_empty()) {
+                continue;
+            }
+            if (self.cancelled)() {
+                out.stopped = true;
+                break;
+            }
+            if let Some(cells) = cells {
+                let rules = &self.reader.rules9;
+                if lane9::solve_into(rules, cells, self.limit, self.keep, no, &mut out.outcomes) {
+                    let (_, o, end) = out.outcomes.last_mut().expect("pushed");
+                    (self.render)(no, o, &mut out.text);
+                    *end = out.text.len();
+                    continue;
+                }
+            }
+            match self.solve(self.reader.read_line(line, no), &mut last) {
+                Ok(o) => self.push(&mut out, no, o),
+                Err(e) => {
+                    out.error = Some(e);
+                    break;
+                }
             }
         }
         self.done
             .fetch_add(out.outcomes.len() as u64, Ordering::Relaxed);
         out
+    }
+
+    /// An outcome and its text.
+    fn push(&self, out: &mut Solved_, line: usize, o: Outcome) {
+        (self.render)(line, &o, &mut out.text);
+        out.outcomes.push((line, o, out.text.len()));
     }
 
     /// A puzzle on the general path, with the solver of its rules (the
@@ -956,7 +1007,26 @@ pub(crate) mod lane9 {
 
     /// The outcome of the puzzle `cells` (`rules`: plain 9x9), as the
     /// general path would give it; `None` to leave it to the general path.
+    #[cfg(test)]
     pub fn solve(rules: &Rules, cells: [u8; 81], limit: u64, keep: usize) -> Option<Outcome> {
+        let mut v = Vec::with_capacity(1);
+        solve_into(rules, cells, limit, keep, 0, &mut v).then(|| v.pop().expect("pushed").1)
+    }
+
+    /// [`solve`], its outcome pushed onto `outcomes` with `line` (and 0
+    /// for the end of its text) where it is `Some`; whether it was. The
+    /// outcome is built in its place in the vector: an outcome is a few
+    /// hundred bytes (its grids in place), and moving it from the solver
+    /// to the vector, a copy at each step, was a twentieth of a batch's
+    /// time.
+    pub fn solve_into(
+        rules: &Rules,
+        cells: [u8; 81],
+        limit: u64,
+        keep: usize,
+        line: usize,
+        outcomes: &mut Vec<(usize, Outcome, usize)>,
+    ) -> bool {
         let keep = keep.min(usize::try_from(limit).unwrap_or(usize::MAX));
         let mut small = [[0u8; 81]; 2];
         let mut large = Vec::new();
@@ -971,28 +1041,47 @@ pub(crate) mod lane9 {
         // givens in conflict give no solution: only then are they looked
         // at, and then the general path says where the conflict is
         if count == 0 && !givens_ok(&cells) {
-            return None;
+            return false;
         }
         let kept = &out[..count.min(out.len() as u64) as usize];
-        let ok = kept.iter().all(|g| solution_ok(&cells, g));
         // the parser gave digits 0 to 9, and a solution that passed its
         // check has digits 1 to 9; one that did not is only checked again
         // (by the general check, which takes any byte) and never shown
-        let puzzle = Puzzle {
-            rules: rules.clone(),
-            givens: Grid::from_checked_9x9(cells),
-        };
-        let solved = Solved {
-            count,
-            solutions: kept.iter().map(|&g| Grid::from_checked_9x9(g)).collect(),
-            effort: st.guesses,
-        };
-        if ok {
-            Some(Outcome::Solved(puzzle, solved))
-        } else {
+        if !kept.iter().all(|g| solution_ok(&cells, g)) {
+            let puzzle = Puzzle {
+                rules: rules.clone(),
+                givens: Grid::from_checked_9x9(cells),
+            };
+            let solved = Solved {
+                count,
+                solutions: kept.iter().map(|&g| Grid::from_checked_9x9(g)).collect(),
+                effort: st.guesses,
+            };
             // the general check says what is wrong
-            Some(checked(puzzle, solved))
+            outcomes.push((line, checked(puzzle, solved), 0));
+            return true;
         }
+        outcomes.push((
+            line,
+            Outcome::Solved(
+                Puzzle {
+                    rules: rules.clone(),
+                    givens: Grid::from_checked_9x9(cells),
+                },
+                Solved {
+                    count,
+                    solutions: Default::default(),
+                    effort: st.guesses,
+                },
+            ),
+            0,
+        ));
+        if let Some((_, Outcome::Solved(_, s), _)) = outcomes.last_mut() {
+            for &g in kept {
+                s.solutions.push(Grid::from_checked_9x9(g));
+            }
+        }
+        true
     }
 }
 

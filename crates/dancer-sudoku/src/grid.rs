@@ -167,11 +167,14 @@ impl Grid {
     }
     /// Appends [`to_line`](Self::to_line) to `out`.
     pub fn push_line(&self, out: &mut String) {
-        // every symbol is ASCII: one byte a cell, 64 at a time
-        let mut buf = [0u8; 64];
-        for part in self.cells.chunks(64) {
+        // every symbol is ASCII: one byte a cell, 128 at a time (a 9x9
+        // grid at once), [`symbol`] without branches so that it runs on
+        // vectors
+        let mut buf = [0u8; 128];
+        for part in self.cells.chunks(128) {
             for (b, &d) in buf.iter_mut().zip(part) {
-                *b = symbol(d) as u8;
+                let base = if d > 9 { b'A' - 10 } else { b'0' };
+                *b = if d == 0 { b'.' } else { base.wrapping_add(d) };
             }
             out.push_str(std::str::from_utf8(&buf[..part.len()]).expect("ASCII symbols"));
         }
@@ -223,6 +226,19 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_is_the_symbols() {
+        // every symbol, in a grid larger than a chunk of push_line
+        let cells: Vec<u8> = (0..625).map(|k| (k % 26) as u8).collect();
+        let g = Grid::from_cells(25, cells.clone());
+        let mut line = String::from(">");
+        g.push_line(&mut line);
+        let want: String = std::iter::once('>')
+            .chain(cells.iter().map(|&d| symbol(d)))
+            .collect();
+        assert_eq!(line, want);
+    }
 
     #[test]
     fn symbols_round_trip() {
