@@ -67,12 +67,14 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-/// `--engine` for exact cover: auto (the default), dlx, dlxm, bitset.
+/// `--engine` for exact cover: auto (the default), dlx, dlxm, bitset,
+/// bitmrv.
 #[derive(Args, Clone, Debug)]
 pub struct EngineArg {
-    /// Search engine: auto (picks by problem shape and an estimate of the
-    /// trees), dlx (Knuth's, step for step), dlxm (multiplicities), bitset
-    /// (packings of up to 512 items)
+    /// Search engine: auto (the one whose estimated tree costs least), dlx
+    /// (Knuth's, step for step), dlxm (multiplicities), bitset (packings of
+    /// up to 512 items), bitmrv (Knuth's rule on bitmaps: colours and
+    /// multiplicities too)
     #[arg(long, default_value = "auto", value_parser = Named::new(EngineKind::NAMES, |s| s.parse::<EngineKind>().map_err(|e| e.to_string())))]
     pub engine: EngineKind,
 }

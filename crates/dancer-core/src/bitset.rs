@@ -218,27 +218,22 @@ pub fn branching_order(problem: &Problem) -> Vec<usize> {
     let mut taken = vec![false; np];
     let mut score = vec![0u64; np];
     let mut order = Vec::with_capacity(np);
+    // whether item i goes before item b: cell-like first, then the larger
+    // share of its options that meet the region (score / count, compared
+    // exactly by cross-multiplying), then fewer options; on a full tie the
+    // earlier item (the scan below goes up and keeps the first best)
+    let better = |i: usize, b: usize, score: &[u64]| -> bool {
+        if cell_like[i] != cell_like[b] {
+            return cell_like[i];
+        }
+        let fi = u128::from(score[i]) * u128::from(count[b].max(1));
+        let fb = u128::from(score[b]) * u128::from(count[i].max(1));
+        fi > fb || (fi == fb && count[i] < count[b])
+    };
     for _ in 0..np {
         let mut best = usize::MAX;
         for i in 0..np {
-            if taken[i] {
-                continue;
-            }
-            // the share of i's options that meet the region, as a fraction
-            let frac = |i: usize| score[i] as f64 / count[i].max(1) as f64;
-            let better = best == usize::MAX
-                || (
-                    cell_like[i],
-                    frac(i),
-                    std::cmp::Reverse(count[i]),
-                    std::cmp::Reverse(i),
-                ) > (
-                    cell_like[best],
-                    frac(best),
-                    std::cmp::Reverse(count[best]),
-                    std::cmp::Reverse(best),
-                );
-            if better {
+            if !taken[i] && (best == usize::MAX || better(i, best, &score)) {
                 best = i;
             }
         }

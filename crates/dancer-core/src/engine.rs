@@ -8,6 +8,14 @@
 //! | `dlx` | [`crate::dlx`] | everything but multiplicities | Knuth's rule: the leftmost item with the fewest options (his DLX1/DLX2, step for step) |
 //! | `dlxm` | [`crate::dlxm`] | everything | the item with the fewest branches (multiplicities, his DLX3's input) |
 //! | `bitset` | [`crate::bitset`] | no colours, no multiplicities, at most 512 items | the first uncovered item, in an order the engine works out |
+//! | `bitmrv` | [`crate::bitmrv`] | everything up to 65,535 options an item and 256 MiB of tables | Knuth's rule on bitmaps of live options; ties to the item with the fewest options at the start (`Ties::Knuth`: DLX1's, same nodes and updates) |
+//!
+//! `auto` ([`choose_engine`]) weighs the engines that take a problem by
+//! time, not by tree size: each tree is estimated with Knuth's random
+//! probes ([`auto_costs`]), and each engine's cost per node, per word of
+//! its masks, per update (constants fitted by the `calibrate` example)
+//! turns the tree into nanoseconds; the cheapest wins, and two too close to
+//! tell apart go to the bitset engine.
 //!
 //! Every engine implements [`Engine`] the same way: its own search step
 //! (the loop that covers, uncovers and chooses) under one control layer
@@ -279,8 +287,8 @@ const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// (whose estimate stands for `dlx` and `dlxm` too, the same rule with
 /// other ties, as long as they look slower per node), the bitset engine's,
 /// and, when the linked engine looks faster per node on `bitmrv`'s tree
-/// (very long bitmaps), its own. Probes are cheap but not free: 32 at
-/// first, then eight times as many while [`too_close`] cannot tell the two
+/// (very long bitmaps), its own. Probes are cheap but not free: 8 at
+/// first, then four times as many while [`too_close`] cannot tell the two
 /// best apart and the search looks at least 30 times longer than the next
 /// round of probes would take (at most 2048 probes).
 pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
@@ -330,21 +338,29 @@ pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
         // the linked engine alone takes it
         return Vec::new();
     }
-    let start = std::time::Instant::now();
-    let mut probes = 32;
-    let mut costs = weigh(probes);
+    let mut probes = PROBES_FIRST;
     loop {
+        let start = std::time::Instant::now();
+        let costs = weigh(probes);
+        // what this round took: the next one, with four times the probes,
+        // takes about four times as long
         let spent = start.elapsed().as_secs_f64() * 1e9;
         let mut by_time = costs.clone();
         by_time.sort_by(|a, b| a.nanos.total_cmp(&b.nanos));
         let unsure = by_time.len() >= 2 && too_close(&by_time[0], &by_time[1]);
-        if !unsure || probes >= 2048 || by_time[0].nanos < 30.0 * 8.0 * spent {
+        if !unsure || probes >= PROBES_MAX || by_time[0].nanos < 30.0 * 4.0 * spent {
             return costs;
         }
-        probes *= 8;
-        costs = weigh(probes);
+        probes *= 4;
     }
 }
+
+/// `auto`'s probes of each engine's tree: a first round of this many (a
+/// problem solved in a millisecond, a Sudoku as exact cover, is not worth
+/// more: with 32, weighing took twice as long as the search)...
+const PROBES_FIRST: usize = 8;
+/// ... then four times as many a round, up to this many.
+const PROBES_MAX: usize = 2048;
 
 /// Whether the estimates cannot tell two engines apart: their predicted
 /// times differ by less than twice the error of the estimates (relative

@@ -16,9 +16,9 @@
 //!
 //! # Running
 //!
-//! [`run`] hands the units to `threads` workers on a rayon pool; each worker
-//! keeps one engine and takes the next unit from a shared counter as soon as
-//! it is free, so a long subtree never holds up the others. Results reach
+//! [`run`] hands the units to `threads` workers (the calling thread and
+//! `threads - 1` scoped threads); each worker keeps one engine and takes
+//! the next unit from a shared counter as soon as it is free, so a long subtree never holds up the others. Results reach
 //! the [`Observer`] one unit at a time, either as units complete or, when
 //! `ordered`, in the order of the sequential search (held back until every
 //! earlier unit is in). The same units, dealt round-robin, make the shards
@@ -140,6 +140,11 @@ pub fn plan_for(
 /// way every time, so a plan and a run of one problem with `Auto` agree.
 pub fn plan_at(problem: &Problem, engine: EngineKind, depth: usize) -> Result<Plan, EngineError> {
     let mut e = engine.build(problem)?;
+    Ok(cut_at(&mut *e, depth))
+}
+
+/// [`plan_at`] with an engine at its root.
+fn cut_at(e: &mut dyn Engine, depth: usize) -> Plan {
     e.set_frontier(Some(depth));
     let mut units = Vec::new();
     while let Some(ev) = e.next_event() {
@@ -157,7 +162,7 @@ pub fn plan_at(problem: &Problem, engine: EngineKind, depth: usize) -> Result<Pl
     }
     let mut top = e.stats().clone();
     top.solutions = 0;
-    Ok(Plan { depth, units, top })
+    Plan { depth, units, top }
 }
 
 /// Cuts the search at the smallest depth (up to `max_depth`) that gives at
@@ -168,16 +173,21 @@ pub fn plan(
     target: usize,
     max_depth: usize,
 ) -> Result<Plan, EngineError> {
-    // `Auto` is decided once, not at every depth
-    let engine = engine.resolve(problem)?;
+    // `Auto` is decided once, and the engine built once, not at every
+    // depth (a search of a few thousand nodes, a Sudoku, goes down to
+    // `max_depth` before it has enough subtrees, and the builds took
+    // longer than the search); reset, it cuts as a fresh one does (a test
+    // says so)
+    let mut e = engine.build(problem)?;
     let mut depth = 1;
     loop {
-        let p = plan_at(problem, engine, depth)?;
+        let p = cut_at(&mut *e, depth);
         let n = p.subtrees();
         if n >= target || n == 0 || depth >= max_depth {
             return Ok(p);
         }
         depth += 1;
+        e.reset();
     }
 }
 
@@ -384,10 +394,6 @@ pub fn run(
         .sum::<f64>()
         .max(f64::MIN_POSITIVE);
     let start = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads_used(threads))
-        .build()
-        .expect("a thread pool");
     let failure: Mutex<Option<DescendError>> = Mutex::new(None);
     let (tx, rx) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|scope| {
@@ -413,16 +419,26 @@ pub fn run(
                 });
             }
         });
-        pool.scope(|s| {
-            for w in 0..threads {
-                let failure = &failure;
-                s.spawn(move |_| {
-                    if let Err(e) = worker(problem, engine, w, shared, cfg, observer) {
-                        shared.stop.store(true, Ordering::Relaxed);
-                        *failure.lock().unwrap() = Some(e);
-                    }
-                });
+        // the workers: this thread and `threads - 1` more (no pool to
+        // start: a search of a millisecond took longer to set one up); a
+        // worker that cannot be started leaves its units to the others
+        let failure = &failure;
+        let work = move |w: usize| {
+            if let Err(e) = worker(problem, engine, w, shared, cfg, observer) {
+                shared.stop.store(true, Ordering::Relaxed);
+                *failure.lock().unwrap() = Some(e);
             }
+        };
+        std::thread::scope(|workers| {
+            for w in 1..threads_used(threads) {
+                if std::thread::Builder::new()
+                    .spawn_scoped(workers, move || work(w))
+                    .is_err()
+                {
+                    break;
+                }
+            }
+            work(0);
         });
         drop(tx);
     });

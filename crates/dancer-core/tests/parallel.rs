@@ -121,6 +121,29 @@ fn parallel(
 }
 
 #[test]
+fn a_plan_cuts_as_a_fresh_engine_does() {
+    // `plan` reuses one engine, reset, from depth to depth: what it gives
+    // is what a fresh engine cut at the depth it stopped at gives
+    let problems = [
+        classic::queens(6),
+        classic::queens(8),
+        classic::langford(8),
+        classic::macmahon(2, 2, 3).expect("a 2x3 board of 2 colours"),
+    ];
+    for p in problems {
+        for engine in engines(&p) {
+            for target in [2, 16, 256] {
+                let a = dancer_core::parallel::plan(&p, engine, target, 24).unwrap();
+                let b = plan_at(&p, engine, a.depth).unwrap();
+                assert_eq!(a.units, b.units, "{engine}, target {target}");
+                assert_eq!(a.top.nodes, b.top.nodes, "{engine}, target {target}");
+                assert_eq!(a.top.updates, b.top.updates, "{engine}, target {target}");
+            }
+        }
+    }
+}
+
+#[test]
 fn threads_give_the_same_solutions() {
     let p = classic::queens(9);
     for engine in engines(&p) {
