@@ -232,8 +232,8 @@ pub fn branching_order(problem: &Problem) -> Vec<usize> {
     };
     for _ in 0..np {
         let mut best = usize::MAX;
-        for i in 0..np {
-            if !taken[i] && (best == usize::MAX || better(i, best, &score)) {
+        for (i, &t) in taken.iter().enumerate() {
+            if !t && (best == usize::MAX || better(i, best, &score)) {
                 best = i;
             }
         }
