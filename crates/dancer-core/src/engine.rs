@@ -287,9 +287,9 @@ const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// (whose estimate stands for `dlx` and `dlxm` too, the same rule with
 /// other ties, as long as they look slower per node), the bitset engine's,
 /// and, when the linked engine looks faster per node on `bitmrv`'s tree
-/// (very long bitmaps), its own. Probes are cheap but not free: 8 at
+/// (very long bitmaps), its own. Probes are cheap but not free: 32 at
 /// first, then four times as many while [`too_close`] cannot tell the two
-/// best apart and the search looks at least 30 times longer than the next
+/// best apart and the search looks at least 10 times longer than the next
 /// round of probes would take (at most 2048 probes).
 pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
     let shape = Shape::of(problem);
@@ -348,17 +348,18 @@ pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
         let mut by_time = costs.clone();
         by_time.sort_by(|a, b| a.nanos.total_cmp(&b.nanos));
         let unsure = by_time.len() >= 2 && too_close(&by_time[0], &by_time[1]);
-        if !unsure || probes >= PROBES_MAX || by_time[0].nanos < 30.0 * 4.0 * spent {
+        if !unsure || probes >= PROBES_MAX || by_time[0].nanos < 10.0 * 4.0 * spent {
             return costs;
         }
         probes *= 4;
     }
 }
 
-/// `auto`'s probes of each engine's tree: a first round of this many (a
-/// problem solved in a millisecond, a Sudoku as exact cover, is not worth
-/// more: with 32, weighing took twice as long as the search)...
-const PROBES_FIRST: usize = 8;
+/// `auto`'s probes of each engine's tree: a first round of this many
+/// (fewer are not enough: Knuth's estimate has a long tail, and 8 probes
+/// put the bitset engine's tree of Scott's pentomino problem at a
+/// hundredth of its size, with an error that looked small)...
+const PROBES_FIRST: usize = 32;
 /// ... then four times as many a round, up to this many.
 const PROBES_MAX: usize = 2048;
 
