@@ -289,7 +289,7 @@ const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// and, when the linked engine looks faster per node on `bitmrv`'s tree
 /// (very long bitmaps), its own. Probes are cheap but not free: 32 at
 /// first, then four times as many while [`too_close`] cannot tell the two
-/// best apart and the search looks at least 10 times longer than the next
+/// best apart and the search looks at least 30 times longer than the next
 /// round of probes would take (at most 2048 probes).
 pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
     let shape = Shape::of(problem);
@@ -348,7 +348,7 @@ pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
         let mut by_time = costs.clone();
         by_time.sort_by(|a, b| a.nanos.total_cmp(&b.nanos));
         let unsure = by_time.len() >= 2 && too_close(&by_time[0], &by_time[1]);
-        if !unsure || probes >= PROBES_MAX || by_time[0].nanos < 10.0 * 4.0 * spent {
+        if !unsure || probes >= PROBES_MAX || by_time[0].nanos < 30.0 * 4.0 * spent {
             return costs;
         }
         probes *= 4;
