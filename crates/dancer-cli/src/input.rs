@@ -163,8 +163,8 @@ fn prepare_buffer(buf: &mut Vec<u8>, len: usize) {
         }
         let (from, to) = (start.next_multiple_of(PAGE), (start + len) / PAGE * PAGE);
         if to > from {
-            // SAFETY: as above; MADV_POPULATE_WRITE faults the pages in
-            // (zeroed, as a first touch would) and changes nothing else
+            // SAFETY: as above; MADV_POPULATE_WRITE faults the pages in as
+            // a first write would, and never changes what a page holds
             unsafe {
                 libc::madvise(
                     from as *mut libc::c_void,
