@@ -14,6 +14,10 @@ async function open(page) {
   await page.reload();
   const panel = page.locator('#tab-poly');
   await expect(panel.getByLabel('Catalogue puzzle').locator('option')).not.toHaveCount(1);
+  // the first puzzle is loaded into the editor and checked: a fill before
+  // that could land between its select-all and its typing, and be appended
+  // to the puzzle instead of replacing it
+  await expect(panel.locator('#poly-check')).toContainText('No errors');
   return panel;
 }
 
