@@ -88,7 +88,7 @@ fn read_capped(
         let chunk = &bytes[start..];
         // the longest line so far, found a newline at a time
         let mut from = 0;
-        for nl in memchr::memchr_iter(b'\n', chunk).chain(std::iter::once(n)) {
+        for nl in dancer_core::cpu::find_bytes(b'\n', chunk).chain(std::iter::once(n)) {
             line_len += nl - from;
             if line_len > max_line {
                 anyhow::bail!(

@@ -204,6 +204,10 @@ impl Observer for Printer<'_, '_> {
             }
         }
     }
+
+    fn wants_progress(&self) -> bool {
+        self.args.progress.progress == ProgressMode::Json || self.bar.is_some()
+    }
 }
 
 /// Reads a checkpoint to resume.

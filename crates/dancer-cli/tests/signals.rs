@@ -263,3 +263,45 @@ fn a_signal_ends_any_other_command_with_130() {
     assert_eq!(status.code(), Some(130), "{err}");
     assert_eq!(err, "dancer: interrupted\n");
 }
+
+/// A signal the run was started ignoring (`nohup` ignores SIGHUP) stays
+/// ignored: the search goes on through it, and stops on Ctrl-C.
+#[test]
+fn an_ignored_hangup_stays_ignored() {
+    use std::os::unix::process::CommandExt;
+    let problem = long_problem();
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"));
+    cmd.args(["solve", "--count", "--progress", "json", "--threads", "1"])
+        .arg(problem.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: signal(2) is async-signal-safe, as pre_exec asks
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGHUP, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with(r#"{"type":"progress""#) {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "ended early");
+    }
+    kill(&child, "HUP");
+    // still searching: a second progress record comes after the hangup
+    line.clear();
+    while !line.starts_with(r#"{"type":"progress""#) {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "ended on SIGHUP");
+    }
+    assert!(child.try_wait().unwrap().is_none());
+    kill(&child, "INT");
+    let status = wait(&mut child);
+    let mut err = String::new();
+    stderr.read_to_string(&mut err).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("(interrupted: incomplete)"), "{err}");
+}

@@ -346,14 +346,7 @@ pub struct BitMrv<'p> {
 }
 
 fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::cpu::avx2()
 }
 
 /// Builds the engine for `problem`.
@@ -1080,6 +1073,9 @@ impl<'p> BitMrv<'p> {
                 l += 1;
             }
             tally.end_probe();
+            if tally.small_tree() {
+                break;
+            }
         }
         self.load_root();
         tally.finish()

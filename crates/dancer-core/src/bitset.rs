@@ -61,14 +61,7 @@ pub const MAX_ITEMS: usize = 512;
 const BLOCK: usize = 64;
 
 fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::cpu::avx2()
 }
 
 /// [`Bitset::block_fits`] with AVX2: four options per instruction.
@@ -543,6 +536,9 @@ impl<'p, const W: usize> Bitset<'p, W> {
                 t.updates(weight * self.sizes[p] as f64);
             }
             t.end_probe();
+            if t.small_tree() {
+                break;
+            }
         }
         t.finish()
     }

@@ -275,6 +275,9 @@ impl<'p> Dlx<'p> {
                 let best = self.lists.slot(x);
                 self.lists.uncover::<C, F>(best);
             }
+            if t.small_tree() {
+                break;
+            }
         }
         t.finish()
     }

@@ -15,7 +15,12 @@
 //! probes ([`auto_costs`]), and each engine's cost per node, per word of
 //! its masks, per update (constants fitted by the `calibrate` example)
 //! turns the tree into nanoseconds; the cheapest wins, and two too close to
-//! tell apart go to the bitset engine.
+//! tell apart go to the bitset engine. Weighing costs time too, and `auto`
+//! spends it only where it can pay: a small tree (a Sudoku's, nearly a
+//! path) stops its probes once they have walked a quarter of it, the
+//! linked engine is then weighed on `bitmrv`'s tree, and the bitset engine
+//! is not weighed when its set-up alone would take longer than the search
+//! `bitmrv` promises.
 //!
 //! Every engine implements [`Engine`] the same way: its own search step
 //! (the loop that covers, uncovers and chooses) under one control layer
@@ -266,6 +271,19 @@ const COST_BITSET: [f64; 4] = [11.0, 0.64, 0.0, 0.84];
 const COST_BITMRV: [f64; 4] = [71.1, 2.42, 0.57, 0.62];
 const COST_DLX: [f64; 4] = [83.1, 0.0, 0.0, 2.62];
 
+/// The predicted nanoseconds of the bitset engine's set-up, mostly its
+/// [`branching_order`](crate::bitset::branching_order): a table of the
+/// options shared by each pair of primary items (2 ns a pair) filled from
+/// each option's pairs (3 ns a pair; the pairs are about the entries
+/// squared over the options). A 9x9 Sudoku's 324 items cost about a
+/// quarter of a millisecond, as long as its search with `bitmrv`.
+pub fn bitset_setup_nanos(problem: &Problem) -> f64 {
+    let np = problem.n_primary() as f64;
+    let entries = problem.n_entries() as f64;
+    let options = problem.n_options().max(1) as f64;
+    2.0 * np * np + 3.0 * entries * entries / options
+}
+
 /// One engine that `auto` considered: the tree it estimated (Knuth's
 /// random probes) and the time it predicts from it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -285,9 +303,12 @@ const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 ///
 /// Each engine's tree is estimated with Knuth's random probes: `bitmrv`'s
 /// (whose estimate stands for `dlx` and `dlxm` too, the same rule with
-/// other ties, as long as they look slower per node), the bitset engine's,
-/// and, when the linked engine looks faster per node on `bitmrv`'s tree
-/// (very long bitmaps), its own. Probes are cheap but not free: 32 at
+/// other ties, as long as they look slower per node), the bitset engine's
+/// (unless its set-up, [`bitset_setup_nanos`], twice, costs more than the
+/// search `bitmrv` promises), and, when the linked engine looks faster per
+/// node on `bitmrv`'s tree (very long bitmaps), its own. A small tree
+/// stops its probes early (see [`crate::Estimate::probes`]), and then the
+/// linked engine is weighed on `bitmrv`'s tree, not probed again. Probes are cheap but not free: 32 at
 /// first, then four times as many while [`too_close`] cannot tell the two
 /// best apart and the search looks at least 30 times longer than the next
 /// round of probes would take (at most 2048 probes).
@@ -307,7 +328,11 @@ pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
             let mut m = crate::bitmrv::BitMrv::new(problem).expect("checked above");
             out.push(costed(EngineKind::BitMrv, m.estimate(probes, SEED)));
         }
-        if bitset {
+        // the bitset engine, unless its set-up (its branching order), paid
+        // once to estimate it and again to run it, would cost more than
+        // the search already predicted: then it cannot win
+        let best = out.iter().map(|c| c.nanos).fold(f64::INFINITY, f64::min);
+        if bitset && 2.0 * bitset_setup_nanos(problem) < best {
             if let Ok(est) = crate::bitset::estimate(problem, probes, SEED) {
                 out.push(costed(EngineKind::Bitset, est));
             }
@@ -319,7 +344,13 @@ pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
             .first()
             .filter(|c| c.engine == EngineKind::BitMrv)
             .map(|c| costed(linked, c.tree));
-        if proxy.is_none_or(|c| c.nanos < best) {
+        // a small tree (its probes stopped early) is not probed again: the
+        // probes would cost a good part of the search they could save, so
+        // the linked engine is weighed on bitmrv's tree
+        let small = out.first().is_some_and(|c| c.tree.probes < probes);
+        if let Some(c) = proxy.filter(|c| small && c.nanos < best) {
+            out.push(c);
+        } else if proxy.is_none_or(|c| c.nanos < best) {
             let own = match linked {
                 EngineKind::Dlx => crate::dlx::Dlx::new(problem)
                     .ok()

@@ -40,6 +40,7 @@ pub mod bitmrv;
 pub mod bitset;
 pub mod classic;
 mod control;
+pub mod cpu;
 pub mod dlx;
 pub mod dlxm;
 pub mod engine;

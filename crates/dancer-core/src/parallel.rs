@@ -116,9 +116,16 @@ pub fn threads_used(threads: usize) -> usize {
     threads.min(max_threads())
 }
 
+/// How many units a search is cut into: for threads, 64 a thread (at
+/// least 256), so that the last units to finish are small; one thread
+/// needs none, and gets one level of cuts (a Sudoku's tree, nearly a path,
+/// was searched again at every depth down to [`MAX_DEPTH`] looking for
+/// 256 subtrees: several times its whole search); checkpoints and shards
+/// at least 1,024, so that a checkpoint saves often and shards are even.
 pub fn unit_target(threads: usize, purpose: Purpose) -> usize {
     let threads = threads_used(threads);
     match purpose {
+        Purpose::Threads if threads == 1 => 1,
         Purpose::Threads => threads.saturating_mul(64).max(256),
         Purpose::Checkpoints => threads.saturating_mul(64).max(1024),
         Purpose::Shards(n) => n.saturating_mul(64).max(1024),
@@ -242,6 +249,12 @@ pub trait Observer: Sync {
     fn unit(&self, r: &UnitResult);
     /// Called about every `tick` while the run goes on.
     fn progress(&self, _p: &Progress) {}
+    /// Whether [`Observer::progress`] does anything: when it does not,
+    /// no thread is started to call it (a search of a millisecond should
+    /// not pay for one).
+    fn wants_progress(&self) -> bool {
+        true
+    }
 }
 
 /// How to run.
@@ -399,7 +412,7 @@ pub fn run(
     std::thread::scope(|scope| {
         // the ticker: reports progress every `tick` until the run ends
         let shared = &shared;
-        scope.spawn(move || {
+        let ticker = move || {
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(cfg.tick) {
                 let running: f64 = shared
                     .running
@@ -418,7 +431,10 @@ pub fn run(
                     elapsed: start.elapsed(),
                 });
             }
-        });
+        };
+        if observer.wants_progress() {
+            scope.spawn(ticker);
+        }
         // the workers: this thread and `threads - 1` more (no pool to
         // start: a search of a millisecond took longer to set one up); a
         // worker that cannot be started leaves its units to the others

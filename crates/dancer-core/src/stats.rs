@@ -109,7 +109,10 @@ pub struct Estimate {
     /// Langford pairs; 0.3 or more those of packings, whose estimates are
     /// rough.
     pub error: f64,
-    /// Probes made.
+    /// Probes made: as many as asked, or fewer where the tree is so small
+    /// that the probes had already walked a quarter of its estimated nodes
+    /// (and at least 256 nodes, in two probes or more): more would cost
+    /// about as much as the search.
     pub probes: usize,
 }
 
@@ -117,6 +120,8 @@ pub struct Estimate {
 #[derive(Debug, Default)]
 pub(crate) struct Tally {
     probes: usize,
+    /// Nodes the probes went through (each once, not weighted).
+    walked: u64,
     nodes: f64,
     updates: f64,
     squares: f64,
@@ -127,6 +132,7 @@ impl Tally {
     /// A node of weight `w` on the current probe.
     #[inline]
     pub fn node(&mut self, w: f64) {
+        self.walked += 1;
         self.nodes += w;
         self.this += w;
     }
@@ -140,6 +146,22 @@ impl Tally {
         self.this = 0.0;
         self.probes += 1;
     }
+    /// Whether the tree is so small that more probes would cost more than
+    /// they could tell: the probes have walked at least
+    /// [`Tally::SMALL_WALK`] nodes (two probes at least), and a quarter of
+    /// the nodes the tree is estimated to have. A Sudoku's tree is nearly a
+    /// path, 60 to 250 levels deep: 32 probes of it went through as many
+    /// nodes as its whole search. The estimators stop there.
+    pub fn small_tree(&self) -> bool {
+        self.probes >= 2
+            && self.walked >= Self::SMALL_WALK
+            && 4.0 * self.walked as f64 * self.probes as f64 >= self.nodes
+    }
+    /// Nodes the probes walk before [`Tally::small_tree`] may stop them.
+    /// Shallow trees (packings, 10 to 20 levels) are probed 32 times for
+    /// less than this: their probes cost little, and a few of them, dying
+    /// young, can make a large unbalanced tree look small.
+    pub const SMALL_WALK: u64 = 256;
     pub fn finish(self) -> Estimate {
         let n = self.probes.max(1) as f64;
         let mean = self.nodes / n;

@@ -181,7 +181,7 @@ pub fn chunks(text: &str, lines: usize) -> Vec<(usize, &str)> {
     let mut start = 0;
     let mut first = 1;
     let mut count = 0;
-    for i in memchr::memchr_iter(b'\n', text.as_bytes()) {
+    for i in dancer_core::cpu::find_bytes(b'\n', text.as_bytes()) {
         count += 1;
         if count == lines {
             out.push((first, &text[start..=i]));
@@ -378,7 +378,7 @@ where
         (UNIT_LINES, Vec::new())
     } else {
         let unit = unit_lines(
-            || memchr::memchr_iter(b'\n', text.as_bytes()).count(),
+            || dancer_core::cpu::find_bytes(b'\n', text.as_bytes()).count(),
             threads,
         );
         let units = chunks(text, unit)
@@ -578,7 +578,7 @@ impl<E: FnMut(Answers) -> std::io::Result<()>> HandOn<E> {
 
 /// The lines of a text, as [`str::lines`] cuts them (at `\n`, a `\r`
 /// before it dropped, no empty line after a last `\n`), found with
-/// [`memchr`] (a batch's lines are short and many), with a shortcut for the
+/// [`dancer_core::cpu::find_byte`] (a batch's lines are short and many), with a shortcut for the
 /// usual line of a batch of 9x9 puzzles: 81 symbols and a line break, read
 /// as a puzzle at once (`lane9`) instead of being searched for its end
 /// first.
@@ -630,7 +630,7 @@ impl<'t> Lines<'t> {
             }
         }
         self.read += 1;
-        let line = match memchr::memchr(b'\n', &bytes[at..]) {
+        let line = match dancer_core::cpu::find_byte(b'\n', &bytes[at..]) {
             Some(k) => {
                 self.at = at + k + 1;
                 let line = &self.text[at..at + k];

@@ -335,7 +335,7 @@ mod avx2 {
     //! The same lanes in one AVX2 register.
     //!
     //! Safety: a value of [`Avx2`] is only ever created by code that runs
-    //! after `is_x86_feature_detected!("avx2")` returned true (the entry
+    //! after `dancer_core::cpu::avx2_popcnt_bmi()` returned true (the entry
     //! point [`solve`] below, reached only from there), so every AVX2
     //! instruction these methods execute is supported by the CPU.
 
@@ -981,12 +981,7 @@ fn solve_with(
     };
     match path {
         #[cfg(target_arch = "x86_64")]
-        Path::Best
-            if is_x86_feature_detected!("avx2")
-                && is_x86_feature_detected!("popcnt")
-                && is_x86_feature_detected!("bmi1")
-                && is_x86_feature_detected!("bmi2") =>
-        {
+        Path::Best if dancer_core::cpu::avx2_popcnt_bmi() => {
             // SAFETY: the features were just detected.
             unsafe { avx2::solve(cells, &mut ctx) }
         }
