@@ -18,9 +18,10 @@
 //! tell apart go to the bitset engine. Weighing costs time too, and `auto`
 //! spends it only where it can pay: a small tree (a Sudoku's, nearly a
 //! path) stops its probes once they have walked a quarter of it, the
-//! linked engine is then weighed on `bitmrv`'s tree, and the bitset engine
-//! is not weighed when its set-up alone would take longer than the search
-//! `bitmrv` promises.
+//! linked engine's own tree is probed on a large tree only when what it
+//! promises to save outweighs its probes, and the bitset engine is not
+//! weighed when its set-up alone would take longer than the search
+//! `bitmrv` promises. No engine is chosen on another engine's tree.
 //!
 //! Every engine implements [`Engine`] the same way: its own search step
 //! (the loop that covers, uncovers and chooses) under one control layer
@@ -305,10 +306,10 @@ const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// (whose estimate stands for `dlx` and `dlxm` too, the same rule with
 /// other ties, as long as they look slower per node), the bitset engine's
 /// (unless its set-up, [`bitset_setup_nanos`], twice, costs more than the
-/// search `bitmrv` promises), and, when the linked engine looks faster per
-/// node on `bitmrv`'s tree (very long bitmaps), its own. A small tree
-/// stops its probes early (see [`crate::Estimate::probes`]), and then the
-/// linked engine is weighed on `bitmrv`'s tree, not probed again. Probes are cheap but not free: 32 at
+/// search `bitmrv` promises), and, when the linked engine looks twice as
+/// fast on `bitmrv`'s tree (very long bitmaps), its own (on a large tree,
+/// only if what it could save outweighs its probes). A small tree stops
+/// its probes early (see [`crate::Estimate::probes`]). Probes are cheap but not free: 32 at
 /// first, then four times as many while [`too_close`] cannot tell the two
 /// best apart and the search looks at least 30 times longer than the next
 /// round of probes would take (at most 2048 probes).
@@ -344,13 +345,25 @@ pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
             .first()
             .filter(|c| c.engine == EngineKind::BitMrv)
             .map(|c| costed(linked, c.tree));
-        // a small tree (its probes stopped early) is not probed again: the
-        // probes would cost a good part of the search they could save, so
-        // the linked engine is weighed on bitmrv's tree
+        // its own tree is probed (never trusted to bitmrv's: with Knuth's
+        // ties a 16x16 Sudoku's tree can be thousands of times larger, and
+        // a few probes can miss that) when it promises to be at least
+        // twice as fast there, and, for a tree too large to stop its
+        // probes early, only when what it could save is more than its
+        // probes would cost (bitmrv's probe paths walked with the linked
+        // engine's costs: a 16x16 Sudoku's probes took 2 ms to confirm a
+        // gain of 1 ms). Of the twenty 16x16 Sudoku of the shared set,
+        // `dlx` is at most a fifth faster than `bitmrv` on five, and 2 to
+        // 50 times slower on eight.
         let small = out.first().is_some_and(|c| c.tree.probes < probes);
-        if let Some(c) = proxy.filter(|c| small && c.nanos < best) {
-            out.push(c);
-        } else if proxy.is_none_or(|c| c.nanos < best) {
+        let worth = |c: &Costed| {
+            out.first().is_none_or(|m| {
+                let per_node = m.tree.updates / m.tree.nodes.max(1.0);
+                let probing = 2.0 * m.tree.walked as f64 * shape.nanos(linked, 1.0, per_node);
+                best - c.nanos > probing
+            })
+        };
+        if proxy.is_none_or(|c| 2.0 * c.nanos < best && (small || worth(&c))) {
             let own = match linked {
                 EngineKind::Dlx => crate::dlx::Dlx::new(problem)
                     .ok()

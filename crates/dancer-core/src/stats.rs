@@ -114,6 +114,8 @@ pub struct Estimate {
     /// (and at least 256 nodes, in two probes or more): more would cost
     /// about as much as the search.
     pub probes: usize,
+    /// Nodes the probes went through, each once: what the estimate cost.
+    pub walked: u64,
 }
 
 /// Adds up the probes of an [`Estimate`].
@@ -176,6 +178,7 @@ impl Tally {
             updates: self.updates / n,
             error,
             probes: self.probes,
+            walked: self.walked,
         }
     }
 }

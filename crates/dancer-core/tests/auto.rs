@@ -75,6 +75,7 @@ fn too_close_follows_the_errors() {
         updates: nodes,
         error,
         probes: 100,
+        walked: 1000,
     };
     let c = |e, nanos, error| dancer_core::engine::Costed {
         engine: e,
