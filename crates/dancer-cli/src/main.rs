@@ -111,14 +111,20 @@ fn quick_matches(args: &[std::ffi::OsString]) -> Option<(&'static str, clap::Arg
             "solve",
             solve::SolveArgs::augment_args(clap::Command::new("solve")),
         ),
-        // as clap's derive makes a command of subcommands
+        // the batch commands alone, the others as clap's derive makes a
+        // command of subcommands
         "sudoku" => (
             "sudoku",
-            sudoku::SudokuCommand::augment_subcommands(
-                clap::Command::new("sudoku")
-                    .subcommand_required(true)
-                    .arg_required_else_help(true),
-            ),
+            args.get(1)
+                .and_then(|a| a.to_str())
+                .and_then(sudoku::one_command)
+                .unwrap_or_else(|| {
+                    sudoku::SudokuCommand::augment_subcommands(
+                        clap::Command::new("sudoku")
+                            .subcommand_required(true)
+                            .arg_required_else_help(true),
+                    )
+                }),
         ),
         _ => return None,
     };
@@ -226,6 +232,8 @@ mod tests {
             "sudoku solve --threads 1 --engine fast9 puzzles.txt",
             "sudoku count --limit 2 --threads 2 puzzles.txt",
             "sudoku check --box 2x3 p.txt",
+            "sudoku check --json --threads 1 p.txt",
+            "sudoku count --json --limit 1000 -",
             "sudoku export -x --json p.txt",
             "sudoku rate p.txt",
             "sudoku hint p.txt",
@@ -252,6 +260,8 @@ mod tests {
             "sudoku --help",
             "sudoku help solve",
             "sudoku solve --help",
+            "sudoku solve --frobnicate p.txt",
+            "sudoku count -h",
             "sudoku frobnicate",
             "poly solve pentomino-6x10",
             "--version",

@@ -35,6 +35,26 @@ pub enum SudokuCommand {
     Generate(generate::GenerateArgs),
 }
 
+/// The parser of `dancer sudoku NAME` with that one subcommand, for the
+/// batch commands (`solve`, `count`, `check`): what [`SudokuCommand`]'s
+/// whole tree parses them with, without building the other four (see
+/// `quick_matches` in main.rs).
+pub fn one_command(name: &str) -> Option<clap::Command> {
+    use clap::Args;
+    let sub = match name {
+        "solve" => solve::SolveArgs::augment_args(clap::Command::new("solve")),
+        "count" => count::CountArgs::augment_args(clap::Command::new("count")),
+        "check" => check::CheckArgs::augment_args(clap::Command::new("check")),
+        _ => return None,
+    };
+    Some(
+        clap::Command::new("sudoku")
+            .subcommand_required(true)
+            .arg_required_else_help(true)
+            .subcommand(sub),
+    )
+}
+
 pub fn run(cmd: SudokuCommand, out: &mut Out) -> Result<Found> {
     match cmd {
         SudokuCommand::Solve(a) => solve::run(a, out),
