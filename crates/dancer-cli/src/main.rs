@@ -94,8 +94,8 @@ pub fn command() -> clap::Command {
 /// goes to the whole tree, which prints what it always printed.
 fn quick_parse() -> Option<Cli> {
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    let (name, matches) = quick_matches(&args)?;
-    let command = match name {
+    let matches = quick_matches(&args)?;
+    let command = match args[0].to_str()? {
         "solve" => Command::Solve(solve::SolveArgs::from_arg_matches(&matches).ok()?),
         _ => Command::Sudoku(sudoku::SudokuCommand::from_arg_matches(&matches).ok()?),
     };
@@ -104,31 +104,26 @@ fn quick_parse() -> Option<Cli> {
 
 /// What the parser of the command that `args` (the arguments after the
 /// program's name) start with makes of them, for `solve` and `sudoku`.
-fn quick_matches(args: &[std::ffi::OsString]) -> Option<(&'static str, clap::ArgMatches)> {
+fn quick_matches(args: &[std::ffi::OsString]) -> Option<clap::ArgMatches> {
     use clap::Args;
-    let (name, parser) = match args.first()?.to_str()? {
-        "solve" => (
-            "solve",
-            solve::SolveArgs::augment_args(clap::Command::new("solve")),
-        ),
+    let parser = match args.first()?.to_str()? {
+        "solve" => solve::SolveArgs::augment_args(clap::Command::new("solve")),
         // the batch commands alone, the others as clap's derive makes a
         // command of subcommands
-        "sudoku" => (
-            "sudoku",
-            args.get(1)
-                .and_then(|a| a.to_str())
-                .and_then(sudoku::one_command)
-                .unwrap_or_else(|| {
-                    sudoku::SudokuCommand::augment_subcommands(
-                        clap::Command::new("sudoku")
-                            .subcommand_required(true)
-                            .arg_required_else_help(true),
-                    )
-                }),
-        ),
+        "sudoku" => args
+            .get(1)
+            .and_then(|a| a.to_str())
+            .and_then(sudoku::one_command)
+            .unwrap_or_else(|| {
+                sudoku::SudokuCommand::augment_subcommands(
+                    clap::Command::new("sudoku")
+                        .subcommand_required(true)
+                        .arg_required_else_help(true),
+                )
+            }),
         _ => return None,
     };
-    Some((name, parser.try_get_matches_from(args).ok()?))
+    parser.try_get_matches_from(args).ok()
 }
 
 fn main() -> ExitCode {
@@ -241,7 +236,8 @@ mod tests {
         ];
         for line in taken {
             let a = args(line);
-            let (name, quick) = quick_matches(&a).unwrap_or_else(|| panic!("not taken: {line}"));
+            let quick = quick_matches(&a).unwrap_or_else(|| panic!("not taken: {line}"));
+            let name = a[0].to_str().unwrap();
             let mut full_args = vec![OsString::from("dancer")];
             full_args.extend(a.iter().cloned());
             let full = command().try_get_matches_from(&full_args).unwrap();

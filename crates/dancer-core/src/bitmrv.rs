@@ -348,10 +348,6 @@ pub struct BitMrv<'p> {
     ctl: Control,
 }
 
-fn has_avx2() -> bool {
-    crate::cpu::avx2()
-}
-
 /// Builds the engine for `problem`.
 pub fn build(problem: &Problem) -> Result<Box<dyn crate::Engine + '_>, EngineError> {
     Ok(Box::new(BitMrv::new(problem)?))
@@ -615,7 +611,7 @@ impl<'p> BitMrv<'p> {
             floor_lens: vec![0; npad],
             level: 0,
             phase: Phase::Fresh,
-            avx2: has_avx2(),
+            avx2: crate::cpu::avx2(),
             ctl: Control::new(levels + 1),
         };
         e.load_root();

@@ -60,10 +60,6 @@ pub const MAX_ITEMS: usize = 512;
 /// Options tested together: one bit each in a `u64`.
 const BLOCK: usize = 64;
 
-fn has_avx2() -> bool {
-    crate::cpu::avx2()
-}
-
 /// [`Bitset::block_fits`] with AVX2: four options per instruction.
 ///
 /// # Safety
@@ -354,7 +350,7 @@ impl<'p, const W: usize> Bitset<'p, W> {
             block: vec![0; np + 1],
             fits: vec![0; np + 1],
             level: 0,
-            avx2: has_avx2(),
+            avx2: crate::cpu::avx2(),
             phase: Phase::Fresh,
             ctl: Control::new(np + 2),
         }
