@@ -58,6 +58,33 @@ pub fn parse_limit(s: &str) -> Result<u64, String> {
     }
 }
 
+/// A size in bytes: a whole number, optionally followed by K, M, G or T
+/// (with or without `iB` or `B`: binary multiples all, 1K = 1024 bytes).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return Err("not a size: a whole number, then K, M, G or T (2GiB, 512M)".into());
+    }
+    let n: u64 = t[..digits]
+        .parse()
+        .map_err(|_| "too large a size".to_string())?;
+    let shift = match t[digits..].trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        unit => {
+            return Err(format!(
+                "unknown unit {unit:?}: use K, M, G or T (2GiB, 512M)"
+            ))
+        }
+    };
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| "too large a size".to_string())
+}
+
 /// A number of seconds: finite and above 0 (at most about 30 years).
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

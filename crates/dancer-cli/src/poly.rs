@@ -152,6 +152,16 @@ pub struct SolveArgs {
     /// (Solutions come out in the same order whatever the number of threads.)
     #[command(flatten)]
     pub threads: ThreadsArg,
+    /// With --count: count every solution with memos of the sub-problems
+    /// met, without visiting each (see `dancer solve --memo`): for boards
+    /// tiled by pieces used any number of times. One thread; not with
+    /// --unique, --limit or pictures
+    #[arg(long, requires = "count", conflicts_with_all = ["unique", "limit", "pictures", "no_symmetry_breaking"])]
+    pub memo: bool,
+    /// The most memory the memos take (2GiB, 512M; default: a quarter of
+    /// the machine's memory)
+    #[arg(long, value_name = "SIZE", requires = "memo", value_parser = crate::args::parse_size)]
+    pub memo_memory: Option<u64>,
 }
 
 /// `--limit`: a whole number, at least 1.
@@ -298,6 +308,29 @@ impl Written {
 fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let puzzle = load(&args.puzzle)?;
     let model = Model::new(puzzle)?;
+    if args.memo {
+        if args.engine.engine != dancer_core::EngineKind::Auto {
+            bail!("--memo counts with its own search: leave out --engine");
+        }
+        // every solution, symmetric ones included: no symmetry breaking
+        let cover = model.cover(false);
+        let r = crate::solve::memo_count(&cover.problem, args.memo_memory)?;
+        if args.json.json {
+            out.record(&dancer_formats::ndjson::PolyRecord::Summary {
+                solutions: r.count.clone(),
+                unique: None,
+                nodes: r.stats.nodes,
+                complete: r.complete,
+                seconds: r.stats.elapsed.as_secs_f64(),
+                symmetries: model.symmetries.len(),
+            })?;
+        } else {
+            out.line(&r.count.to_string())?;
+        }
+        out.flush()?;
+        crate::solve::memo_summary(&r, None, None);
+        return Ok(crate::solve::memo_found(&r));
+    }
     let threads = args.threads.get();
     for dir in [&args.svg, &args.png].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;

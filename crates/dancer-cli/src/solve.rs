@@ -72,6 +72,17 @@ pub struct SolveArgs {
     /// Where the shard's result goes (default: shard-K-of-N.json)
     #[arg(long, value_name = "FILE")]
     pub shard_out: Option<PathBuf>,
+    /// With --count: count with memos of the sub-problems met (what is left
+    /// to cover), without visiting each solution: exact at any size, far
+    /// beyond enumeration on boards and strips. One thread; no limit,
+    /// checkpoints or shards
+    #[arg(long, requires = "count", conflicts_with_all = ["limit", "checkpoint", "resume", "shard", "ordered", "verify"])]
+    pub memo: bool,
+    /// The most memory the memos take (2GiB, 512M; default: a quarter of
+    /// the machine's memory); beyond it the oldest are dropped and the
+    /// count goes on, exact
+    #[arg(long, value_name = "SIZE", requires = "memo", value_parser = crate::args::parse_size)]
+    pub memo_memory: Option<u64>,
 }
 
 /// Writes `data` to `path` atomically: a temporary file beside it, flushed
@@ -236,6 +247,9 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     }
     let parsed = read_problem(args.file.as_deref(), args.format)?;
     let problem = &parsed.problem;
+    if args.memo {
+        return run_memo(&args, problem, out);
+    }
     let threads = args.threads.get();
     if args.shard.is_some() && (args.checkpoint.is_some() || args.resume.is_some()) {
         bail!(
@@ -407,4 +421,104 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
         );
     }
     Ok(Found::of_search(stats.solutions, stopped))
+}
+
+/// `dancer solve --count --memo`: the memoizing counter
+/// ([`dancer_core::memo`]), its count on standard output (a JSON summary
+/// with `--json`), what it did on standard error.
+fn run_memo(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found> {
+    if args.engine.engine != EngineKind::Auto {
+        bail!("--memo counts with its own search: leave out --engine");
+    }
+    let r = memo_count(problem, args.memo_memory)?;
+    let stopped = (!r.complete).then_some(dancer_core::parallel::Stop::Interrupted);
+    if args.json.json {
+        out.record(&SolveRecord::memo_summary(&r, stopped))?;
+    } else {
+        out.line(&r.count.to_string())?;
+    }
+    out.flush()?;
+    memo_summary(&r, args.stats.then_some(problem), args.memo_memory);
+    Ok(memo_found(&r))
+}
+
+/// The memoized count of `problem` within `memory` bytes (default: see
+/// [`default_memo_memory`]), stopped by a signal; a problem it cannot
+/// take is an error.
+pub fn memo_count(
+    problem: &Problem,
+    memory: Option<u64>,
+) -> Result<dancer_core::memo::MemoOutcome> {
+    let memory = memory.unwrap_or_else(default_memo_memory);
+    let opts = dancer_core::memo::MemoOptions {
+        memory: usize::try_from(memory).unwrap_or(usize::MAX),
+        cancel: Some(interrupt::cancel_flag()),
+        check: false,
+    };
+    let r = dancer_core::memo::count(problem, &opts)?;
+    Ok(r)
+}
+
+/// What a memoized count did, on standard error; with `stats`, the
+/// problem's size and the rest of the counters too.
+pub fn memo_summary(
+    r: &dancer_core::memo::MemoOutcome,
+    stats: Option<&Problem>,
+    memory: Option<u64>,
+) {
+    let s = &r.stats;
+    let stopped = (!r.complete).then_some(dancer_core::parallel::Stop::Interrupted);
+    let mib = |b: u64| b as f64 / f64::from(1 << 20);
+    eprintln!(
+        "memo: {}, {}, {}, {} kept (peak {:.1} MiB), {:.3} s ({})",
+        plural(&r.count, "solution", "solutions"),
+        plural(s.nodes, "node", "nodes"),
+        plural(s.hits, "hit", "hits"),
+        plural(s.entries, "count", "counts"),
+        mib(s.peak_bytes),
+        s.elapsed.as_secs_f64(),
+        ending_text(stopped)
+    );
+    if let Some(problem) = stats {
+        eprintln!(
+            "{} tried, {} stored, {} dropped for the {:.0} MiB cap; frontier of at most {}; {} order",
+            plural(s.options_tried, "option", "options"),
+            plural(s.stored, "count", "counts"),
+            s.evicted,
+            mib(memory.unwrap_or_else(default_memo_memory)),
+            plural(s.width, "item", "items"),
+            if s.own_order { "the problem's own" } else { "a grown" }
+        );
+        eprintln!(
+            "{} ({} primary), {}, {}; one thread",
+            plural(problem.n_items(), "item", "items"),
+            problem.n_primary(),
+            plural(problem.n_options(), "option", "options"),
+            plural(problem.n_entries(), "entry", "entries")
+        );
+    }
+}
+
+/// What a memoized count found, for the exit code.
+pub fn memo_found(r: &dancer_core::memo::MemoOutcome) -> Found {
+    if !r.complete {
+        Found::Interrupted
+    } else if r.count.is_zero() {
+        Found::None
+    } else {
+        Found::Some
+    }
+}
+
+/// `--memo-memory` when not given: a quarter of the machine's memory
+/// (Linux: `MemTotal` of /proc/meminfo), else 1 GiB.
+fn default_memo_memory() -> u64 {
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
+        let line = t.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        kib.checked_mul(1024)
+    });
+    total.map_or(1 << 30, |t| {
+        (t / 4).max(dancer_core::memo::MIN_MEMORY as u64)
+    })
 }

@@ -19,6 +19,8 @@
 //! | [`parallel`] | a search cut into units, run on threads |
 //! | [`shard`] | shards and checkpoints: the saved record, dealing units, [`shard::merge`] |
 //! | [`verify`](mod@verify) | the independent check |
+//! | [`memo`] | counting with memos of sub-problems ([`memo::count`]), without visiting each solution |
+//! | [`count`](mod@count) | [`Count`], exact counts of any size |
 //! | [`classic`] | the n queens and Langford pairs, generated |
 //! | [`plural`] | `1 unit`, `2 units`: every count in a message goes through it |
 //!
@@ -40,11 +42,13 @@ pub mod bitmrv;
 pub mod bitset;
 pub mod classic;
 mod control;
+pub mod count;
 pub mod cpu;
 pub mod dlx;
 pub mod dlxm;
 pub mod engine;
 mod links;
+pub mod memo;
 pub mod parallel;
 pub mod problem;
 pub mod shard;
@@ -53,6 +57,7 @@ pub mod solve;
 pub mod stats;
 pub mod verify;
 
+pub use count::Count;
 pub use dlx::Dlx;
 pub use dlxm::Dlxm;
 pub use engine::{

@@ -43,8 +43,11 @@ pub enum SolveRecord {
     /// The last record of a run, always there (also after an
     /// interruption or a limit).
     Summary {
-        /// Solutions found (for a merge: of all shards).
-        solutions: u64,
+        /// Solutions found (for a merge: of all shards); with `--memo`,
+        /// counted without being visited. An exact JSON integer of any
+        /// size (`dancer_core::Count`): beyond 2^53, read it as a big
+        /// integer.
+        solutions: dancer_core::Count,
         /// Nodes of the search tree: one per option tried, plus one per
         /// solution (Knuth's count, for the engine's own tree).
         nodes: u64,
@@ -67,6 +70,10 @@ pub enum SolveRecord {
         /// With `--stats`: nodes per level, from the root. *(omitted)*
         #[serde(default, skip_serializing_if = "Option::is_none")]
         profile: Option<Vec<u64>>,
+        /// With `--memo`: what the memoizing counter did. *(omitted
+        /// otherwise)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        memo: Option<MemoRecord>,
     },
     /// Progress of a running search, on standard error.
     Progress {
@@ -96,7 +103,7 @@ impl SolveRecord {
         stopped: Option<dancer_core::parallel::Stop>,
     ) -> Self {
         SolveRecord::Summary {
-            solutions: stats.solutions,
+            solutions: stats.solutions.into(),
             nodes: stats.nodes,
             updates: stats.updates,
             complete,
@@ -104,8 +111,54 @@ impl SolveRecord {
             seconds: stats.elapsed.as_secs_f64(),
             max_level: None,
             profile: None,
+            memo: None,
         }
     }
+
+    /// The summary of a memoized count (`dancer solve --count --memo`):
+    /// `nodes` are the sub-problems it branched on, `updates` the options
+    /// it tried.
+    pub fn memo_summary(
+        r: &dancer_core::memo::MemoOutcome,
+        stopped: Option<dancer_core::parallel::Stop>,
+    ) -> Self {
+        let s = &r.stats;
+        SolveRecord::Summary {
+            solutions: r.count.clone(),
+            nodes: s.nodes,
+            updates: s.options_tried,
+            complete: r.complete,
+            stopped,
+            seconds: s.elapsed.as_secs_f64(),
+            max_level: None,
+            profile: None,
+            memo: Some(MemoRecord {
+                hits: s.hits,
+                stored: s.stored,
+                entries: s.entries,
+                evicted: s.evicted,
+                peak_bytes: s.peak_bytes,
+                width: s.width,
+            }),
+        }
+    }
+}
+
+/// What the memoizing counter did (`memo` of a summary).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemoRecord {
+    /// Sub-problems answered by the cache.
+    pub hits: u64,
+    /// Counts stored in the cache over the run.
+    pub stored: u64,
+    /// Counts in the cache at the end.
+    pub entries: u64,
+    /// Counts dropped to stay within `--memo-memory`.
+    pub evicted: u64,
+    /// Most bytes the cache held at once.
+    pub peak_bytes: u64,
+    /// The most items whose state one cache key holds (the frontier).
+    pub width: usize,
 }
 
 /// What is known of a puzzle's solutions (the `status` of Sudoku records).
@@ -360,12 +413,14 @@ pub enum PolyRecord {
         /// Solutions found. When `complete`, all of the puzzle's. When the
         /// search stopped at `--limit N`: without `--unique`, exactly the
         /// solutions printed; with `--unique`, all the solutions of the
-        /// classes printed.
-        solutions: u64,
+        /// classes printed. With `--memo`: counted without being visited.
+        /// An exact JSON integer of any size (`dancer_core::Count`).
+        solutions: dancer_core::Count,
         /// Solutions up to the puzzle's symmetries (classes of solutions
         /// that a symmetry maps onto each other); with `--unique`, the
-        /// solution records printed.
-        unique: u64,
+        /// solution records printed. *(null with `--memo`, which does not
+        /// tell classes apart)*
+        unique: Option<u64>,
         /// Nodes of the engine's search tree.
         nodes: u64,
         /// The whole tree was searched: `solutions` and `unique` are the
@@ -453,8 +508,8 @@ mod tests {
         );
         assert_eq!(
             s(&PolyRecord::Summary {
-                solutions: 8,
-                unique: 2,
+                solutions: 8u64.into(),
+                unique: Some(2),
                 nodes: 10,
                 complete: true,
                 seconds: 0.5,

@@ -736,8 +736,8 @@ impl Model {
     /// The summary record of a search that gave `counts` in `seconds`.
     pub fn summary_record(&self, counts: &Counts, seconds: f64) -> PolyRecord {
         PolyRecord::Summary {
-            solutions: counts.total,
-            unique: counts.unique,
+            solutions: counts.total.into(),
+            unique: Some(counts.unique),
             nodes: counts.nodes,
             complete: counts.complete,
             seconds,

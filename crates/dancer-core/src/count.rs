@@ -1,0 +1,284 @@
+//! Exact counts of any size.
+//!
+//! A count of solutions found one at a time fits in 64 bits (2^64 solutions
+//! would take centuries to visit), but a count that is *computed* does
+//! not: the memoizing counter ([`crate::memo`]) adds up the counts of
+//! sub-problems, and the domino tilings of a 16x16 board already number
+//! about 2.4 x 10^30. [`Count`] holds any such count exactly: a `u128`
+//! while it fits (every count up to 3.4 x 10^38, with no allocation), an
+//! arbitrary-precision integer beyond. Invariant: the large form is only
+//! ever used for values above `u128::MAX`, so equal counts have equal
+//! representations and the derived comparisons are right.
+//!
+//! In JSON a count is written as a plain integer, whatever its size (never
+//! a float, never a string); readers in languages whose numbers are
+//! doubles should read such fields as big integers. Read back, a count is
+//! exact up to 2^128 (a fraction, or a larger integer, is refused rather
+//! than rounded).
+
+use num_bigint::BigUint;
+use std::fmt;
+use std::str::FromStr;
+
+/// An exact non-negative count (see the module's prose).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Count(Repr);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Repr {
+    Small(u128),
+    /// Always above `u128::MAX`.
+    Big(BigUint),
+}
+
+impl Default for Count {
+    fn default() -> Self {
+        Count::ZERO
+    }
+}
+
+impl Count {
+    /// No solutions.
+    pub const ZERO: Count = Count(Repr::Small(0));
+    /// One solution.
+    pub const ONE: Count = Count(Repr::Small(1));
+
+    /// Whether this is 0.
+    pub fn is_zero(&self) -> bool {
+        matches!(self.0, Repr::Small(0))
+    }
+
+    /// The count as a `u64`, when it fits.
+    pub fn to_u64(&self) -> Option<u64> {
+        self.to_u128().and_then(|v| u64::try_from(v).ok())
+    }
+
+    /// The count as a `u128`, when it fits.
+    pub fn to_u128(&self) -> Option<u128> {
+        match &self.0 {
+            Repr::Small(v) => Some(*v),
+            Repr::Big(_) => None,
+        }
+    }
+
+    /// Adds `v`.
+    pub fn add_u128(&mut self, v: u128) {
+        match &mut self.0 {
+            Repr::Small(a) => match a.checked_add(v) {
+                Some(s) => *a = s,
+                None => self.0 = Repr::Big(BigUint::from(*a) + v),
+            },
+            Repr::Big(b) => *b += v,
+        }
+    }
+
+    /// The count as an arbitrary-precision integer.
+    pub fn to_biguint(&self) -> BigUint {
+        match &self.0 {
+            Repr::Small(v) => BigUint::from(*v),
+            Repr::Big(b) => b.clone(),
+        }
+    }
+
+    /// Bits needed to write the count in binary (0 for 0).
+    pub fn bits(&self) -> u64 {
+        match &self.0 {
+            Repr::Small(v) => u64::from(128 - v.leading_zeros()),
+            Repr::Big(b) => b.bits(),
+        }
+    }
+}
+
+impl From<u64> for Count {
+    fn from(v: u64) -> Self {
+        Count(Repr::Small(v.into()))
+    }
+}
+
+impl From<u128> for Count {
+    fn from(v: u128) -> Self {
+        Count(Repr::Small(v))
+    }
+}
+
+impl From<BigUint> for Count {
+    fn from(b: BigUint) -> Self {
+        match u128::try_from(&b) {
+            Ok(v) => Count(Repr::Small(v)),
+            Err(_) => Count(Repr::Big(b)),
+        }
+    }
+}
+
+impl std::ops::AddAssign<&Count> for Count {
+    fn add_assign(&mut self, other: &Count) {
+        match &other.0 {
+            Repr::Small(v) => self.add_u128(*v),
+            Repr::Big(b) => {
+                let sum = self.to_biguint() + b;
+                self.0 = Repr::Big(sum);
+            }
+        }
+    }
+}
+
+impl std::ops::Add<&Count> for Count {
+    type Output = Count;
+    fn add(mut self, other: &Count) -> Count {
+        self += other;
+        self
+    }
+}
+
+impl std::iter::Sum for Count {
+    fn sum<I: Iterator<Item = Count>>(iter: I) -> Count {
+        iter.fold(Count::ZERO, |a, b| a + &b)
+    }
+}
+
+impl PartialOrd for Count {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Count {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        match (&self.0, &other.0) {
+            (Repr::Small(a), Repr::Small(b)) => a.cmp(b),
+            (Repr::Small(_), Repr::Big(_)) => std::cmp::Ordering::Less,
+            (Repr::Big(_), Repr::Small(_)) => std::cmp::Ordering::Greater,
+            (Repr::Big(a), Repr::Big(b)) => a.cmp(b),
+        }
+    }
+}
+
+impl PartialEq<u64> for Count {
+    fn eq(&self, other: &u64) -> bool {
+        self.to_u64() == Some(*other)
+    }
+}
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Small(v) => fmt::Display::fmt(v, f),
+            Repr::Big(b) => fmt::Display::fmt(b, f),
+        }
+    }
+}
+
+/// A count that is not a decimal integer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a count (a non-negative decimal integer): {0:?}")]
+pub struct ParseCountError(String);
+
+impl FromStr for Count {
+    type Err = ParseCountError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ParseCountError(s.chars().take(40).collect()));
+        }
+        if let Ok(v) = s.parse::<u128>() {
+            return Ok(Count(Repr::Small(v)));
+        }
+        BigUint::from_str(s)
+            .map(Count::from)
+            .map_err(|_| ParseCountError(s.chars().take(40).collect()))
+    }
+}
+
+impl serde::Serialize for Count {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Repr::Small(v) => match u64::try_from(*v) {
+                Ok(v) => s.serialize_u64(v),
+                Err(_) => s.serialize_u128(*v),
+            },
+            Repr::Big(b) => {
+                // a JSON integer of any length: the digits as they are
+                let raw = serde_json::value::RawValue::from_string(b.to_string())
+                    .map_err(serde::ser::Error::custom)?;
+                raw.serialize(s)
+            }
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Count {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a count: a non-negative integer")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Count, E> {
+                Ok(Count::from(v))
+            }
+            fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Count, E> {
+                Ok(Count::from(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Count, E> {
+                u64::try_from(v)
+                    .map(Count::from)
+                    .map_err(|_| E::custom("a count cannot be negative"))
+            }
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Count, E> {
+                Err(E::custom(
+                    "not a count: a fraction, or an integer too large to read exactly here",
+                ))
+            }
+        }
+        // asked for as a u128, serde_json reads the digits exactly up to
+        // 2^128 (beyond, or through a buffered record, up to 2^64)
+        d.deserialize_u128(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_cross_128_bits_exactly() {
+        let mut c = Count::from(u128::MAX);
+        c.add_u128(1);
+        assert_eq!(c.to_string(), "340282366920938463463374607431768211456");
+        assert_eq!(c.to_u128(), None);
+        assert_eq!(c.bits(), 129);
+        let d = c.clone() + &c;
+        assert_eq!(d.to_string(), "680564733841876926926749214863536422912");
+        assert!(d > c && c > Count::from(u128::MAX));
+        // back below: the small form again, so equal values compare equal
+        assert_eq!(Count::from(BigUint::from(7u32)), Count::from(7u64));
+    }
+
+    #[test]
+    fn json_integers_of_any_size_round_trip() {
+        for text in [
+            "0",
+            "18446744073709551615",
+            "18446744073709551616",
+            "2444888770250892795802079170816",
+            "680564733841876926926749214863536422912",
+        ] {
+            let c: Count = text.parse().unwrap();
+            let json = serde_json::to_string(&c).unwrap();
+            assert_eq!(json, text, "written as a plain integer");
+            if c.to_u128().is_some() {
+                let back: Count = serde_json::from_str(&json).unwrap();
+                assert_eq!(back, c);
+            } else {
+                // beyond 2^128 a count is written exactly; reading it back
+                // is refused rather than rounded
+                assert!(serde_json::from_str::<Count>(&json).is_err());
+            }
+        }
+        assert!(serde_json::from_str::<Count>("1.5").is_err());
+        assert!(serde_json::from_str::<Count>("-3").is_err());
+        assert!(serde_json::from_str::<Count>("\"12\"").is_err());
+        assert!("".parse::<Count>().is_err());
+        assert!("1e9".parse::<Count>().is_err());
+    }
+}

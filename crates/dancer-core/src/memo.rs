@@ -1,0 +1,1300 @@
+//! # Counting with memos
+//!
+//! The engines count by visiting every solution; this module counts
+//! without visiting them, by remembering the count of every sub-problem it
+//! has solved (the idea of Nishino, Yasuda, Minato and Nagata's "Dancing
+//! with decision diagrams", AAAI 2017, which Knuth's DLX6 extends to
+//! colours and multiplicities). A sub-problem is what is left to cover:
+//! two partial solutions that cover the same items leave the same
+//! sub-problem, with the same number of completions, whichever options
+//! they chose.
+//!
+//! ## Branching order and the frontier
+//!
+//! How often sub-problems meet depends on the branching order. Knuth's
+//! rule (the item with the fewest options) jumps about the board, and two
+//! partial solutions rarely leave the same set of items (DLX6 on the 6x10
+//! pentominoes: 13 s and 5 GB). Here the search always branches on the
+//! *first* uncovered primary item of a fixed order, the order that fills
+//! a board along a short front (the problem's own order, or one grown
+//! greedily from the item with the fewest options, whichever keeps the
+//! front narrower; see [`Plan`]). Then every primary item before the
+//! chosen one is covered, and an option can only be chosen at the
+//! position of its first primary item (its *position*). So at position
+//! `p` the state of an item `x` matters only if some option at a position
+//! before `p` could have covered it and it still matters at `p` or after:
+//! `first(x) < p <= last(x)`, where `first(x)` is the least position of
+//! the options containing `x`, and `last(x)` the greatest, or for a
+//! primary item its own position if that is later (uncovered, it must
+//! still be covered; covered, it may not be again). Those items are the
+//! *frontier* of `p`; every other item is either certainly uncovered
+//! (`first(x) >= p`) or of no further interest. The memo key of
+//! a sub-problem is `p` and the state of its frontier: for the domino
+//! tilings of an n x n board, one row's worth of bits.
+//!
+//! ## The state
+//!
+//! One bit per item (primary or secondary) says whether it is covered;
+//! bits are numbered by `first(x)`, so that the frontier of `p` sits in a
+//! few consecutive words and its key is those words masked. A secondary
+//! item with colours also has its colour in `colors` (0 while uncovered;
+//! [`EXCLUSIVE`] when an option without a colour covers it): an option
+//! that gives it colour `c` fits when it is uncovered or already `c`.
+//! Choosing an option ORs its masks into the state and sets the colours it
+//! brings; undoing it clears them again (an option's masks never meet the
+//! state when it is chosen, so XOR-free undo is exact).
+//!
+//! ```text
+//! key of a sub-problem at position p (u64 words):
+//!   [ p | state & frontier mask, word by word | colours of the frontier's
+//!     coloured items, two u32 to a word ]
+//! ```
+//!
+//! ## The cache
+//!
+//! Counts are exact ([`Count`]: `u128`, then arbitrary precision). The
+//! cache is an open-addressing table of keys (in one arena) and counts,
+//! each with the number of nodes its sub-problem took (to a power of
+//! two). When the next entry would take the table over the memory cap,
+//! the cheaper half of the entries is dropped first, in place: recounting
+//! a sub-problem near the end of the board costs little, one near its
+//! start may cost most of the search, so those stay. Memory stays within
+//! the cap whatever the problem and the counts stay exact (a dropped
+//! sub-problem is counted again if it comes back); a cap far below what
+//! the problem needs makes the count slow, never wrong.
+//!
+//! Invariants, checked by [`Plan::sanity`] and, in tests, at every node of
+//! the search: all primary items before `p` are covered; no item with
+//! `first(x) >= p` is; each option's masks contain exactly its items'
+//! bits; the frontier masks are exactly the items with
+//! `first(x) < p <= last(x)` (with a primary item's `last` at least its
+//! own position).
+//!
+//! Multiplicities are not taken yet (a typed refusal,
+//! [`MemoError::Multiplicities`]).
+
+#![allow(clippy::needless_range_loop)] // items are walked by number, several arrays at once
+
+use crate::count::Count;
+use crate::problem::Problem;
+use num_bigint::BigUint;
+use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The colour of a coloured secondary item covered by an option that gives
+/// it no colour: no other option may cover it then.
+pub const EXCLUSIVE: u32 = u32::MAX;
+
+/// Smallest cache the counter works with (1 MiB); a smaller cap is raised
+/// to it.
+pub const MIN_MEMORY: usize = 1 << 20;
+
+/// How the counter runs.
+#[derive(Clone, Debug)]
+pub struct MemoOptions {
+    /// The most bytes the cache may take (both generations). Beyond it,
+    /// entries are evicted and the search goes on.
+    pub memory: usize,
+    /// A flag that stops the count when set (looked at every 1,024 nodes).
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Check the invariants at every node (for tests: slow).
+    pub check: bool,
+}
+
+impl Default for MemoOptions {
+    fn default() -> Self {
+        MemoOptions {
+            memory: 1 << 30,
+            cancel: None,
+            check: false,
+        }
+    }
+}
+
+/// What the counter did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemoStats {
+    /// Sub-problems solved by branching (not answered by the cache).
+    pub nodes: u64,
+    /// Options tried (each one that fits is a child of a node).
+    pub options_tried: u64,
+    /// Sub-problems answered by the cache.
+    pub hits: u64,
+    /// Entries stored in the cache over the whole count.
+    pub stored: u64,
+    /// Entries in the cache at the end.
+    pub entries: u64,
+    /// Entries dropped to stay within the memory cap.
+    pub evicted: u64,
+    /// Most bytes the cache held at once.
+    pub peak_bytes: u64,
+    /// The widest frontier: the most items whose state a key holds.
+    pub width: usize,
+    /// Whether the problem's own item order was used (else a grown one).
+    pub own_order: bool,
+    /// Wall-clock time of the count.
+    pub elapsed: Duration,
+}
+
+/// The result of a count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoOutcome {
+    /// The number of solutions (a lower bound when not `complete`:
+    /// only the sub-problems finished before the stop).
+    pub count: Count,
+    /// Whether the count ran to the end (not cancelled).
+    pub complete: bool,
+    pub stats: MemoStats,
+}
+
+/// A problem the counter does not take.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MemoError {
+    #[error("memoized counting does not support multiplicities yet (count with --engine dlxm)")]
+    Multiplicities,
+    #[error(
+        "the problem's frontier is too wide for memoized counting ({width} items at one position): \
+         count without --memo"
+    )]
+    TooWide { width: usize },
+}
+
+/// Counts the solutions of `problem` with memos (see the module's prose).
+pub fn count(problem: &Problem, opts: &MemoOptions) -> Result<MemoOutcome, MemoError> {
+    let start = Instant::now();
+    let plan = Plan::new(problem, opts.memory)?;
+    if opts.check {
+        plan.sanity(problem);
+    }
+    let mut s = Search::new(&plan, opts);
+    let count = s.run(problem);
+    let complete = !s.cancelled;
+    let mut stats = s.stats;
+    stats.entries = s.cache.len() as u64;
+    stats.width = plan.width;
+    stats.own_order = plan.own_order;
+    stats.elapsed = start.elapsed();
+    Ok(MemoOutcome {
+        count,
+        complete,
+        stats,
+    })
+}
+
+/// Everything the search reads, built once from the problem.
+pub struct Plan {
+    /// Primary items.
+    np: usize,
+    /// Words of the state.
+    words: usize,
+    /// The primary item at each position.
+    order: Vec<u32>,
+    /// Each item's bit: word and mask.
+    bit: Vec<(u32, u64)>,
+    /// Options by position: those at `p` are `at[p]..at[p + 1]` (indices
+    /// into the per-option arrays below).
+    at: Vec<u32>,
+    /// Per option: its masks are `masks[mask_at[k]..mask_at[k + 1]]`.
+    mask_at: Vec<u32>,
+    masks: Vec<(u32, u64)>,
+    /// Per option: its coloured entries (coloured slot, colour or
+    /// [`EXCLUSIVE`]) are `cents[cent_at[k]..cent_at[k + 1]]`.
+    cent_at: Vec<u32>,
+    cents: Vec<(u32, u32)>,
+    /// The problem's option number of each option here.
+    option_id: Vec<u32>,
+    /// The item of each coloured slot.
+    colored: Vec<u32>,
+    /// Frontier of each position: masks `fw[fw_at[p]..fw_at[p + 1]]`,
+    /// coloured slots `fc[fc_at[p]..fc_at[p + 1]]`.
+    fw_at: Vec<u32>,
+    fw: Vec<(u32, u64)>,
+    fc_at: Vec<u32>,
+    fc: Vec<u32>,
+    /// `first(x)` of each item (`np` for an item in no option).
+    first: Vec<u32>,
+    width: usize,
+    own_order: bool,
+}
+
+/// Most frontier words a plan builds, over all positions together.
+const MAX_FRONTIER_WORDS: usize = 1 << 24;
+
+impl Plan {
+    /// The plan of `problem`, or why the counter cannot take it.
+    pub fn new(problem: &Problem, memory: usize) -> Result<Plan, MemoError> {
+        if problem.has_multiplicities() {
+            return Err(MemoError::Multiplicities);
+        }
+        let np = problem.n_primary();
+        let n = problem.n_items();
+        // the order with the narrowest frontier: the problem's own (on a
+        // tie), grown greedily, or breadth first
+        let own: Vec<u32> = (0..np as u32).collect();
+        let mut best = (frontier_size(problem, &own), own, true);
+        if let Some(shares) = Shares::new(problem) {
+            for o in [shares.grown(), shares.breadth_first()] {
+                let size = frontier_size(problem, &o);
+                if size < best.0 {
+                    best = (size, o, false);
+                }
+            }
+        }
+        let (_, order, own_order) = best;
+        let mut pos = vec![u32::MAX; np];
+        for (p, &i) in order.iter().enumerate() {
+            pos[i as usize] = p as u32;
+        }
+        // each active option's position, and first/last of each item
+        let mut first = vec![np as u32; n];
+        let mut last = vec![0u32; n];
+        let mut colored_item = vec![false; n];
+        let mut by_pos: Vec<Vec<u32>> = vec![Vec::new(); np];
+        for k in 0..problem.n_options() {
+            if !problem.is_active(k) {
+                continue;
+            }
+            let o = problem.option(k);
+            let p = o
+                .items()
+                .filter(|&i| i < np)
+                .map(|i| pos[i])
+                .min()
+                .expect("an active option has a primary item");
+            by_pos[p as usize].push(k as u32);
+            for e in o.entries() {
+                first[e.item] = first[e.item].min(p);
+                last[e.item] = last[e.item].max(p);
+                if e.color != 0 {
+                    colored_item[e.item] = true;
+                }
+            }
+        }
+        // a primary item's state matters up to its own position (until
+        // then, uncovered, it still has to be covered), however early the
+        // last option that contains it
+        for (i, &q) in pos.iter().enumerate() {
+            last[i] = last[i].max(q);
+        }
+        // bits numbered by first(x), then by item
+        let mut byfirst: Vec<u32> = (0..n as u32).collect();
+        byfirst.sort_by_key(|&x| (first[x as usize], x));
+        let mut bit = vec![(0u32, 0u64); n];
+        for (b, &x) in byfirst.iter().enumerate() {
+            bit[x as usize] = ((b / 64) as u32, 1u64 << (b % 64));
+        }
+        let words = n.div_ceil(64).max(1);
+        let mut slot = vec![u32::MAX; n];
+        let mut colored = Vec::new();
+        for x in 0..n {
+            if colored_item[x] {
+                slot[x] = colored.len() as u32;
+                colored.push(x as u32);
+            }
+        }
+        // options, grouped by position
+        let mut at = vec![0u32];
+        let (mut mask_at, mut masks) = (vec![0u32], Vec::new());
+        let (mut cent_at, mut cents) = (vec![0u32], Vec::new());
+        let mut option_id = Vec::new();
+        for ks in &by_pos {
+            for &k in ks {
+                let o = problem.option(k as usize);
+                let mut m: Vec<(u32, u64)> = Vec::new();
+                for e in o.entries() {
+                    if colored_item[e.item] {
+                        let c = if e.color == 0 { EXCLUSIVE } else { e.color };
+                        cents.push((slot[e.item], c));
+                    } else {
+                        let (w, b) = bit[e.item];
+                        match m.iter_mut().find(|(mw, _)| *mw == w) {
+                            Some((_, mb)) => *mb |= b,
+                            None => m.push((w, b)),
+                        }
+                    }
+                }
+                m.sort_unstable();
+                masks.extend(m);
+                mask_at.push(masks.len() as u32);
+                cent_at.push(cents.len() as u32);
+                option_id.push(k);
+            }
+            at.push(option_id.len() as u32);
+        }
+        // frontiers: x is in the frontier of p when first(x) < p <= last(x)
+        let mut enter: Vec<Vec<u32>> = vec![Vec::new(); np + 1];
+        let mut leave: Vec<Vec<u32>> = vec![Vec::new(); np + 2];
+        for x in 0..n {
+            if (first[x] as usize) < np && last[x] > first[x] {
+                enter[first[x] as usize + 1].push(x as u32);
+                leave[last[x] as usize + 1].push(x as u32);
+            }
+        }
+        let mut cur = vec![0u64; words];
+        let mut curc: Vec<u32> = Vec::new();
+        let (mut fw_at, mut fw) = (vec![0u32], Vec::new());
+        let (mut fc_at, mut fc) = (vec![0u32], Vec::new());
+        let mut width = 0usize;
+        let mut size = 0usize;
+        let budget = MAX_FRONTIER_WORDS.min(memory / 16).max(1 << 16);
+        for p in 0..np {
+            for &x in &enter[p] {
+                let (w, b) = bit[x as usize];
+                cur[w as usize] |= b;
+                size += 1;
+                if colored_item[x as usize] {
+                    curc.push(slot[x as usize]);
+                }
+            }
+            for &x in &leave[p] {
+                let (w, b) = bit[x as usize];
+                cur[w as usize] &= !b;
+                size -= 1;
+                if colored_item[x as usize] {
+                    curc.retain(|&s| s != slot[x as usize]);
+                }
+            }
+            width = width.max(size);
+            for (w, &m) in cur.iter().enumerate() {
+                if m != 0 {
+                    fw.push((w as u32, m));
+                }
+            }
+            curc.sort_unstable();
+            fc.extend_from_slice(&curc);
+            if fw.len() + fc.len() > budget {
+                return Err(MemoError::TooWide { width });
+            }
+            fw_at.push(fw.len() as u32);
+            fc_at.push(fc.len() as u32);
+        }
+        Ok(Plan {
+            np,
+            words,
+            order,
+            bit,
+            at,
+            mask_at,
+            masks,
+            cent_at,
+            cents,
+            option_id,
+            colored,
+            fw_at,
+            fw,
+            fc_at,
+            fc,
+            first,
+            width,
+            own_order,
+        })
+    }
+
+    /// Words of the key of a sub-problem at position `p`.
+    fn key_len(&self, p: usize) -> usize {
+        let nw = (self.fw_at[p + 1] - self.fw_at[p]) as usize;
+        let nc = (self.fc_at[p + 1] - self.fc_at[p]) as usize;
+        1 + nw + nc.div_ceil(2)
+    }
+
+    /// Checks the plan against its definition (Knuth's `sanity()`, for
+    /// tests): panics on the first broken invariant.
+    pub fn sanity(&self, problem: &Problem) {
+        let np = self.np;
+        let mut pos = vec![usize::MAX; np];
+        for (p, &i) in self.order.iter().enumerate() {
+            assert_eq!(pos[i as usize], usize::MAX, "item {i} twice in the order");
+            pos[i as usize] = p;
+        }
+        let n = problem.n_items();
+        let mut first = vec![np; n];
+        let mut last = vec![0usize; n];
+        for p in 0..np {
+            for k in self.at[p] as usize..self.at[p + 1] as usize {
+                let o = problem.option(self.option_id[k] as usize);
+                let min = o.items().filter(|&i| i < np).map(|i| pos[i]).min();
+                assert_eq!(
+                    min,
+                    Some(p),
+                    "option {} at the wrong position",
+                    self.option_id[k]
+                );
+                let mut want = vec![0u64; self.words];
+                for e in o.entries() {
+                    first[e.item] = first[e.item].min(p);
+                    last[e.item] = last[e.item].max(p);
+                    if !self.colored.contains(&(e.item as u32)) {
+                        let (w, b) = self.bit[e.item];
+                        want[w as usize] |= b;
+                    }
+                }
+                let mut got = vec![0u64; self.words];
+                for &(w, m) in &self.masks[self.mask_at[k] as usize..self.mask_at[k + 1] as usize] {
+                    assert_eq!(got[w as usize] & m, 0, "a word twice in an option's masks");
+                    got[w as usize] |= m;
+                }
+                assert_eq!(got, want, "masks of option {}", self.option_id[k]);
+            }
+        }
+        for x in 0..n {
+            assert_eq!(self.first[x] as usize, first[x], "first({x})");
+        }
+        for (i, &q) in pos.iter().enumerate() {
+            last[i] = last[i].max(q);
+        }
+        for p in 0..np {
+            let mut want = vec![0u64; self.words];
+            for x in 0..n {
+                if first[x] < p && p <= last[x] {
+                    let (w, b) = self.bit[x];
+                    want[w as usize] |= b;
+                }
+            }
+            let mut got = vec![0u64; self.words];
+            for &(w, m) in &self.fw[self.fw_at[p] as usize..self.fw_at[p + 1] as usize] {
+                got[w as usize] |= m;
+            }
+            assert_eq!(got, want, "frontier of position {p}");
+        }
+        let active = (0..problem.n_options())
+            .filter(|&k| problem.is_active(k))
+            .count();
+        assert_eq!(self.option_id.len(), active, "every active option once");
+    }
+}
+
+/// The most frontier items at one position, and their sum over the
+/// positions, when the primary items are met in `order`.
+fn frontier_size(problem: &Problem, order: &[u32]) -> (usize, usize) {
+    let np = problem.n_primary();
+    let n = problem.n_items();
+    let mut pos = vec![0u32; np];
+    for (p, &i) in order.iter().enumerate() {
+        pos[i as usize] = p as u32;
+    }
+    let mut first = vec![u32::MAX; n];
+    let mut last = vec![0u32; n];
+    for o in problem.options() {
+        let Some(p) = o.items().filter(|&i| i < np).map(|i| pos[i]).min() else {
+            continue;
+        };
+        for x in o.items() {
+            first[x] = first[x].min(p);
+            last[x] = last[x].max(p);
+        }
+    }
+    for (i, &q) in pos.iter().enumerate() {
+        last[i] = last[i].max(q);
+    }
+    let mut delta = vec![0i64; np + 2];
+    for x in 0..n {
+        if first[x] != u32::MAX && last[x] > first[x] {
+            delta[first[x] as usize + 1] += 1;
+            delta[last[x] as usize + 1] -= 1;
+        }
+    }
+    let (mut cur, mut max, mut sum) = (0i64, 0usize, 0usize);
+    for d in delta.iter().take(np + 1) {
+        cur += d;
+        max = max.max(cur as usize);
+        sum += cur as usize;
+    }
+    (max, sum)
+}
+
+/// Most pairs of primary items in options that the grown orders look at.
+const MAX_GROW_PAIRS: u64 = 1 << 27;
+
+/// Which primary items share options: what the grown orders are grown
+/// from.
+struct Shares {
+    /// Options containing each primary item (indices into `prims`).
+    of: Vec<Vec<u32>>,
+    /// The primary items of each active option.
+    prims: Vec<Vec<u32>>,
+    /// Options of each primary item.
+    count: Vec<u32>,
+    /// Cell-like items (see [`crate::bitset::branching_order`]): the
+    /// largest share of an item's options that it has with one other item
+    /// is at least half the largest such share of any item. Squares of a
+    /// board are; "piece X is placed" is not, and goes last.
+    cell_like: Vec<bool>,
+}
+
+impl Shares {
+    /// `None` when the options are too long to look at every pair.
+    fn new(problem: &Problem) -> Option<Shares> {
+        let np = problem.n_primary();
+        let mut pairs = 0u64;
+        let mut of: Vec<Vec<u32>> = vec![Vec::new(); np];
+        let mut prims: Vec<Vec<u32>> = Vec::new();
+        for o in problem.options() {
+            let ps: Vec<u32> = o.items().filter(|&i| i < np).map(|i| i as u32).collect();
+            if ps.is_empty() {
+                continue;
+            }
+            pairs += (ps.len() as u64).pow(2);
+            if pairs > MAX_GROW_PAIRS {
+                return None;
+            }
+            for &i in &ps {
+                of[i as usize].push(prims.len() as u32);
+            }
+            prims.push(ps);
+        }
+        let count: Vec<u32> = of.iter().map(|v| v.len() as u32).collect();
+        let mut shared = vec![0u32; np];
+        let mut touched = Vec::new();
+        let locality: Vec<f64> = (0..np)
+            .map(|i| {
+                for &k in &of[i] {
+                    for &j in &prims[k as usize] {
+                        if j as usize != i {
+                            if shared[j as usize] == 0 {
+                                touched.push(j);
+                            }
+                            shared[j as usize] += 1;
+                        }
+                    }
+                }
+                let m = touched
+                    .iter()
+                    .map(|&j| shared[j as usize])
+                    .max()
+                    .unwrap_or(0);
+                for j in touched.drain(..) {
+                    shared[j as usize] = 0;
+                }
+                if count[i] == 0 {
+                    1.0
+                } else {
+                    f64::from(m) / f64::from(count[i])
+                }
+            })
+            .collect();
+        let top = locality.iter().cloned().fold(0.0, f64::max);
+        let cell_like = locality.iter().map(|&l| l >= 0.5 * top).collect();
+        Some(Shares {
+            of,
+            prims,
+            count,
+            cell_like,
+        })
+    }
+
+    /// The items sharing an option with `i`, each once, into `out`.
+    fn neighbours(&self, i: u32, seen: &mut [bool], out: &mut Vec<u32>) {
+        out.clear();
+        for &k in &self.of[i as usize] {
+            for &j in &self.prims[k as usize] {
+                if j != i && !seen[j as usize] {
+                    seen[j as usize] = true;
+                    out.push(j);
+                }
+            }
+        }
+        for &j in out.iter() {
+            seen[j as usize] = false;
+        }
+    }
+
+    /// Cell-like items first, in `cells`' order, then the others in the
+    /// problem's order.
+    fn finish(&self, cells: Vec<u32>) -> Vec<u32> {
+        let mut order = cells;
+        order.extend((0..self.count.len() as u32).filter(|&i| !self.cell_like[i as usize]));
+        order
+    }
+
+    /// Grown from the cell-like item with the fewest options, taking next
+    /// the one that shares the most options with those taken (ties: the
+    /// fewest options, then the first); a new start, the same way, when
+    /// those taken share no option with the rest.
+    fn grown(&self) -> Vec<u32> {
+        use std::cmp::Reverse;
+        let np = self.count.len();
+        let mut starts: Vec<u32> = (0..np as u32)
+            .filter(|&i| self.cell_like[i as usize])
+            .collect();
+        starts.sort_by_key(|&i| (self.count[i as usize], i));
+        let mut next_start = 0;
+        let mut taken: Vec<bool> = self.cell_like.iter().map(|&c| !c).collect();
+        let mut score = vec![0u64; np];
+        let mut heap = std::collections::BinaryHeap::new();
+        let mut cells = Vec::with_capacity(starts.len());
+        while cells.len() < starts.len() {
+            let mut pick = None;
+            while let Some((s, _, Reverse(i))) = heap.pop() {
+                if !taken[i as usize] && score[i as usize] == s {
+                    pick = Some(i);
+                    break;
+                }
+            }
+            let i = pick.unwrap_or_else(|| {
+                while taken[starts[next_start] as usize] {
+                    next_start += 1;
+                }
+                starts[next_start]
+            });
+            taken[i as usize] = true;
+            cells.push(i);
+            for &k in &self.of[i as usize] {
+                for &j in &self.prims[k as usize] {
+                    if !taken[j as usize] {
+                        score[j as usize] += 1;
+                        heap.push((
+                            score[j as usize],
+                            Reverse(self.count[j as usize]),
+                            Reverse(j),
+                        ));
+                    }
+                }
+            }
+        }
+        self.finish(cells)
+    }
+
+    /// Cuthill and McKee's order of the cell-like items: breadth first
+    /// from an end of the longest path found (two searches from the item
+    /// with the fewest options), each item's new neighbours by their
+    /// numbers of options. On a board it sweeps along the short side.
+    fn breadth_first(&self) -> Vec<u32> {
+        let np = self.count.len();
+        let cells: Vec<u32> = (0..np as u32)
+            .filter(|&i| self.cell_like[i as usize])
+            .collect();
+        let mut starts = cells.clone();
+        starts.sort_by_key(|&i| (self.count[i as usize], i));
+        let mut seen = vec![false; np];
+        let mut mark = vec![false; np];
+        let mut order = Vec::with_capacity(cells.len());
+        let mut nb = Vec::new();
+        let mut next_start = 0;
+        while order.len() < cells.len() {
+            while seen[starts[next_start] as usize] {
+                next_start += 1;
+            }
+            // an end of a long path: the last item of a search, twice
+            let mut root = starts[next_start];
+            for _ in 0..2 {
+                let far = self.bfs(root, &seen, &mut mark, &mut nb);
+                root = far;
+            }
+            let from = order.len();
+            seen[root as usize] = true;
+            order.push(root);
+            let mut head = from;
+            while head < order.len() {
+                let i = order[head];
+                head += 1;
+                self.neighbours(i, &mut mark, &mut nb);
+                nb.retain(|&j| self.cell_like[j as usize] && !seen[j as usize]);
+                nb.sort_by_key(|&j| (self.count[j as usize], j));
+                for &j in &nb {
+                    seen[j as usize] = true;
+                    order.push(j);
+                }
+            }
+        }
+        self.finish(order)
+    }
+
+    /// The last cell-like item (fewest options among the last level) of a
+    /// breadth-first search from `root` over items not yet `done`.
+    fn bfs(&self, root: u32, done: &[bool], mark: &mut [bool], nb: &mut Vec<u32>) -> u32 {
+        let np = self.count.len();
+        let mut seen = vec![false; np];
+        seen[root as usize] = true;
+        let mut level = vec![root];
+        loop {
+            let mut next = Vec::new();
+            for &i in &level {
+                self.neighbours(i, mark, nb);
+                for &j in nb.iter() {
+                    if self.cell_like[j as usize] && !done[j as usize] && !seen[j as usize] {
+                        seen[j as usize] = true;
+                        next.push(j);
+                    }
+                }
+            }
+            if next.is_empty() {
+                return *level
+                    .iter()
+                    .min_by_key(|&&i| (self.count[i as usize], i))
+                    .expect("a level has an item");
+            }
+            level = next;
+        }
+    }
+}
+
+/// The marker of a frame with no option applied.
+const NONE: u32 = u32::MAX;
+
+/// A sub-problem being solved: its position, the next option to try, the
+/// count so far, where its key is on the key stack, and the option now
+/// applied (with where its colour changes start on the undo stack).
+struct Frame {
+    p: u32,
+    next: u32,
+    end: u32,
+    sum: Count,
+    key_at: u32,
+    hash: u64,
+    applied: u32,
+    cundo_at: u32,
+    /// `stats.nodes` when the frame was entered: what its sub-problem
+    /// cost is the difference at its end.
+    nodes_at: u64,
+}
+
+struct Search<'a> {
+    plan: &'a Plan,
+    state: Vec<u64>,
+    colors: Vec<u32>,
+    /// Coloured slots whose colour the applied options set, to clear.
+    cundo: Vec<u32>,
+    /// The keys of the frames, one after the other.
+    keys: Vec<u64>,
+    frames: Vec<Frame>,
+    cache: Cache,
+    stats: MemoStats,
+    cancel: Option<Arc<AtomicBool>>,
+    cancelled: bool,
+    check: bool,
+}
+
+impl<'a> Search<'a> {
+    fn new(plan: &'a Plan, opts: &MemoOptions) -> Self {
+        Search {
+            plan,
+            state: vec![0; plan.words],
+            colors: vec![0; plan.colored.len()],
+            cundo: Vec::new(),
+            keys: Vec::new(),
+            frames: Vec::new(),
+            cache: Cache::new(opts.memory.max(MIN_MEMORY)),
+            stats: MemoStats::default(),
+            cancel: opts.cancel.clone(),
+            cancelled: false,
+            check: opts.check,
+        }
+    }
+
+    #[inline]
+    fn covered(&self, (w, b): (u32, u64)) -> bool {
+        self.state[w as usize] & b != 0
+    }
+
+    /// Whether option `k` fits the state.
+    #[inline]
+    fn fits(&self, k: usize) -> bool {
+        let plan = self.plan;
+        for &(w, m) in &plan.masks[plan.mask_at[k] as usize..plan.mask_at[k + 1] as usize] {
+            if self.state[w as usize] & m != 0 {
+                return false;
+            }
+        }
+        for &(s, c) in &plan.cents[plan.cent_at[k] as usize..plan.cent_at[k + 1] as usize] {
+            let now = self.colors[s as usize];
+            if now != 0 && (now != c || c == EXCLUSIVE) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn apply(&mut self, k: usize) {
+        let plan = self.plan;
+        for &(w, m) in &plan.masks[plan.mask_at[k] as usize..plan.mask_at[k + 1] as usize] {
+            self.state[w as usize] |= m;
+        }
+        for &(s, c) in &plan.cents[plan.cent_at[k] as usize..plan.cent_at[k + 1] as usize] {
+            if self.colors[s as usize] == 0 {
+                self.colors[s as usize] = c;
+                let (w, b) = plan.bit[plan.colored[s as usize] as usize];
+                self.state[w as usize] |= b;
+                self.cundo.push(s);
+            }
+        }
+    }
+
+    fn undo(&mut self, k: usize, cundo_at: usize) {
+        let plan = self.plan;
+        for &(w, m) in &plan.masks[plan.mask_at[k] as usize..plan.mask_at[k + 1] as usize] {
+            self.state[w as usize] &= !m;
+        }
+        for s in self.cundo.drain(cundo_at..) {
+            self.colors[s as usize] = 0;
+            let (w, b) = plan.bit[plan.colored[s as usize] as usize];
+            self.state[w as usize] &= !b;
+        }
+    }
+
+    /// Enters the sub-problem left by the state, the first uncovered
+    /// position being `from` or after: its count when known at once (all
+    /// covered: 1; in the cache), else a new frame.
+    fn enter(&mut self, from: usize) -> Option<Count> {
+        let plan = self.plan;
+        let mut p = from;
+        while p < plan.np && self.covered(plan.bit[plan.order[p] as usize]) {
+            p += 1;
+        }
+        if p == plan.np {
+            return Some(Count::ONE);
+        }
+        if self.check {
+            self.check_state(p);
+        }
+        let key_at = self.keys.len();
+        self.keys.push(p as u64);
+        for &(w, m) in &plan.fw[plan.fw_at[p] as usize..plan.fw_at[p + 1] as usize] {
+            self.keys.push(self.state[w as usize] & m);
+        }
+        let fc = &plan.fc[plan.fc_at[p] as usize..plan.fc_at[p + 1] as usize];
+        for pair in fc.chunks(2) {
+            let lo = u64::from(self.colors[pair[0] as usize]);
+            let hi = pair
+                .get(1)
+                .map_or(0, |&s| u64::from(self.colors[s as usize]));
+            self.keys.push(lo | hi << 32);
+        }
+        debug_assert_eq!(self.keys.len() - key_at, plan.key_len(p));
+        let hash = hash_words(&self.keys[key_at..]);
+        if let Some(c) = self.cache.get(&self.keys[key_at..], hash, &mut self.stats) {
+            self.stats.hits += 1;
+            self.keys.truncate(key_at);
+            return Some(c);
+        }
+        self.stats.nodes += 1;
+        if self.stats.nodes % 1024 == 0 {
+            if let Some(c) = &self.cancel {
+                if c.load(Ordering::Relaxed) {
+                    self.cancelled = true;
+                }
+            }
+        }
+        self.frames.push(Frame {
+            p: p as u32,
+            next: plan.at[p],
+            end: plan.at[p + 1],
+            sum: Count::ZERO,
+            key_at: key_at as u32,
+            hash,
+            applied: NONE,
+            cundo_at: 0,
+            nodes_at: self.stats.nodes,
+        });
+        None
+    }
+
+    /// The invariants of a node at position `p` (see the module's prose).
+    fn check_state(&self, p: usize) {
+        let plan = self.plan;
+        for q in 0..p {
+            assert!(
+                self.covered(plan.bit[plan.order[q] as usize]),
+                "position {q} uncovered before {p}"
+            );
+        }
+        for (x, &f) in plan.first.iter().enumerate() {
+            if f as usize >= p {
+                assert!(
+                    !self.covered(plan.bit[x]),
+                    "item {x} covered before its first position"
+                );
+            }
+        }
+    }
+
+    fn run(&mut self, problem: &Problem) -> Count {
+        let _ = problem;
+        if let Some(c) = self.enter(0) {
+            return c;
+        }
+        let mut partial = Count::ZERO;
+        loop {
+            let top = self.frames.len() - 1;
+            let f = &mut self.frames[top];
+            let (applied, cundo_at) = (f.applied, f.cundo_at);
+            f.applied = NONE;
+            if applied != NONE {
+                self.undo(applied as usize, cundo_at as usize);
+            }
+            let f = &self.frames[top];
+            let (mut k, end, p) = (f.next, f.end, f.p);
+            let stop = self.cancelled;
+            while !stop && k < end && !self.fits(k as usize) {
+                k += 1;
+            }
+            if stop || k == end {
+                let f = self.frames.pop().expect("a frame");
+                if !stop {
+                    let key_at = f.key_at as usize;
+                    let cost = self.stats.nodes - f.nodes_at;
+                    self.cache
+                        .insert(&self.keys[key_at..], f.hash, &f.sum, cost, &mut self.stats);
+                }
+                self.keys.truncate(f.key_at as usize);
+                match self.frames.last_mut() {
+                    Some(parent) => parent.sum += &f.sum,
+                    None => {
+                        partial += &f.sum;
+                        return partial;
+                    }
+                }
+                continue;
+            }
+            let cundo_at = self.cundo.len() as u32;
+            self.apply(k as usize);
+            self.stats.options_tried += 1;
+            let f = &mut self.frames[top];
+            f.next = k + 1;
+            f.applied = k;
+            f.cundo_at = cundo_at;
+            if let Some(c) = self.enter(p as usize) {
+                self.frames[top].sum += &c;
+            }
+        }
+    }
+}
+
+/// A hash of a key's words.
+#[inline]
+fn hash_words(words: &[u64]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = 0u64;
+    for &w in words {
+        h = (h.rotate_left(23) ^ w).wrapping_mul(K);
+    }
+    h ^ h >> 29
+}
+
+/// The cache (see the module's prose): one table within the cap. When an
+/// insertion would take it over, the cheaper half of the entries (by the
+/// nodes their sub-problems took) is dropped in place first.
+struct Cache {
+    table: Table,
+    cap: usize,
+}
+
+impl Cache {
+    fn new(cap: usize) -> Self {
+        Cache {
+            table: Table::default(),
+            cap,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    fn get(&mut self, key: &[u64], hash: u64, _stats: &mut MemoStats) -> Option<Count> {
+        self.table.get(key, hash)
+    }
+
+    fn insert(&mut self, key: &[u64], hash: u64, c: &Count, cost: u64, stats: &mut MemoStats) {
+        if self.table.bytes_after(key.len(), c) > self.cap && self.table.len() > 0 {
+            stats.evicted += self.table.drop_cheap_half() as u64;
+        }
+        self.table.insert(key, hash, c, cost);
+        stats.stored += 1;
+        stats.peak_bytes = stats.peak_bytes.max(self.table.bytes() as u64);
+    }
+}
+
+/// The table: open addressing over entry numbers, keys in one arena.
+///
+/// ```text
+/// slot (u64):  [ high 32 bits of the hash | entry number + 1 ]   (0: empty)
+/// entry e:     keys[key_at[e] .. key_at[e + 1]], vals[e], cost[e]
+/// ```
+///
+/// A probe compares the hash bits in the slot before it looks at a key, so
+/// a miss (most lookups: the sub-problem is new) reads the slots only.
+#[derive(Default)]
+struct Table {
+    /// A power of two long, at most half full.
+    slots: Vec<u64>,
+    key_at: Vec<u32>,
+    keys: Vec<u64>,
+    /// Counts below `u128::MAX`; `u128::MAX` says "in `big`".
+    vals: Vec<u128>,
+    /// log2 of 1 + the nodes each entry's sub-problem took.
+    cost: Vec<u8>,
+    big: FxHashMap<u32, BigUint>,
+    big_bytes: usize,
+}
+
+/// The capacity a vector of capacity `cap` and length `len` has after
+/// `add` more (doubling, as `Vec` grows).
+fn grown(cap: usize, len: usize, add: usize) -> usize {
+    if len + add <= cap {
+        cap
+    } else {
+        (cap * 2).max(len + add).max(4)
+    }
+}
+
+impl Table {
+    fn len(&self) -> usize {
+        self.key_at.len()
+    }
+
+    fn bytes(&self) -> usize {
+        self.slots.capacity() * 8
+            + self.key_at.capacity() * 4
+            + self.keys.capacity() * 8
+            + self.vals.capacity() * 16
+            + self.cost.capacity()
+            + self.big_bytes
+    }
+
+    /// [`bytes`](Self::bytes) after inserting a key of `key_len` words and
+    /// count `c`.
+    fn bytes_after(&self, key_len: usize, c: &Count) -> usize {
+        let n = self.len();
+        let slots = if (n + 1) * 2 > self.slots.len() {
+            (self.slots.len() * 2).max(1024)
+        } else {
+            self.slots.len()
+        };
+        let big = if c.to_u128().is_some_and(|v| v != u128::MAX) {
+            0
+        } else {
+            big_size(c)
+        };
+        slots * 8
+            + grown(self.key_at.capacity(), n, 1) * 4
+            + grown(self.keys.capacity(), self.keys.len(), key_len) * 8
+            + grown(self.vals.capacity(), n, 1) * 16
+            + grown(self.cost.capacity(), n, 1)
+            + self.big_bytes
+            + big
+    }
+
+    fn get(&self, key: &[u64], hash: u64) -> Option<Count> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let tag = hash & !0xffff_ffff;
+        let mut s = (hash as usize) & mask;
+        loop {
+            let v = self.slots[s];
+            if v == 0 {
+                return None;
+            }
+            if v & !0xffff_ffff == tag {
+                let e = (v as u32 - 1) as usize;
+                let at = self.key_at[e] as usize;
+                // same first word (the position): same length
+                if self.keys[at] == key[0] && self.keys[at..at + key.len()] == *key {
+                    return Some(match self.vals[e] {
+                        u128::MAX => Count::from(self.big[&(e as u32)].clone()),
+                        v => Count::from(v),
+                    });
+                }
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, key: &[u64], hash: u64, c: &Count, cost: u64) {
+        if (self.len() + 1) * 2 > self.slots.len() {
+            let n = (self.slots.len() * 2).max(1024);
+            self.rehash(n);
+        }
+        let e = self.len();
+        assert!(
+            e + 2 < u32::MAX as usize && self.keys.len() + key.len() < u32::MAX as usize,
+            "the cache's own limits: the memory cap keeps it far below"
+        );
+        self.key_at.push(self.keys.len() as u32);
+        self.keys.extend_from_slice(key);
+        self.cost.push((64 - cost.leading_zeros()) as u8);
+        match c.to_u128() {
+            Some(v) if v != u128::MAX => self.vals.push(v),
+            _ => {
+                self.vals.push(u128::MAX);
+                self.big_bytes += big_size(c);
+                self.big.insert(e as u32, c.to_biguint());
+            }
+        }
+        self.place(hash, e);
+    }
+
+    fn place(&mut self, hash: u64, e: usize) {
+        let mask = self.slots.len() - 1;
+        let mut s = (hash as usize) & mask;
+        while self.slots[s] != 0 {
+            s = (s + 1) & mask;
+        }
+        self.slots[s] = (hash & !0xffff_ffff) | (e as u64 + 1);
+    }
+
+    /// The end of entry `e`'s key: where the next one begins.
+    fn key_end(&self, e: usize) -> usize {
+        self.key_at
+            .get(e + 1)
+            .map_or(self.keys.len(), |&a| a as usize)
+    }
+
+    /// Slots anew, `n` of them, for the entries there are.
+    fn rehash(&mut self, n: usize) {
+        self.slots.clear();
+        self.slots.resize(n, 0);
+        for e in 0..self.len() {
+            let at = self.key_at[e] as usize;
+            let h = hash_words(&self.keys[at..self.key_end(e)]);
+            self.place(h, e);
+        }
+    }
+
+    /// Drops the entries whose sub-problems were cheapest, about half of
+    /// them (all those below a cost, by powers of two), compacting the
+    /// rest in place; how many were dropped. Recounting a cheap
+    /// sub-problem costs little, and the expensive ones stay.
+    fn drop_cheap_half(&mut self) -> usize {
+        let n = self.len();
+        let mut hist = [0usize; 66];
+        for &c in &self.cost {
+            hist[c as usize] += 1;
+        }
+        // the least cost kept: below it at most half the entries
+        let (mut below, mut keep_from) = (0usize, 0usize);
+        for (c, &h) in hist.iter().enumerate() {
+            if (below + h) * 2 > n {
+                keep_from = if below == 0 { c + 1 } else { c };
+                break;
+            }
+            below += h;
+        }
+        let mut big = std::mem::take(&mut self.big);
+        self.big_bytes = 0;
+        let (mut w, mut wk) = (0usize, 0usize);
+        for e in 0..n {
+            let (at, end) = (self.key_at[e] as usize, self.key_end(e));
+            if (self.cost[e] as usize) < keep_from {
+                big.remove(&(e as u32));
+                continue;
+            }
+            self.keys.copy_within(at..end, wk);
+            self.key_at[w] = wk as u32;
+            wk += end - at;
+            self.vals[w] = self.vals[e];
+            self.cost[w] = self.cost[e];
+            if let Some(b) = big.remove(&(e as u32)) {
+                self.big_bytes += big_size(&Count::from(b.clone()));
+                self.big.insert(w as u32, b);
+            }
+            w += 1;
+        }
+        self.key_at.truncate(w);
+        self.keys.truncate(wk);
+        self.vals.truncate(w);
+        self.cost.truncate(w);
+        let slots = self.slots.len();
+        self.rehash(slots);
+        n - w
+    }
+}
+
+/// Bytes a count beyond `u128` takes in a table (roughly).
+fn big_size(c: &Count) -> usize {
+    64 + c.bits() as usize / 8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ProblemBuilder;
+
+    fn dominoes(m: usize, n: usize) -> Problem {
+        let mut b = ProblemBuilder::new();
+        for r in 0..m {
+            for c in 0..n {
+                b.primary(&format!("{r}_{c}")).unwrap();
+            }
+        }
+        for r in 0..m {
+            for c in 0..n {
+                if c + 1 < n {
+                    b.option([format!("{r}_{c}"), format!("{r}_{}", c + 1)])
+                        .unwrap();
+                }
+                if r + 1 < m {
+                    b.option([format!("{r}_{c}"), format!("{}_{c}", r + 1)])
+                        .unwrap();
+                }
+            }
+        }
+        b.build().unwrap()
+    }
+
+    fn checked(p: &Problem) -> MemoOutcome {
+        count(
+            p,
+            &MemoOptions {
+                check: true,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn domino_tilings_of_small_boards() {
+        // OEIS A099390
+        for (m, n, want) in [
+            (2, 2, 2u64),
+            (2, 3, 3),
+            (3, 4, 11),
+            (4, 4, 36),
+            (4, 5, 95),
+            (6, 6, 6728),
+            (3, 3, 0),
+        ] {
+            let r = checked(&dominoes(m, n));
+            assert!(r.complete);
+            assert_eq!(r.count, Count::from(want), "{m}x{n}");
+        }
+    }
+
+    #[test]
+    fn a_tiny_cap_evicts_and_stays_exact() {
+        let p = dominoes(8, 8);
+        let r = count(
+            &p,
+            &MemoOptions {
+                memory: 0,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r.count, Count::from(12_988_816u64));
+        let big = count(&p, &MemoOptions::default()).unwrap();
+        assert_eq!(big.count, r.count);
+        assert_eq!(big.stats.evicted, 0);
+        assert!(
+            r.stats.peak_bytes <= MIN_MEMORY as u64 + (1 << 16),
+            "{:?}",
+            r.stats
+        );
+    }
+
+    #[test]
+    fn multiplicities_are_refused() {
+        let mut b = ProblemBuilder::new();
+        b.primary_bounded("a", 1, 2).unwrap();
+        b.option(["a"]).unwrap();
+        let p = b.build().unwrap();
+        assert_eq!(
+            count(&p, &MemoOptions::default()),
+            Err(MemoError::Multiplicities)
+        );
+    }
+}

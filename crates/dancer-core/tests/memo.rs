@@ -1,0 +1,290 @@
+//! The memoizing counter (`dancer_core::memo`) against references that
+//! share no code with it: brute force on random small problems (secondary
+//! items and colours included, with its invariants checked at every node),
+//! a transfer-matrix count of tilings by dominoes and polyominoes, known
+//! answers (OEIS A099390), and exact counts beyond 128 bits.
+
+mod common;
+
+use common::{spec_strategy, Spec};
+use dancer_core::memo::{self, MemoOptions};
+use dancer_core::{Count, Problem, ProblemBuilder};
+use num_bigint::BigUint;
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+fn checked(p: &Problem, memory: usize) -> Count {
+    let r = memo::count(
+        p,
+        &MemoOptions {
+            memory,
+            check: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(r.complete);
+    r.count
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The count of every random problem is the number of subsets of
+    /// options that are solutions, with a generous cache and with one so
+    /// small that it evicts all the time.
+    #[test]
+    fn counts_match_brute_force(spec in spec_strategy(14, 3)) {
+        let p = spec.build();
+        let want = Count::from(spec.brute_force().len() as u64);
+        prop_assert_eq!(checked(&p, 1 << 30), want.clone());
+        prop_assert_eq!(checked(&p, 0), want);
+    }
+
+    /// Renaming the items and reordering the options changes no count
+    /// (the branching order, and so the tree, may change).
+    #[test]
+    fn counts_survive_permutations(spec in spec_strategy(14, 2), seed in any::<u64>()) {
+        let p = spec.build();
+        let q = permuted(&spec, seed).build();
+        prop_assert_eq!(checked(&p, 1 << 30), checked(&q, 1 << 30));
+    }
+}
+
+/// `spec` with its primary items, its secondary items and its options each
+/// in a shuffled order (a small xorshift generator from `seed`).
+fn permuted(spec: &Spec, seed: u64) -> Spec {
+    let mut x = seed | 1;
+    let mut next = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let mut shuffle = |v: &mut Vec<usize>| {
+        for i in (1..v.len()).rev() {
+            let j = next(i + 1);
+            v.swap(i, j);
+        }
+    };
+    let mut prim: Vec<usize> = (0..spec.primary).collect();
+    let mut sec: Vec<usize> = (0..spec.secondary).map(|i| spec.primary + i).collect();
+    shuffle(&mut prim);
+    shuffle(&mut sec);
+    let rename: Vec<usize> = prim.into_iter().chain(sec).collect();
+    let mut order: Vec<usize> = (0..spec.options.len()).collect();
+    shuffle(&mut order);
+    Spec {
+        primary: spec.primary,
+        secondary: spec.secondary,
+        options: order
+            .iter()
+            .map(|&k| {
+                spec.options[k]
+                    .iter()
+                    .map(|&(i, c)| (rename[i], c))
+                    .collect()
+            })
+            .collect(),
+        bounds: Vec::new(),
+    }
+}
+
+/// The tilings of an m x n board by copies of `shapes` (each a list of
+/// (row, column) cells; every rotation and reflection allowed), as an
+/// exact cover problem: one primary item per cell, one option per
+/// placement.
+fn tilings(m: usize, n: usize, shapes: &[Vec<(i32, i32)>]) -> Problem {
+    let mut b = ProblemBuilder::new();
+    for r in 0..m {
+        for c in 0..n {
+            b.primary(&format!("{r},{c}")).unwrap();
+        }
+    }
+    for cells in placements(m, n, shapes) {
+        b.option(cells.iter().map(|&(r, c)| format!("{r},{c}")))
+            .unwrap();
+    }
+    b.build().unwrap()
+}
+
+/// Every placement of the shapes on an m x n board: its cells, sorted,
+/// each placement once.
+fn placements(m: usize, n: usize, shapes: &[Vec<(i32, i32)>]) -> Vec<Vec<(usize, usize)>> {
+    let mut out: Vec<Vec<(usize, usize)>> = Vec::new();
+    for shape in shapes {
+        for t in 0..8 {
+            let cells: Vec<(i32, i32)> = shape
+                .iter()
+                .map(|&(r, c)| {
+                    let (r, c) = if t & 4 == 0 { (r, c) } else { (c, r) };
+                    (
+                        if t & 1 == 0 { r } else { -r },
+                        if t & 2 == 0 { c } else { -c },
+                    )
+                })
+                .collect();
+            for dr in -4..m as i32 + 4 {
+                for dc in -4..n as i32 + 4 {
+                    let mut placed: Vec<(usize, usize)> = Vec::new();
+                    for &(r, c) in &cells {
+                        let (r, c) = (r + dr, c + dc);
+                        if r < 0 || c < 0 || r >= m as i32 || c >= n as i32 {
+                            placed.clear();
+                            break;
+                        }
+                        placed.push((r as usize, c as usize));
+                    }
+                    if placed.len() == cells.len() {
+                        placed.sort();
+                        if !out.contains(&placed) {
+                            out.push(placed);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The number of tilings by a transfer matrix over columns: the state is
+/// which cells of the next few columns are filled; column by column, the
+/// empty cells of the current column are filled, top to bottom, by
+/// placements whose first cell (in column-major order) is that cell.
+fn transfer_count(m: usize, n: usize, shapes: &[Vec<(i32, i32)>]) -> BigUint {
+    let all = placements(m, n, shapes);
+    // placements by first cell (column-major), as (column, bits by column
+    // offset) with bit r of word d for cell (r, c + d)
+    let mut by_first: HashMap<(usize, usize), Vec<Vec<u32>>> = HashMap::new();
+    let width = all
+        .iter()
+        .map(|p| {
+            p.iter().map(|&(_, c)| c).max().unwrap() - p.iter().map(|&(_, c)| c).min().unwrap() + 1
+        })
+        .max()
+        .unwrap_or(1);
+    for p in &all {
+        let &(r0, c0) = p.iter().min_by_key(|&&(r, c)| (c, r)).unwrap();
+        let mut cols = vec![0u32; width];
+        for &(r, c) in p {
+            cols[c - c0] |= 1 << r;
+        }
+        by_first.entry((r0, c0)).or_default().push(cols);
+    }
+    let full = (1u32 << m) - 1;
+    // states: the filled cells of columns c .. c + width
+    let mut states: HashMap<Vec<u32>, BigUint> = HashMap::new();
+    states.insert(vec![0; width], BigUint::from(1u32));
+    for c in 0..n {
+        // fill column c completely, cell by cell
+        let mut done: HashMap<Vec<u32>, BigUint> = HashMap::new();
+        let mut stack: Vec<(Vec<u32>, BigUint)> = states.into_iter().collect();
+        while let Some((cols, ways)) = stack.pop() {
+            if cols[0] == full {
+                *done.entry(cols).or_default() += ways;
+                continue;
+            }
+            let r = (!cols[0]).trailing_zeros() as usize;
+            for p in by_first.get(&(r, c)).into_iter().flatten() {
+                if p.iter().zip(&cols).all(|(a, b)| a & b == 0) {
+                    let next: Vec<u32> = cols.iter().zip(p).map(|(a, b)| a | b).collect();
+                    stack.push((next, ways.clone()));
+                }
+            }
+        }
+        // move one column on
+        states = HashMap::new();
+        for (cols, ways) in done {
+            let mut next = cols[1..].to_vec();
+            next.push(0);
+            *states.entry(next).or_default() += ways;
+        }
+    }
+    states.remove(&vec![0; width]).unwrap_or_default()
+}
+
+/// A piece: its cells as (row, column).
+type Shape = Vec<(i32, i32)>;
+
+fn domino() -> Vec<Shape> {
+    vec![vec![(0, 0), (0, 1)]]
+}
+
+#[test]
+fn domino_tilings_match_the_transfer_matrix() {
+    for m in 1..=6 {
+        for n in 1..=9 {
+            let want = transfer_count(m, n, &domino());
+            assert_eq!(
+                checked(&tilings(m, n, &domino()), 1 << 26).to_biguint(),
+                want,
+                "{m}x{n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn tromino_and_tetromino_tilings_match_the_transfer_matrix() {
+    let l3 = vec![(0, 0), (1, 0), (1, 1)];
+    let i3 = vec![(0, 0), (0, 1), (0, 2)];
+    let tetrominoes = vec![
+        vec![(0, 0), (0, 1), (0, 2), (0, 3)],
+        vec![(0, 0), (0, 1), (1, 0), (1, 1)],
+        vec![(0, 0), (0, 1), (0, 2), (1, 1)],
+        vec![(0, 0), (1, 0), (2, 0), (2, 1)],
+        vec![(0, 0), (0, 1), (1, 1), (1, 2)],
+    ];
+    let cases: Vec<(usize, usize, Vec<Shape>)> = vec![
+        (2, 9, vec![l3.clone()]),
+        (3, 8, vec![l3.clone()]),
+        (4, 6, vec![l3.clone()]),
+        (3, 10, vec![l3.clone(), i3.clone()]),
+        (5, 6, vec![l3, i3]),
+        (4, 8, tetrominoes.clone()),
+        (4, 5, tetrominoes),
+    ];
+    for (m, n, shapes) in cases {
+        let want = transfer_count(m, n, &shapes);
+        assert!(want > BigUint::from(1u32), "{m}x{n}: a case with choices");
+        assert_eq!(
+            checked(&tilings(m, n, &shapes), 1 << 26).to_biguint(),
+            want,
+            "{m}x{n}"
+        );
+    }
+}
+
+#[test]
+fn known_domino_counts() {
+    // OEIS A099390 / A004003
+    for (m, n, want) in [
+        (8, 8, "12988816"),
+        (10, 10, "258584046368"),
+        (12, 12, "53060477521960000"),
+        (16, 16, "2444888770250892795802079170816"),
+    ] {
+        let r = memo::count(&tilings(m, n, &domino()), &MemoOptions::default()).unwrap();
+        assert!(r.complete);
+        assert_eq!(r.count.to_string(), want, "{m}x{n}");
+    }
+}
+
+/// The 2 x n strip has Fibonacci(n + 1) domino tilings: beyond 128 bits
+/// for n = 200, counted exactly, also through a cache that evicts.
+#[test]
+fn counts_beyond_128_bits_are_exact() {
+    let n = 200;
+    let (mut a, mut b) = (BigUint::from(1u32), BigUint::from(1u32));
+    for _ in 0..n {
+        let c = &a + &b;
+        a = b;
+        b = c;
+    }
+    // a = Fibonacci(n + 1)
+    assert!(a.bits() > 128);
+    let p = tilings(2, n, &domino());
+    assert_eq!(checked(&p, 1 << 26).to_biguint(), a);
+    assert_eq!(checked(&p, 0).to_biguint(), a);
+}
