@@ -169,7 +169,7 @@ pub fn count(problem: &Problem, opts: &MemoOptions) -> Result<MemoOutcome, MemoE
         plan.sanity(problem);
     }
     let mut s = Search::new(&plan, opts);
-    let count = s.run(problem);
+    let count = s.run();
     let complete = !s.cancelled;
     let mut stats = s.stats;
     stats.entries = s.cache.len() as u64;
@@ -863,7 +863,7 @@ impl<'a> Search<'a> {
         }
         debug_assert_eq!(self.keys.len() - key_at, plan.key_len(p));
         let hash = hash_words(&self.keys[key_at..]);
-        if let Some(c) = self.cache.get(&self.keys[key_at..], hash, &mut self.stats) {
+        if let Some(c) = self.cache.get(&self.keys[key_at..], hash) {
             self.stats.hits += 1;
             self.keys.truncate(key_at);
             return Some(c);
@@ -909,8 +909,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn run(&mut self, problem: &Problem) -> Count {
-        let _ = problem;
+    fn run(&mut self) -> Count {
         if let Some(c) = self.enter(0) {
             return c;
         }
@@ -992,7 +991,7 @@ impl Cache {
         self.table.len()
     }
 
-    fn get(&mut self, key: &[u64], hash: u64, _stats: &mut MemoStats) -> Option<Count> {
+    fn get(&self, key: &[u64], hash: u64) -> Option<Count> {
         self.table.get(key, hash)
     }
 
