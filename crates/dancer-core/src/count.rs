@@ -205,35 +205,46 @@ impl serde::Serialize for Count {
     }
 }
 
+/// The digits of a JSON number, as a count.
+struct CountVisitor;
+
+impl serde::de::Visitor<'_> for CountVisitor {
+    type Value = Count;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a count: a non-negative integer")
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Count, E> {
+        Ok(Count::from(v))
+    }
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Count, E> {
+        Ok(Count::from(v))
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Count, E> {
+        u64::try_from(v)
+            .map(Count::from)
+            .map_err(|_| E::custom("a count cannot be negative"))
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Count, E> {
+        Err(E::custom(
+            "not a count: a fraction, or an integer too large to read exactly here",
+        ))
+    }
+}
+
 impl<'de> serde::Deserialize<'de> for Count {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = Count;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a count: a non-negative integer")
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Count, E> {
-                Ok(Count::from(v))
-            }
-            fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<Count, E> {
-                Ok(Count::from(v))
-            }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Count, E> {
-                u64::try_from(v)
-                    .map(Count::from)
-                    .map_err(|_| E::custom("a count cannot be negative"))
-            }
-            fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Count, E> {
-                Err(E::custom(
-                    "not a count: a fraction, or an integer too large to read exactly here",
-                ))
-            }
-        }
         // asked for as a u128, serde_json reads the digits exactly up to
-        // 2^128 (beyond, or through a buffered record, up to 2^64)
-        d.deserialize_u128(V)
+        // 2^128; beyond, it refuses (never rounds)
+        d.deserialize_u128(CountVisitor)
     }
+}
+
+/// Reads a count inside a record that serde buffers before it knows its
+/// type (an internally tagged enum such as the NDJSON records), where a
+/// u128 cannot be asked for: exact up to 2^64, refused beyond (never
+/// rounded). Use with `#[serde(deserialize_with = ...)]`.
+pub fn deserialize_buffered<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+    d.deserialize_any(CountVisitor)
 }
 
 #[cfg(test)]

@@ -46,7 +46,8 @@ pub enum SolveRecord {
         /// Solutions found (for a merge: of all shards); with `--memo`,
         /// counted without being visited. An exact JSON integer of any
         /// size (`dancer_core::Count`): beyond 2^53, read it as a big
-        /// integer.
+        /// integer. Deserialized with these types, exact up to 2^64.
+        #[serde(deserialize_with = "dancer_core::count::deserialize_buffered")]
         solutions: dancer_core::Count,
         /// Nodes of the search tree: one per option tried, plus one per
         /// solution (Knuth's count, for the engine's own tree).
@@ -414,7 +415,9 @@ pub enum PolyRecord {
         /// search stopped at `--limit N`: without `--unique`, exactly the
         /// solutions printed; with `--unique`, all the solutions of the
         /// classes printed. With `--memo`: counted without being visited.
-        /// An exact JSON integer of any size (`dancer_core::Count`).
+        /// An exact JSON integer of any size (`dancer_core::Count`);
+        /// deserialized with these types, exact up to 2^64.
+        #[serde(deserialize_with = "dancer_core::count::deserialize_buffered")]
         solutions: dancer_core::Count,
         /// Solutions up to the puzzle's symmetries (classes of solutions
         /// that a symmetry maps onto each other); with `--unique`, the
@@ -475,6 +478,20 @@ mod tests {
         );
         let back: SolveRecord = serde_json::from_str(&s(&stopped).unwrap()).unwrap();
         assert_eq!(back, stopped);
+        // a count of 2^64 - 1 reads back exactly through the tagged record;
+        // one beyond is refused, never rounded
+        let max = s(&stopped).unwrap().replace(
+            r#""solutions":1,"#,
+            &format!(r#""solutions":{},"#, u64::MAX),
+        );
+        match serde_json::from_str::<SolveRecord>(&max).unwrap() {
+            SolveRecord::Summary { solutions, .. } => {
+                assert_eq!(solutions.to_u64(), Some(u64::MAX))
+            }
+            other => panic!("not a summary: {other:?}"),
+        }
+        let beyond = max.replace(&u64::MAX.to_string(), "18446744073709551616");
+        assert!(serde_json::from_str::<SolveRecord>(&beyond).is_err());
         assert_eq!(
             s(&SudokuSolveRecord::Invalid(InvalidPuzzle::new(3, "bad"))).unwrap(),
             r#"{"line":3,"status":"invalid","error":"bad"}"#
