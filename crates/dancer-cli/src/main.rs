@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `solve.rs` | `dancer solve`: exact cover, with threads, checkpoints, shards |
 //! | `merge.rs` | `dancer merge`: adds up shards |
+//! | `zdd.rs` | `dancer zdd`: count, list and sample the solutions of a ZDD |
 //! | `classic.rs` | `dancer gen`: the n queens and Langford pairs |
 //! | `example.rs` | `dancer example` |
 //! | `sudoku/` | `dancer sudoku ...`: one module per subcommand |
@@ -39,6 +40,7 @@ mod progress;
 mod serve;
 mod solve;
 mod sudoku;
+mod zdd;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use output::Out;
@@ -69,6 +71,9 @@ enum Command {
     /// Polyomino and polycube packing puzzles
     #[command(subcommand)]
     Poly(poly::PolyCommand),
+    /// Read a ZDD of solutions (`solve --zdd`): count, list, draw uniformly random ones
+    #[command(subcommand)]
+    Zdd(zdd::ZddCommand),
     /// A local web app: play and solve Sudoku, polyforms, exact cover
     Serve(serve::ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
@@ -162,6 +167,7 @@ fn main() -> ExitCode {
         Command::Example => example::run(&mut out),
         Command::Sudoku(cmd) => sudoku::run(cmd, &mut out),
         Command::Poly(cmd) => poly::run(cmd, &mut out),
+        Command::Zdd(cmd) => zdd::run(cmd, &mut out),
         Command::Completions(args) => install::completions(args, &mut out),
         Command::Man(args) => install::man(args, &mut out),
         Command::Serve(_) => unreachable!("served above"),

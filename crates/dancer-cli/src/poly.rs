@@ -162,6 +162,10 @@ pub struct SolveArgs {
     /// the machine's memory)
     #[arg(long, value_name = "SIZE", requires = "memo", value_parser = crate::args::parse_size)]
     pub memo_memory: Option<u64>,
+    /// With --memo: also write the ZDD of all the solutions to FILE, for
+    /// `dancer zdd sample FILE --poly PUZZLE` (random packings) and `list`
+    #[arg(long, value_name = "FILE", requires = "memo")]
+    pub zdd: Option<PathBuf>,
 }
 
 /// `--limit`: a whole number, at least 1.
@@ -190,7 +194,7 @@ fn parse_size(s: &str) -> Result<u32, String> {
 }
 
 /// The puzzle: standard input for `-`, a built-in one by name, else a file.
-fn load(spec: &str) -> Result<Puzzle> {
+pub fn load(spec: &str) -> Result<Puzzle> {
     if spec == "-" {
         let text = crate::input::read_stdin("the puzzle")?;
         return Ok(dancer_poly::parse(&text, "<stdin>")?);
@@ -314,7 +318,7 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         }
         // every solution, symmetric ones included: no symmetry breaking
         let cover = model.cover(false);
-        let r = crate::solve::memo_count(&cover.problem, args.memo_memory)?;
+        let r = crate::solve::memo_count(&cover.problem, args.memo_memory, args.zdd.as_deref())?;
         if args.json.json {
             out.record(&dancer_formats::ndjson::PolyRecord::Summary {
                 solutions: r.count.clone(),

@@ -83,6 +83,11 @@ pub struct SolveArgs {
     /// count goes on, exact
     #[arg(long, value_name = "SIZE", requires = "memo", value_parser = crate::args::parse_size)]
     pub memo_memory: Option<u64>,
+    /// With --memo: also write the ZDD of all the solutions to FILE
+    /// (Knuth's text format, as DLX6 writes it), for `dancer zdd count`,
+    /// `list` and `sample`
+    #[arg(long, value_name = "FILE", requires = "memo")]
+    pub zdd: Option<PathBuf>,
 }
 
 /// Writes `data` to `path` atomically: a temporary file beside it, flushed
@@ -234,6 +239,7 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
             ("--checkpoint", args.checkpoint.as_deref()),
             ("--resume", args.resume.as_deref()),
             ("--shard-out", args.shard_out.as_deref()),
+            ("--zdd", args.zdd.as_deref()),
         ] {
             if let Some(out) = out {
                 if crate::input::same_file(Path::new(input), out) {
@@ -430,7 +436,7 @@ fn run_memo(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found>
     if args.engine.engine != EngineKind::Auto {
         bail!("--memo counts with its own search: leave out --engine");
     }
-    let r = memo_count(problem, args.memo_memory)?;
+    let r = memo_count(problem, args.memo_memory, args.zdd.as_deref())?;
     let stopped = (!r.complete).then_some(dancer_core::parallel::Stop::Interrupted);
     if args.json.json {
         out.record(&SolveRecord::memo_summary(&r, stopped))?;
@@ -444,10 +450,13 @@ fn run_memo(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found>
 
 /// The memoized count of `problem` within `memory` bytes (default: see
 /// [`default_memo_memory`]), stopped by a signal; a problem it cannot
-/// take is an error.
+/// take is an error. With `zdd`, the ZDD of the solutions is written
+/// there (to a temporary file beside it, renamed when complete; an
+/// interrupted count leaves no ZDD).
 pub fn memo_count(
     problem: &Problem,
     memory: Option<u64>,
+    zdd: Option<&Path>,
 ) -> Result<dancer_core::memo::MemoOutcome> {
     let memory = memory.unwrap_or_else(default_memo_memory);
     let opts = dancer_core::memo::MemoOptions {
@@ -455,8 +464,41 @@ pub fn memo_count(
         cancel: Some(interrupt::cancel_flag()),
         check: false,
     };
-    let r = dancer_core::memo::count(problem, &opts)?;
-    Ok(r)
+    let Some(path) = zdd else {
+        return Ok(dancer_core::memo::count(problem, &opts)?);
+    };
+    let tmp = path.with_extension("tmp");
+    let file = std::fs::File::create(&tmp)
+        .with_context(|| format!("cannot write the ZDD to {}", tmp.display()))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, file);
+    let r = dancer_core::memo::count_to_zdd(problem, &opts, &mut w);
+    let file = w.into_inner().map_err(|e| e.into_error());
+    let r = match (r, file) {
+        (Ok(r), Ok(f)) if r.complete => f.sync_all().map(|()| r).map_err(anyhow::Error::from),
+        (Ok(r), Ok(_)) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Ok(r);
+        }
+        (Err(e), _) => Err(e.into()),
+        (_, Err(e)) => Err(e.into()),
+    };
+    match r {
+        Ok(r) => {
+            std::fs::rename(&tmp, path)
+                .with_context(|| format!("cannot write the ZDD to {}", path.display()))?;
+            eprintln!(
+                "wrote the ZDD of {} to {} ({})",
+                plural(&r.count, "solution", "solutions"),
+                path.display(),
+                plural(r.stats.zdd_nodes, "node", "nodes")
+            );
+            Ok(r)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e.context(format!("cannot write the ZDD to {}", path.display())))
+        }
+    }
 }
 
 /// What a memoized count did, on standard error; with `stats`, the

@@ -196,3 +196,166 @@ fn refusals_say_why_and_exit_2() {
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// `--zdd FILE` writes the ZDD of every solution; `dancer zdd` counts it
+/// as the search did, lists each solution once (checked against the
+/// problem), draws verified random ones reproducibly from a seed, and
+/// reads Knuth's DLX6 output too.
+#[test]
+fn zdds_round_trip_through_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = write(d, "d4x5.dlx", &dominoes(4, 5));
+    let o = run(d, &["solve", &f, "--count", "--memo", "--zdd", "d.zdd"]);
+    assert_eq!(stdout(&o), "95\n", "{}", stderr(&o));
+    assert!(stderr(&o).contains("wrote the ZDD of 95 solutions to d.zdd"));
+    let o = run(d, &["zdd", "count", "d.zdd"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "95\n"));
+    let o = run(d, &["zdd", "count", "d.zdd", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["type"], "summary");
+    assert_eq!(v["solutions"], 95);
+    // every solution once, as option lines, as the engines find them
+    let o = run(d, &["zdd", "list", "d.zdd", "--problem", &f, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut listed: Vec<Vec<u64>> = stdout(&o)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["type"], "solution");
+            let mut s: Vec<u64> = v["options"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect();
+            s.sort_unstable();
+            s
+        })
+        .collect();
+    listed.sort();
+    let mut engine: Vec<Vec<u64>> = stdout(&run(d, &["solve", &f, "--json"]))
+        .lines()
+        .filter_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let mut s: Vec<u64> = v["options"]
+                .as_array()?
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect();
+            s.sort_unstable();
+            Some(s)
+        })
+        .collect();
+    engine.sort();
+    assert_eq!(listed.len(), 95);
+    assert_eq!(listed, engine);
+    let o = run(
+        d,
+        &["zdd", "list", "d.zdd", "--problem", &f, "--limit", "2"],
+    );
+    assert_eq!(stdout(&o).lines().filter(|l| l.is_empty()).count(), 1);
+    // random solutions: verified, the same for the same seed
+    let draw = |seed: &str| {
+        let o = run(
+            d,
+            &[
+                "zdd",
+                "sample",
+                "d.zdd",
+                "--problem",
+                &f,
+                "--count",
+                "5",
+                "--seed",
+                seed,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let a = draw("1");
+    assert_eq!(a, draw("1"));
+    assert_ne!(a, draw("2"));
+    assert_eq!(a.split("\n\n").count(), 5);
+    // random packings as pictures
+    let o = run(
+        d,
+        &[
+            "poly",
+            "solve",
+            "pentomino-3x20",
+            "--count",
+            "--memo",
+            "--zdd",
+            "p.zdd",
+        ],
+    );
+    assert_eq!(stdout(&o), "8\n", "{}", stderr(&o));
+    let o = run(
+        d,
+        &[
+            "zdd",
+            "sample",
+            "p.zdd",
+            "--poly",
+            "pentomino-3x20",
+            "--seed",
+            "3",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let pic = stdout(&o);
+    assert_eq!(pic.lines().count(), 3, "{pic}");
+    assert!(pic.lines().all(|l| l.len() == 20), "{pic}");
+    // Knuth's format as DLX6 writes it (options 1: A, 2: B, 3: A B)
+    write(
+        d,
+        "knuth.zdd",
+        "2: (~2?0:1)\n3: (~1?0:2)\n4: (~3?3:1)\n5: (~0?0:4)\n",
+    );
+    let k = write(d, "ab.dlx", "A B\nA\nB\nA B\n");
+    let o = run(d, &["zdd", "list", "knuth.zdd", "--problem", &k]);
+    assert_eq!(stdout(&o), "A B\n\nA\nB\n", "{}", stderr(&o));
+}
+
+#[test]
+fn bad_zdds_are_refused_with_where_and_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = write(d, "d2.dlx", &dominoes(2, 2));
+    write(d, "cut.zdd", "2: (~1?0:1)\n3: (~2?0:7)\n");
+    write(d, "loop.zdd", "2: (~1?0:3)\n3: (~2?0:2)\n");
+    write(d, "far.zdd", "2: (~99?0:1)\n");
+    for (args, says) in [
+        (vec!["zdd", "count", "cut.zdd"], "cut.zdd: not a ZDD"),
+        (
+            vec!["zdd", "count", "cut.zdd"],
+            "line 2, column 10: node 7 is not defined",
+        ),
+        (vec!["zdd", "count", "loop.zdd"], "cycle"),
+        (vec!["zdd", "count", "nothere.zdd"], "nothere.zdd"),
+        (
+            vec!["zdd", "list", "far.zdd", "--problem", &f],
+            "names option 99",
+        ),
+        (
+            vec!["zdd", "sample", "far.zdd", "--count", "0"],
+            "at least 1",
+        ),
+        (vec!["solve", &f, "--count", "--zdd", "x.zdd"], "--memo"),
+        (
+            vec!["solve", &f, "--count", "--memo", "--zdd", &f],
+            "problem's own file",
+        ),
+    ] {
+        let o = run(d, &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    // a ZDD whose path is not a solution of the problem given
+    write(d, "wrong.zdd", "2: (~1?0:1)\n");
+    let o = run(d, &["zdd", "list", "wrong.zdd", "--problem", &f]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a solution"), "{}", stderr(&o));
+}

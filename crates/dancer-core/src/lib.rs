@@ -21,6 +21,7 @@
 //! | [`verify`](mod@verify) | the independent check |
 //! | [`memo`] | counting with memos of sub-problems ([`memo::count`]), without visiting each solution |
 //! | [`count`](mod@count) | [`Count`], exact counts of any size |
+//! | [`zdd`] | ZDDs of solutions ([`memo::count_to_zdd`] writes them): read, count, list, uniformly random solutions |
 //! | [`classic`] | the n queens and Langford pairs, generated |
 //! | [`plural`] | `1 unit`, `2 units`: every count in a message goes through it |
 //!
@@ -56,6 +57,7 @@ pub mod sink;
 pub mod solve;
 pub mod stats;
 pub mod verify;
+pub mod zdd;
 
 pub use count::Count;
 pub use dlx::Dlx;

@@ -79,6 +79,7 @@ use crate::count::Count;
 use crate::problem::Problem;
 use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -134,6 +135,9 @@ pub struct MemoStats {
     pub width: usize,
     /// Whether the problem's own item order was used (else a grown one).
     pub own_order: bool,
+    /// ZDD nodes written (0 without a ZDD; the root's dummy node not
+    /// counted).
+    pub zdd_nodes: u64,
     /// Wall-clock time of the count.
     pub elapsed: Duration,
 }
@@ -159,17 +163,49 @@ pub enum MemoError {
          count without --memo"
     )]
     TooWide { width: usize },
+    /// The ZDD could not be written.
+    #[error("cannot write the ZDD: {0}")]
+    Write(String),
 }
 
 /// Counts the solutions of `problem` with memos (see the module's prose).
 pub fn count(problem: &Problem, opts: &MemoOptions) -> Result<MemoOutcome, MemoError> {
+    run(problem, opts, None)
+}
+
+/// Counts the solutions of `problem` with memos and writes the ZDD of all
+/// of them to `out`, in the text format of [`crate::zdd`]: one node per
+/// line, each after the nodes it points to, the root (Knuth's dummy node
+/// on variable 0) last. A sub-problem met again points to its node, so the
+/// ZDD has at most one chain of nodes per sub-problem the count solved
+/// (more only if the cache had to drop some).
+pub fn count_to_zdd(
+    problem: &Problem,
+    opts: &MemoOptions,
+    out: &mut dyn Write,
+) -> Result<MemoOutcome, MemoError> {
+    run(problem, opts, Some(out))
+}
+
+fn run(
+    problem: &Problem,
+    opts: &MemoOptions,
+    zdd: Option<&mut dyn Write>,
+) -> Result<MemoOutcome, MemoError> {
     let start = Instant::now();
     let plan = Plan::new(problem, opts.memory)?;
     if opts.check {
         plan.sanity(problem);
     }
-    let mut s = Search::new(&plan, opts);
-    let count = s.run();
+    let mut s = Search::new(&plan, opts, zdd.map(ZddOut::new));
+    let (count, root) = s.run();
+    if let Some(z) = &mut s.zdd {
+        z.root(root);
+        if let Some(e) = z.error.take() {
+            return Err(MemoError::Write(e.to_string()));
+        }
+        s.stats.zdd_nodes = z.next - 3; // the dummy root not counted
+    }
     let complete = !s.cancelled;
     let mut stats = s.stats;
     stats.entries = s.cache.len() as u64;
@@ -748,10 +784,55 @@ struct Frame {
     /// `stats.nodes` when the frame was entered: what its sub-problem
     /// cost is the difference at its end.
     nodes_at: u64,
+    /// With a ZDD: the node of the options tried so far (0: none yet).
+    z: u64,
 }
 
-struct Search<'a> {
+/// The ZDD being written: nodes numbered from 2 (0 is the empty family,
+/// 1 the family of the empty set), each line written when its node is
+/// made, after its children.
+struct ZddOut<'w> {
+    out: &'w mut dyn Write,
+    next: u64,
+    error: Option<std::io::Error>,
+}
+
+impl<'w> ZddOut<'w> {
+    fn new(out: &'w mut dyn Write) -> Self {
+        ZddOut {
+            out,
+            next: 2,
+            error: None,
+        }
+    }
+
+    /// A new node: the solutions of `lo`, and those of `hi` with option
+    /// `var` (1-based).
+    fn node(&mut self, var: u64, lo: u64, hi: u64) -> u64 {
+        let id = self.next;
+        self.next += 1;
+        if self.error.is_none() {
+            if let Err(e) = writeln!(self.out, "{id:x}: (~{var}?{lo:x}:{hi:x})") {
+                self.error = Some(e);
+            }
+        }
+        id
+    }
+
+    /// Knuth's dummy root, last: variable 0, its HI the real root.
+    fn root(&mut self, root: u64) {
+        self.node(0, 0, root);
+        if self.error.is_none() {
+            if let Err(e) = self.out.flush() {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
+struct Search<'a, 'w> {
     plan: &'a Plan,
+    zdd: Option<ZddOut<'w>>,
     state: Vec<u64>,
     colors: Vec<u32>,
     /// Coloured slots whose colour the applied options set, to clear.
@@ -766,10 +847,11 @@ struct Search<'a> {
     check: bool,
 }
 
-impl<'a> Search<'a> {
-    fn new(plan: &'a Plan, opts: &MemoOptions) -> Self {
+impl<'a, 'w> Search<'a, 'w> {
+    fn new(plan: &'a Plan, opts: &MemoOptions, zdd: Option<ZddOut<'w>>) -> Self {
         Search {
             plan,
+            zdd,
             state: vec![0; plan.words],
             colors: vec![0; plan.colored.len()],
             cundo: Vec::new(),
@@ -834,16 +916,16 @@ impl<'a> Search<'a> {
     }
 
     /// Enters the sub-problem left by the state, the first uncovered
-    /// position being `from` or after: its count when known at once (all
-    /// covered: 1; in the cache), else a new frame.
-    fn enter(&mut self, from: usize) -> Option<Count> {
+    /// position being `from` or after: its count and ZDD node when known at
+    /// once (all covered: 1; in the cache), else a new frame.
+    fn enter(&mut self, from: usize) -> Option<(Count, u64)> {
         let plan = self.plan;
         let mut p = from;
         while p < plan.np && self.covered(plan.bit[plan.order[p] as usize]) {
             p += 1;
         }
         if p == plan.np {
-            return Some(Count::ONE);
+            return Some((Count::ONE, 1));
         }
         if self.check {
             self.check_state(p);
@@ -886,6 +968,7 @@ impl<'a> Search<'a> {
             applied: NONE,
             cundo_at: 0,
             nodes_at: self.stats.nodes,
+            z: 0,
         });
         None
     }
@@ -909,11 +992,11 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn run(&mut self) -> Count {
+    /// The count, and the root of the ZDD (when one is written).
+    fn run(&mut self) -> (Count, u64) {
         if let Some(c) = self.enter(0) {
             return c;
         }
-        let mut partial = Count::ZERO;
         loop {
             let top = self.frames.len() - 1;
             let f = &mut self.frames[top];
@@ -933,17 +1016,19 @@ impl<'a> Search<'a> {
                 if !stop {
                     let key_at = f.key_at as usize;
                     let cost = self.stats.nodes - f.nodes_at;
-                    self.cache
-                        .insert(&self.keys[key_at..], f.hash, &f.sum, cost, &mut self.stats);
+                    self.cache.insert(
+                        &self.keys[key_at..],
+                        f.hash,
+                        (&f.sum, f.z),
+                        cost,
+                        &mut self.stats,
+                    );
                 }
                 self.keys.truncate(f.key_at as usize);
-                match self.frames.last_mut() {
-                    Some(parent) => parent.sum += &f.sum,
-                    None => {
-                        partial += &f.sum;
-                        return partial;
-                    }
+                if self.frames.is_empty() {
+                    return (f.sum, f.z);
                 }
+                self.child(f.sum, f.z);
                 continue;
             }
             let cundo_at = self.cundo.len() as u32;
@@ -953,10 +1038,24 @@ impl<'a> Search<'a> {
             f.next = k + 1;
             f.applied = k;
             f.cundo_at = cundo_at;
-            if let Some(c) = self.enter(p as usize) {
-                self.frames[top].sum += &c;
+            if let Some((c, z)) = self.enter(p as usize) {
+                self.child(c, z);
             }
         }
+    }
+
+    /// Adds the count of the sub-problem left by the top frame's applied
+    /// option, and with a ZDD, chains a node for that option.
+    #[inline]
+    fn child(&mut self, c: Count, z: u64) {
+        let f = self.frames.last_mut().expect("a frame");
+        if let Some(out) = &mut self.zdd {
+            if z != 0 {
+                let var = u64::from(self.plan.option_id[f.applied as usize]) + 1;
+                f.z = out.node(var, f.z, z);
+            }
+        }
+        f.sum += &c;
     }
 }
 
@@ -991,15 +1090,23 @@ impl Cache {
         self.table.len()
     }
 
-    fn get(&self, key: &[u64], hash: u64) -> Option<Count> {
+    fn get(&self, key: &[u64], hash: u64) -> Option<(Count, u64)> {
         self.table.get(key, hash)
     }
 
-    fn insert(&mut self, key: &[u64], hash: u64, c: &Count, cost: u64, stats: &mut MemoStats) {
-        if self.table.bytes_after(key.len(), c) > self.cap && self.table.len() > 0 {
+    /// Stores a count and its ZDD node (0 without a ZDD).
+    fn insert(
+        &mut self,
+        key: &[u64],
+        hash: u64,
+        (c, z): (&Count, u64),
+        cost: u64,
+        stats: &mut MemoStats,
+    ) {
+        if self.table.bytes_after(key.len(), c, z) > self.cap && self.table.len() > 0 {
             stats.evicted += self.table.drop_cheap_half() as u64;
         }
-        self.table.insert(key, hash, c, cost);
+        self.table.insert(key, hash, c, z, cost);
         stats.stored += 1;
         stats.peak_bytes = stats.peak_bytes.max(self.table.bytes() as u64);
     }
@@ -1009,7 +1116,8 @@ impl Cache {
 ///
 /// ```text
 /// slot (u64):  [ high 32 bits of the hash | entry number + 1 ]   (0: empty)
-/// entry e:     keys[key_at[e] .. key_at[e + 1]], vals[e], cost[e]
+/// entry e:     keys[key_at[e] .. key_at[e + 1]], vals[e], cost[e],
+///              zdd[e] (only while a ZDD is written)
 /// ```
 ///
 /// A probe compares the hash bits in the slot before it looks at a key, so
@@ -1024,6 +1132,8 @@ struct Table {
     vals: Vec<u128>,
     /// log2 of 1 + the nodes each entry's sub-problem took.
     cost: Vec<u8>,
+    /// The ZDD node of each entry, when a ZDD is written (else empty).
+    zdd: Vec<u64>,
     big: FxHashMap<u32, BigUint>,
     big_bytes: usize,
 }
@@ -1049,12 +1159,13 @@ impl Table {
             + self.keys.capacity() * 8
             + self.vals.capacity() * 16
             + self.cost.capacity()
+            + self.zdd.capacity() * 8
             + self.big_bytes
     }
 
-    /// [`bytes`](Self::bytes) after inserting a key of `key_len` words and
-    /// count `c`.
-    fn bytes_after(&self, key_len: usize, c: &Count) -> usize {
+    /// [`bytes`](Self::bytes) after inserting a key of `key_len` words,
+    /// count `c` and ZDD node `z`.
+    fn bytes_after(&self, key_len: usize, c: &Count, z: u64) -> usize {
         let n = self.len();
         let slots = if (n + 1) * 2 > self.slots.len() {
             (self.slots.len() * 2).max(1024)
@@ -1071,11 +1182,16 @@ impl Table {
             + grown(self.keys.capacity(), self.keys.len(), key_len) * 8
             + grown(self.vals.capacity(), n, 1) * 16
             + grown(self.cost.capacity(), n, 1)
+            + if z == 0 {
+                self.zdd.capacity() * 8
+            } else {
+                grown(self.zdd.capacity(), n, 1) * 8
+            }
             + self.big_bytes
             + big
     }
 
-    fn get(&self, key: &[u64], hash: u64) -> Option<Count> {
+    fn get(&self, key: &[u64], hash: u64) -> Option<(Count, u64)> {
         if self.slots.is_empty() {
             return None;
         }
@@ -1092,17 +1208,18 @@ impl Table {
                 let at = self.key_at[e] as usize;
                 // same first word (the position): same length
                 if self.keys[at] == key[0] && self.keys[at..at + key.len()] == *key {
-                    return Some(match self.vals[e] {
+                    let c = match self.vals[e] {
                         u128::MAX => Count::from(self.big[&(e as u32)].clone()),
                         v => Count::from(v),
-                    });
+                    };
+                    return Some((c, self.zdd.get(e).copied().unwrap_or(0)));
                 }
             }
             s = (s + 1) & mask;
         }
     }
 
-    fn insert(&mut self, key: &[u64], hash: u64, c: &Count, cost: u64) {
+    fn insert(&mut self, key: &[u64], hash: u64, c: &Count, z: u64, cost: u64) {
         if (self.len() + 1) * 2 > self.slots.len() {
             let n = (self.slots.len() * 2).max(1024);
             self.rehash(n);
@@ -1115,6 +1232,11 @@ impl Table {
         self.key_at.push(self.keys.len() as u32);
         self.keys.extend_from_slice(key);
         self.cost.push((64 - cost.leading_zeros()) as u8);
+        if z != 0 {
+            // a count of 0 has no node: keep the arrays in step
+            self.zdd.resize(e, 0);
+            self.zdd.push(z);
+        }
         match c.to_u128() {
             Some(v) if v != u128::MAX => self.vals.push(v),
             _ => {
@@ -1186,6 +1308,9 @@ impl Table {
             wk += end - at;
             self.vals[w] = self.vals[e];
             self.cost[w] = self.cost[e];
+            if w < self.zdd.len() {
+                self.zdd[w] = self.zdd.get(e).copied().unwrap_or(0);
+            }
             if let Some(b) = big.remove(&(e as u32)) {
                 self.big_bytes += big_size(&Count::from(b.clone()));
                 self.big.insert(w as u32, b);
@@ -1196,6 +1321,7 @@ impl Table {
         self.keys.truncate(wk);
         self.vals.truncate(w);
         self.cost.truncate(w);
+        self.zdd.truncate(w);
         let slots = self.slots.len();
         self.rehash(slots);
         n - w

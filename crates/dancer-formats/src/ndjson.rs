@@ -28,6 +28,8 @@
 //! | `dancer sudoku hint --json` | one [`SudokuHintRecord`] |
 //! | `dancer sudoku generate --json` | [`SudokuGenerateRecord`] per puzzle |
 //! | `dancer poly solve --json` | [`PolyRecord::Solution`] per solution, then one [`PolyRecord::Summary`] |
+//! | `dancer zdd count --json` | one [`ZddRecord::Summary`] |
+//! | `dancer zdd list --json`, `dancer zdd sample --json` | [`ZddRecord::Solution`] per solution |
 
 use serde::{Deserialize, Serialize};
 
@@ -436,6 +438,28 @@ pub enum PolyRecord {
         /// pieces onto itself, the identity included (1 when there are
         /// none but the identity).
         symmetries: usize,
+    },
+}
+
+/// `dancer zdd`: tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ZddRecord {
+    /// `{"type":"solution","options":[3,0,4]}`: a solution the ZDD holds
+    /// (listed or drawn).
+    Solution {
+        /// The options of the solution (0-based: variable `k + 1` of the
+        /// ZDD), in the order of its path.
+        options: Vec<usize>,
+    },
+    /// `{"type":"summary","solutions":36,"nodes":52}`
+    Summary {
+        /// Solutions the ZDD holds: an exact JSON integer of any size;
+        /// deserialized with these types, exact up to 2^64.
+        #[serde(deserialize_with = "dancer_core::count::deserialize_buffered")]
+        solutions: dancer_core::Count,
+        /// Nodes reachable from the root (terminals not counted).
+        nodes: u64,
     },
 }
 

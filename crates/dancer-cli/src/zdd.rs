@@ -1,0 +1,235 @@
+//! `dancer zdd`: reads a ZDD of solutions (written by `dancer solve
+//! --count --memo --zdd FILE` or Knuth's DLX6; the format is
+//! `dancer_core::zdd`'s) to count, list, or draw uniformly random
+//! solutions. With `--problem` the solutions are printed as the problem's
+//! option lines, each verified; with `--poly` as pictures of the puzzle.
+
+use crate::args::JsonArg;
+use crate::input::{read_problem, Format};
+use crate::output::{plural, Found, Out};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use dancer_core::zdd::{SplitMix64, Zdd};
+use dancer_core::{verify, Problem};
+use dancer_formats::ndjson::ZddRecord;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand)]
+pub enum ZddCommand {
+    /// Print the number of solutions the ZDD holds
+    Count(CountArgs),
+    /// Print the solutions the ZDD holds
+    List(ListArgs),
+    /// Print uniformly random solutions (each with exactly the same probability)
+    Sample(SampleArgs),
+}
+
+#[derive(Args)]
+pub struct CountArgs {
+    /// The ZDD file (Knuth's text format, as `dancer solve --zdd` and DLX6 write it)
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub json: JsonArg,
+}
+
+/// What the solutions are printed as.
+#[derive(Args)]
+pub struct Show {
+    /// The problem the ZDD was made from (DLX or JSON): solutions are
+    /// printed as its option lines, each checked
+    #[arg(long, value_name = "FILE", conflicts_with = "poly")]
+    pub problem: Option<String>,
+    /// The polyform puzzle (file or built-in name) the ZDD was made from
+    /// with `dancer poly solve --count --memo --zdd`: solutions are printed
+    /// as pictures, each checked
+    #[arg(long, value_name = "PUZZLE")]
+    pub poly: Option<String>,
+    #[command(flatten)]
+    pub json: JsonArg,
+}
+
+#[derive(Args)]
+pub struct ListArgs {
+    /// The ZDD file
+    pub file: PathBuf,
+    /// Stop after N solutions
+    #[arg(long, value_name = "N", value_parser = crate::args::parse_limit)]
+    pub limit: Option<u64>,
+    #[command(flatten)]
+    pub show: Show,
+}
+
+#[derive(Args)]
+pub struct SampleArgs {
+    /// The ZDD file
+    pub file: PathBuf,
+    /// How many solutions to draw (independently: one may come twice)
+    #[arg(long, value_name = "N", default_value = "1", value_parser = crate::args::parse_limit)]
+    pub count: u64,
+    /// Seed of the random numbers: the same seed draws the same solutions
+    #[arg(long, value_name = "N", default_value = "1")]
+    pub seed: u64,
+    #[command(flatten)]
+    pub show: Show,
+}
+
+pub fn run(cmd: ZddCommand, out: &mut Out) -> Result<Found> {
+    match cmd {
+        ZddCommand::Count(a) => {
+            let z = read_zdd(&a.file)?;
+            if a.json.json {
+                out.record(&ZddRecord::Summary {
+                    solutions: z.count().clone(),
+                    nodes: z.nodes() as u64,
+                })?;
+            } else {
+                out.line(&z.count().to_string())?;
+            }
+            eprintln!(
+                "{}: {}, {}",
+                a.file.display(),
+                plural(z.count(), "solution", "solutions"),
+                plural(z.nodes(), "node", "nodes")
+            );
+            Ok(found(&z))
+        }
+        ZddCommand::List(a) => {
+            let z = read_zdd(&a.file)?;
+            let mut p = Printer::new(&a.show, &z)?;
+            let limit = a.limit.unwrap_or(u64::MAX);
+            let mut n = 0u64;
+            let r = z.for_each(|sol| {
+                n += 1;
+                if let Err(e) = p.print(out, sol) {
+                    return ControlFlow::Break(Err(e));
+                }
+                if n >= limit {
+                    return ControlFlow::Break(Ok(()));
+                }
+                ControlFlow::Continue(())
+            });
+            if let Some(Err(e)) = r {
+                return Err(e);
+            }
+            eprintln!(
+                "{} of {} listed",
+                plural(n, "solution", "solutions"),
+                z.count()
+            );
+            Ok(found(&z))
+        }
+        ZddCommand::Sample(a) => {
+            let z = read_zdd(&a.file)?;
+            let mut p = Printer::new(&a.show, &z)?;
+            let mut rng = SplitMix64::new(a.seed);
+            for _ in 0..a.count {
+                if crate::interrupt::cancel_flag().load(std::sync::atomic::Ordering::Relaxed) {
+                    return Ok(Found::Interrupted);
+                }
+                match z.sample(|| rng.next_u64()) {
+                    Some(sol) => p.print(out, &sol)?,
+                    None => break,
+                }
+            }
+            eprintln!(
+                "{} drawn uniformly from {}",
+                plural(
+                    if z.count().is_zero() { 0 } else { a.count },
+                    "solution",
+                    "solutions"
+                ),
+                z.count()
+            );
+            Ok(found(&z))
+        }
+    }
+}
+
+fn found(z: &Zdd) -> Found {
+    if z.count().is_zero() {
+        Found::None
+    } else {
+        Found::Some
+    }
+}
+
+fn read_zdd(path: &Path) -> Result<Zdd> {
+    let text = crate::input::read_file(path, crate::input::MAX_TEXT)?;
+    Zdd::parse(text.as_bytes()).with_context(|| format!("{}: not a ZDD", path.display()))
+}
+
+/// Prints solutions the way `--problem` / `--poly` / `--json` ask.
+struct Printer {
+    json: bool,
+    problem: Option<Problem>,
+    poly: Option<(dancer_poly::Model, Vec<(u32, u32)>)>,
+    first: bool,
+}
+
+impl Printer {
+    fn new(show: &Show, z: &Zdd) -> Result<Printer> {
+        let mut problem = None;
+        let mut poly = None;
+        if let Some(f) = &show.problem {
+            problem = Some(read_problem(Some(f), None::<Format>)?.problem);
+        }
+        if let Some(spec) = &show.poly {
+            let model = dancer_poly::Model::new(crate::poly::load(spec)?)?;
+            let cover = model.cover(false);
+            problem = Some(cover.problem);
+            poly = Some((model, cover.options));
+        }
+        if let Some(p) = &problem {
+            if z.max_var() as usize > p.n_options() {
+                bail!(
+                    "the ZDD names option {} but the problem has {}: not the ZDD of this problem",
+                    z.max_var(),
+                    plural(p.n_options(), "option", "options")
+                );
+            }
+        }
+        Ok(Printer {
+            json: show.json.json,
+            problem,
+            poly,
+            first: true,
+        })
+    }
+
+    fn print(&mut self, out: &mut Out, sol: &[usize]) -> Result<()> {
+        if let Some(p) = &self.problem {
+            verify(p, sol).map_err(|e| {
+                anyhow::anyhow!(
+                    "the ZDD holds a set of options {sol:?} that is not a solution: {e}"
+                )
+            })?;
+        }
+        if self.json {
+            out.record(&ZddRecord::Solution {
+                options: sol.to_vec(),
+            })?;
+            return Ok(());
+        }
+        if !self.first && self.problem.is_some() {
+            out.line("")?;
+        }
+        self.first = false;
+        match (&self.poly, &self.problem) {
+            (Some((model, options)), _) => {
+                let placements: Vec<usize> = sol.iter().map(|&k| options[k].0 as usize).collect();
+                out.text(&model.ascii(&placements))?;
+            }
+            (None, Some(p)) => {
+                for &k in sol {
+                    out.line(&p.option_text(k))?;
+                }
+            }
+            (None, None) => {
+                let words: Vec<String> = sol.iter().map(|k| k.to_string()).collect();
+                out.line(&words.join(" "))?;
+            }
+        }
+        Ok(())
+    }
+}
