@@ -75,7 +75,8 @@ pub struct SolveArgs {
     /// With --count: count with memos of the sub-problems met (what is left
     /// to cover), without visiting each solution: exact at any size, far
     /// beyond enumeration on boards and strips. One thread; no limit,
-    /// checkpoints or shards
+    /// checkpoints or shards. Without it, a count with `auto` uses memos
+    /// where they certainly pay
     #[arg(long, requires = "count", conflicts_with_all = ["limit", "checkpoint", "resume", "shard", "ordered", "verify"])]
     pub memo: bool,
     /// The most memory the memos take (2GiB, 512M; default: a quarter of
@@ -253,7 +254,7 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     }
     let parsed = read_problem(args.file.as_deref(), args.format)?;
     let problem = &parsed.problem;
-    if args.memo {
+    if args.memo || auto_memo(&args, problem) {
         return run_memo(&args, problem, out);
     }
     let threads = args.threads.get();
@@ -427,6 +428,22 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
         );
     }
     Ok(Found::of_search(stats.solutions, stopped))
+}
+
+/// Whether `auto` counts with memos: a count (`--count`, no `--engine`)
+/// with nothing the counter does not take (a limit, checkpoints, shards,
+/// ordered or verified solutions), where the counter certainly pays
+/// ([`dancer_core::memo::pays`]).
+fn auto_memo(args: &SolveArgs, problem: &Problem) -> bool {
+    args.count
+        && args.engine.engine == EngineKind::Auto
+        && args.limit.is_none()
+        && args.checkpoint.is_none()
+        && args.resume.is_none()
+        && args.shard.is_none()
+        && !args.ordered
+        && !args.verify
+        && dancer_core::memo::pays(problem)
 }
 
 /// `dancer solve --count --memo`: the memoizing counter

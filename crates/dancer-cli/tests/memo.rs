@@ -189,12 +189,20 @@ fn refusals_say_why_and_exit_2() {
             ],
             "too large",
         ),
-        (vec!["solve", "--count", "--memo", &m], "multiplicities"),
     ] {
         let o = run(d, &args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
+    // multiplicities are counted, as the engine counts them
+    let o = run(d, &["solve", "--count", "--memo", &m]);
+    assert_eq!(
+        (o.status.code(), stdout(&o).as_str()),
+        (Some(0), "2\n"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&run(d, &["solve", "--count", &m])), "2\n");
 }
 
 /// `--zdd FILE` writes the ZDD of every solution; `dancer zdd` counts it
@@ -358,4 +366,29 @@ fn bad_zdds_are_refused_with_where_and_why() {
     let o = run(d, &["zdd", "list", "wrong.zdd", "--problem", &f]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("not a solution"), "{}", stderr(&o));
+}
+
+/// Without `--memo`, `auto` counts with memos where that certainly pays
+/// (a board: its stderr says so), and leaves the rest to the engines (a
+/// small search, queens, a count with --verify).
+#[test]
+fn auto_counts_with_memos_where_it_pays() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = write(d, "d8.dlx", &dominoes(8, 8));
+    let o = run(d, &["solve", "--count", &f]);
+    assert_eq!(stdout(&o), "12988816\n", "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("memo: "), "{}", stderr(&o));
+    let q = write(d, "q8.dlx", &queens(8));
+    let o = run(d, &["solve", "--count", &q]);
+    assert_eq!(stdout(&o), "92\n");
+    assert!(stderr(&o).contains("engine "), "{}", stderr(&o));
+    let f4 = write(d, "d4.dlx", &dominoes(4, 4));
+    let o = run(d, &["solve", "--count", &f4]);
+    assert_eq!(stdout(&o), "36\n");
+    assert!(stderr(&o).contains("engine "), "{}", stderr(&o));
+    for flag in ["--verify", "--ordered"] {
+        let o = run(d, &["solve", "--count", flag, &f]);
+        assert!(stderr(&o).contains("engine "), "{flag}: {}", stderr(&o));
+    }
 }

@@ -70,15 +70,26 @@
 //! `first(x) < p <= last(x)` (with a primary item's `last` at least its
 //! own position).
 //!
-//! Multiplicities are not taken yet (a typed refusal,
-//! [`MemoError::Multiplicities`]).
+//! ## Multiplicities
+//!
+//! A primary item that may be covered between `u` and `v` times (Knuth's
+//! `u:v|name`) has a slot like a colour, whose value is how many chosen
+//! options cover it; its bit says "covered `v` times" (no option with it
+//! fits then). At its position `p` the search chooses the *set* of options
+//! at `p` that cover it again, in increasing order: after choosing option
+//! `k` it enters position `p` again with the options after `k` (a
+//! sub-problem whose key also holds `k` and the items with `first(x) =
+//! p`, which the options chosen at `p` may have covered), and once the
+//! item is covered `u` times, the sub-problem that chooses nothing more
+//! at `p` counts too (it goes on at `p + 1`). Each set of options is met
+//! on exactly one path, so each solution is counted once.
 
 #![allow(clippy::needless_range_loop)] // items are walked by number, several arrays at once
 
 use crate::count::Count;
 use crate::problem::Problem;
 use num_bigint::BigUint;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -156,8 +167,6 @@ pub struct MemoOutcome {
 /// A problem the counter does not take.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MemoError {
-    #[error("memoized counting does not support multiplicities yet (count with --engine dlxm)")]
-    Multiplicities,
     #[error(
         "the problem's frontier is too wide for memoized counting ({width} items at one position): \
          count without --memo"
@@ -239,16 +248,35 @@ pub struct Plan {
     /// [`EXCLUSIVE`]) are `cents[cent_at[k]..cent_at[k + 1]]`.
     cent_at: Vec<u32>,
     cents: Vec<(u32, u32)>,
+    /// Per option: the slots of its items with multiplicities are
+    /// `ments[ment_at[k]..ment_at[k + 1]]`.
+    ment_at: Vec<u32>,
+    ments: Vec<u32>,
     /// The problem's option number of each option here.
     option_id: Vec<u32>,
-    /// The item of each coloured slot.
+    /// The item of each slot: a coloured secondary item (its value a
+    /// colour) or a primary item with a multiplicity (its value how many
+    /// options chosen cover it).
     colored: Vec<u32>,
+    /// The most times each slot's item may be covered (0 for a colour).
+    slot_max: Vec<u32>,
+    /// The slot of the item at each position (`u32::MAX`: exactly once),
+    /// and the least times it must be covered.
+    pos_slot: Vec<u32>,
+    pos_min: Vec<u32>,
     /// Frontier of each position: masks `fw[fw_at[p]..fw_at[p + 1]]`,
     /// coloured slots `fc[fc_at[p]..fc_at[p + 1]]`.
     fw_at: Vec<u32>,
     fw: Vec<(u32, u64)>,
     fc_at: Vec<u32>,
     fc: Vec<u32>,
+    /// Frontier of a multiplicity's position entered again after an
+    /// option chosen there (also the items with `first(x) = p`); empty at
+    /// other positions.
+    gw_at: Vec<u32>,
+    gw: Vec<(u32, u64)>,
+    gc_at: Vec<u32>,
+    gc: Vec<u32>,
     /// `first(x)` of each item (`np` for an item in no option).
     first: Vec<u32>,
     width: usize,
@@ -261,24 +289,11 @@ const MAX_FRONTIER_WORDS: usize = 1 << 24;
 impl Plan {
     /// The plan of `problem`, or why the counter cannot take it.
     pub fn new(problem: &Problem, memory: usize) -> Result<Plan, MemoError> {
-        if problem.has_multiplicities() {
-            return Err(MemoError::Multiplicities);
-        }
         let np = problem.n_primary();
         let n = problem.n_items();
         // the order with the narrowest frontier: the problem's own (on a
         // tie), grown greedily, or breadth first
-        let own: Vec<u32> = (0..np as u32).collect();
-        let mut best = (frontier_size(problem, &own), own, true);
-        if let Some(shares) = Shares::new(problem) {
-            for o in [shares.grown(), shares.breadth_first()] {
-                let size = frontier_size(problem, &o);
-                if size < best.0 {
-                    best = (size, o, false);
-                }
-            }
-        }
-        let (_, order, own_order) = best;
+        let (order, own_order) = best_order(problem);
         let mut pos = vec![u32::MAX; np];
         for (p, &i) in order.iter().enumerate() {
             pos[i as usize] = p as u32;
@@ -287,6 +302,10 @@ impl Plan {
         let mut first = vec![np as u32; n];
         let mut last = vec![0u32; n];
         let mut colored_item = vec![false; n];
+        // primary items with bounds other than exactly once
+        let mult_item: Vec<bool> = (0..n)
+            .map(|x| x < np && problem.bounds(x) != (1, 1))
+            .collect();
         let mut by_pos: Vec<Vec<u32>> = vec![Vec::new(); np];
         for k in 0..problem.n_options() {
             if !problem.is_active(k) {
@@ -324,16 +343,24 @@ impl Plan {
         let words = n.div_ceil(64).max(1);
         let mut slot = vec![u32::MAX; n];
         let mut colored = Vec::new();
+        let mut slot_max = Vec::new();
         for x in 0..n {
-            if colored_item[x] {
+            if colored_item[x] || mult_item[x] {
                 slot[x] = colored.len() as u32;
                 colored.push(x as u32);
+                slot_max.push(if mult_item[x] { problem.bounds(x).1 } else { 0 });
             }
         }
+        let pos_slot: Vec<u32> = order.iter().map(|&i| slot[i as usize]).collect();
+        let pos_min: Vec<u32> = order
+            .iter()
+            .map(|&i| problem.bounds(i as usize).0)
+            .collect();
         // options, grouped by position
         let mut at = vec![0u32];
         let (mut mask_at, mut masks) = (vec![0u32], Vec::new());
         let (mut cent_at, mut cents) = (vec![0u32], Vec::new());
+        let (mut ment_at, mut ments) = (vec![0u32], Vec::new());
         let mut option_id = Vec::new();
         for ks in &by_pos {
             for &k in ks {
@@ -343,6 +370,8 @@ impl Plan {
                     if colored_item[e.item] {
                         let c = if e.color == 0 { EXCLUSIVE } else { e.color };
                         cents.push((slot[e.item], c));
+                    } else if mult_item[e.item] {
+                        ments.push(slot[e.item]);
                     } else {
                         let (w, b) = bit[e.item];
                         match m.iter_mut().find(|(mw, _)| *mw == w) {
@@ -355,6 +384,7 @@ impl Plan {
                 masks.extend(m);
                 mask_at.push(masks.len() as u32);
                 cent_at.push(cents.len() as u32);
+                ment_at.push(ments.len() as u32);
                 option_id.push(k);
             }
             at.push(option_id.len() as u32);
@@ -372,6 +402,16 @@ impl Plan {
         let mut curc: Vec<u32> = Vec::new();
         let (mut fw_at, mut fw) = (vec![0u32], Vec::new());
         let (mut fc_at, mut fc) = (vec![0u32], Vec::new());
+        let (mut gw_at, mut gw) = (vec![0u32], Vec::new());
+        let (mut gc_at, mut gc) = (vec![0u32], Vec::new());
+        // the items whose first position is p, by position (their bits
+        // are consecutive)
+        let mut first_at: Vec<Vec<u32>> = vec![Vec::new(); np];
+        for x in 0..n {
+            if (first[x] as usize) < np {
+                first_at[first[x] as usize].push(x as u32);
+            }
+        }
         let mut width = 0usize;
         let mut size = 0usize;
         let budget = MAX_FRONTIER_WORDS.min(memory / 16).max(1 << 16);
@@ -380,7 +420,7 @@ impl Plan {
                 let (w, b) = bit[x as usize];
                 cur[w as usize] |= b;
                 size += 1;
-                if colored_item[x as usize] {
+                if slot[x as usize] != u32::MAX {
                     curc.push(slot[x as usize]);
                 }
             }
@@ -388,7 +428,7 @@ impl Plan {
                 let (w, b) = bit[x as usize];
                 cur[w as usize] &= !b;
                 size -= 1;
-                if colored_item[x as usize] {
+                if slot[x as usize] != u32::MAX {
                     curc.retain(|&s| s != slot[x as usize]);
                 }
             }
@@ -400,7 +440,31 @@ impl Plan {
             }
             curc.sort_unstable();
             fc.extend_from_slice(&curc);
-            if fw.len() + fc.len() > budget {
+            if pos_slot[p] != u32::MAX {
+                // a multiplicity's position is entered again after each
+                // option chosen there: then the items those options may
+                // have covered (first(x) = p) are part of the state too
+                let mut g = cur.clone();
+                let mut gcs = curc.clone();
+                for &x in &first_at[p] {
+                    let (w, b) = bit[x as usize];
+                    g[w as usize] |= b;
+                    if slot[x as usize] != u32::MAX && !gcs.contains(&slot[x as usize]) {
+                        gcs.push(slot[x as usize]);
+                    }
+                }
+                width = width.max(size + first_at[p].len());
+                for (w, &m) in g.iter().enumerate() {
+                    if m != 0 {
+                        gw.push((w as u32, m));
+                    }
+                }
+                gcs.sort_unstable();
+                gc.extend_from_slice(&gcs);
+            }
+            gw_at.push(gw.len() as u32);
+            gc_at.push(gc.len() as u32);
+            if fw.len() + fc.len() + gw.len() + gc.len() > budget {
                 return Err(MemoError::TooWide { width });
             }
             fw_at.push(fw.len() as u32);
@@ -416,23 +480,42 @@ impl Plan {
             masks,
             cent_at,
             cents,
+            ment_at,
+            ments,
             option_id,
             colored,
+            slot_max,
+            pos_slot,
+            pos_min,
             fw_at,
             fw,
             fc_at,
             fc,
+            gw_at,
+            gw,
+            gc_at,
+            gc,
             first,
             width,
             own_order,
         })
     }
 
-    /// Words of the key of a sub-problem at position `p`.
-    fn key_len(&self, p: usize) -> usize {
-        let nw = (self.fw_at[p + 1] - self.fw_at[p]) as usize;
-        let nc = (self.fc_at[p + 1] - self.fc_at[p]) as usize;
-        1 + nw + nc.div_ceil(2)
+    /// The frontier of position `p`: its masks and its slots; `again`
+    /// when the position is entered again after an option chosen there.
+    #[inline]
+    fn frontier(&self, p: usize, again: bool) -> (&[(u32, u64)], &[u32]) {
+        if again {
+            (
+                &self.gw[self.gw_at[p] as usize..self.gw_at[p + 1] as usize],
+                &self.gc[self.gc_at[p] as usize..self.gc_at[p + 1] as usize],
+            )
+        } else {
+            (
+                &self.fw[self.fw_at[p] as usize..self.fw_at[p + 1] as usize],
+                &self.fc[self.fc_at[p] as usize..self.fc_at[p + 1] as usize],
+            )
+        }
     }
 
     /// Checks the plan against its definition (Knuth's `sanity()`, for
@@ -464,6 +547,17 @@ impl Plan {
                     if !self.colored.contains(&(e.item as u32)) {
                         let (w, b) = self.bit[e.item];
                         want[w as usize] |= b;
+                    } else {
+                        let s = self.colored.iter().position(|&x| x == e.item as u32);
+                        let s = s.expect("a slot") as u32;
+                        let ms =
+                            &self.ments[self.ment_at[k] as usize..self.ment_at[k + 1] as usize];
+                        assert_eq!(
+                            ms.contains(&s),
+                            problem.bounds(e.item) != (1, 1) && e.item < np,
+                            "multiplicity slots of option {}",
+                            self.option_id[k]
+                        );
                     }
                 }
                 let mut got = vec![0u64; self.words];
@@ -501,9 +595,10 @@ impl Plan {
     }
 }
 
-/// The most frontier items at one position, and their sum over the
-/// positions, when the primary items are met in `order`.
-fn frontier_size(problem: &Problem, order: &[u32]) -> (usize, usize) {
+/// `first(x)` and `last(x)` of every item (see the module's prose) when
+/// the primary items are met in `order` (`u32::MAX` and 0 for an item in
+/// no option), and how many options sit at each position.
+fn spans(problem: &Problem, order: &[u32]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     let np = problem.n_primary();
     let n = problem.n_items();
     let mut pos = vec![0u32; np];
@@ -512,10 +607,12 @@ fn frontier_size(problem: &Problem, order: &[u32]) -> (usize, usize) {
     }
     let mut first = vec![u32::MAX; n];
     let mut last = vec![0u32; n];
+    let mut at = vec![0u32; np];
     for o in problem.options() {
         let Some(p) = o.items().filter(|&i| i < np).map(|i| pos[i]).min() else {
             continue;
         };
+        at[p as usize] += 1;
         for x in o.items() {
             first[x] = first[x].min(p);
             last[x] = last[x].max(p);
@@ -524,6 +621,117 @@ fn frontier_size(problem: &Problem, order: &[u32]) -> (usize, usize) {
     for (i, &q) in pos.iter().enumerate() {
         last[i] = last[i].max(q);
     }
+    (first, last, at)
+}
+
+/// Nanoseconds the counter takes at most per sub-problem it solves, and
+/// per option it tries (measured on the domino boards and the 6x10
+/// pentominoes, with room to spare).
+const NANOS_PER_NODE: f64 = 1000.0;
+const NANOS_PER_OPTION: f64 = 100.0;
+
+/// A bound on the nanoseconds a memoized count of `problem` takes, with
+/// the order [`Plan`] would choose: at each position at most as many
+/// sub-problems as its frontier has states (two per plain item, one more
+/// than its colours for a coloured one, `v + 1` for a multiplicity), each
+/// trying the options there. Far above the truth on most problems (few
+/// states are reachable); below it, memoized counting certainly pays.
+/// `None` when the problem is too large to look at cheaply.
+pub fn bound_nanos(problem: &Problem) -> Option<f64> {
+    let np = problem.n_primary();
+    let n = problem.n_items();
+    if problem.n_entries() > 1 << 20 || np == 0 {
+        return None;
+    }
+    // bits of state per item
+    let mut colours: Vec<FxHashSet<u32>> = Vec::new();
+    let mut slot = vec![u32::MAX; n];
+    for o in problem.options() {
+        for e in o.entries() {
+            if e.color != 0 {
+                if slot[e.item] == u32::MAX {
+                    slot[e.item] = colours.len() as u32;
+                    colours.push(FxHashSet::default());
+                }
+                colours[slot[e.item] as usize].insert(e.color);
+            }
+        }
+    }
+    let bits: Vec<f64> = (0..n)
+        .map(|x| {
+            if slot[x] != u32::MAX {
+                (colours[slot[x] as usize].len() as f64 + 2.0).log2()
+            } else if x < np {
+                (f64::from(problem.bounds(x).1) + 1.0).log2()
+            } else {
+                1.0
+            }
+        })
+        .collect();
+    let (order, _) = best_order(problem);
+    let (first, last, at) = spans(problem, &order);
+    let mut delta = vec![0f64; np + 2];
+    for x in 0..n {
+        if first[x] != u32::MAX && last[x] > first[x] {
+            delta[first[x] as usize + 1] += bits[x];
+            delta[last[x] as usize + 1] -= bits[x];
+        }
+    }
+    let mut cur = 0f64;
+    let mut total = 0f64;
+    for p in 0..np {
+        cur += delta[p];
+        let states = cur.max(0.0).exp2();
+        total += states * (NANOS_PER_NODE + NANOS_PER_OPTION * f64::from(at[p]));
+    }
+    Some(total)
+}
+
+/// Whether `auto` should count `problem` with memos: when the bound on
+/// the memoized count ([`bound_nanos`]) is below the time the fastest
+/// engine is predicted to take to visit every solution
+/// ([`crate::engine::auto_costs`]), and that is more than a millisecond
+/// (a small search is left to the engines, whose nodes and updates are
+/// Knuth's). The engines' probes are not paid when the bound is beyond a
+/// minute.
+pub fn pays(problem: &Problem) -> bool {
+    let Some(bound) = bound_nanos(problem) else {
+        return false;
+    };
+    if bound > 6e10 {
+        return false;
+    }
+    let best = crate::engine::auto_costs(problem)
+        .iter()
+        .map(|c| c.nanos)
+        .fold(f64::INFINITY, f64::min);
+    best > 1e6 && bound < best
+}
+
+/// The order the counter branches in: the narrowest of the problem's own,
+/// grown greedily, or breadth first (on a tie the problem's own); and
+/// whether it is the problem's own.
+fn best_order(problem: &Problem) -> (Vec<u32>, bool) {
+    let np = problem.n_primary();
+    let own: Vec<u32> = (0..np as u32).collect();
+    let mut best = (frontier_size(problem, &own), own, true);
+    if let Some(shares) = Shares::new(problem) {
+        for o in [shares.grown(), shares.breadth_first()] {
+            let size = frontier_size(problem, &o);
+            if size < best.0 {
+                best = (size, o, false);
+            }
+        }
+    }
+    (best.1, best.2)
+}
+
+/// The most frontier items at one position, and their sum over the
+/// positions, when the primary items are met in `order`.
+fn frontier_size(problem: &Problem, order: &[u32]) -> (usize, usize) {
+    let np = problem.n_primary();
+    let n = problem.n_items();
+    let (first, last, _) = spans(problem, order);
     let mut delta = vec![0i64; np + 2];
     for x in 0..n {
         if first[x] != u32::MAX && last[x] > first[x] {
@@ -786,6 +994,9 @@ struct Frame {
     nodes_at: u64,
     /// With a ZDD: the node of the options tried so far (0: none yet).
     z: u64,
+    /// At a multiplicity's position already covered its least times: the
+    /// sub-problem that chooses no more options there is still to count.
+    stop: bool,
 }
 
 /// The ZDD being written: nodes numbered from 2 (0 is the empty family,
@@ -885,6 +1096,11 @@ impl<'a, 'w> Search<'a, 'w> {
                 return false;
             }
         }
+        for &s in &plan.ments[plan.ment_at[k] as usize..plan.ment_at[k + 1] as usize] {
+            if self.colors[s as usize] >= plan.slot_max[s as usize] {
+                return false;
+            }
+        }
         true
     }
 
@@ -901,6 +1117,14 @@ impl<'a, 'w> Search<'a, 'w> {
                 self.cundo.push(s);
             }
         }
+        // a multiplicity's bit says "covered its most times"
+        for &s in &plan.ments[plan.ment_at[k] as usize..plan.ment_at[k + 1] as usize] {
+            self.colors[s as usize] += 1;
+            if self.colors[s as usize] == plan.slot_max[s as usize] {
+                let (w, b) = plan.bit[plan.colored[s as usize] as usize];
+                self.state[w as usize] |= b;
+            }
+        }
     }
 
     fn undo(&mut self, k: usize, cundo_at: usize) {
@@ -913,29 +1137,46 @@ impl<'a, 'w> Search<'a, 'w> {
             let (w, b) = plan.bit[plan.colored[s as usize] as usize];
             self.state[w as usize] &= !b;
         }
+        for &s in &plan.ments[plan.ment_at[k] as usize..plan.ment_at[k + 1] as usize] {
+            self.colors[s as usize] -= 1;
+            let (w, b) = plan.bit[plan.colored[s as usize] as usize];
+            self.state[w as usize] &= !b;
+        }
     }
 
-    /// Enters the sub-problem left by the state, the first uncovered
-    /// position being `from` or after: its count and ZDD node when known at
-    /// once (all covered: 1; in the cache), else a new frame.
-    fn enter(&mut self, from: usize) -> Option<(Count, u64)> {
+    /// Enters the sub-problem left by the state: at position `from`
+    /// with the options from `again` on, if `from` is a multiplicity's
+    /// position not yet covered its most times (`again` is then the option
+    /// after the one just chosen there); else at the first uncovered
+    /// position from `from` on. Its count and ZDD node when known at once
+    /// (all covered: 1; in the cache), else a new frame.
+    fn enter(&mut self, from: usize, from_again: u32) -> Option<(Count, u64)> {
         let plan = self.plan;
         let mut p = from;
-        while p < plan.np && self.covered(plan.bit[plan.order[p] as usize]) {
-            p += 1;
-        }
-        if p == plan.np {
-            return Some((Count::ONE, 1));
+        let again = from_again != NONE
+            && p < plan.np
+            && plan.pos_slot[p] != NONE
+            && !self.covered(plan.bit[plan.order[p] as usize])
+            && from_again > plan.at[p];
+        if !again {
+            while p < plan.np && self.covered(plan.bit[plan.order[p] as usize]) {
+                p += 1;
+            }
+            if p == plan.np {
+                return Some((Count::ONE, 1));
+            }
         }
         if self.check {
-            self.check_state(p);
+            self.check_state(p, again);
         }
         let key_at = self.keys.len();
-        self.keys.push(p as u64);
-        for &(w, m) in &plan.fw[plan.fw_at[p] as usize..plan.fw_at[p + 1] as usize] {
+        let next = if again { from_again } else { plan.at[p] };
+        self.keys
+            .push(p as u64 | u64::from(next - plan.at[p]) << 32);
+        let (fw, fc) = plan.frontier(p, again);
+        for &(w, m) in fw {
             self.keys.push(self.state[w as usize] & m);
         }
-        let fc = &plan.fc[plan.fc_at[p] as usize..plan.fc_at[p + 1] as usize];
         for pair in fc.chunks(2) {
             let lo = u64::from(self.colors[pair[0] as usize]);
             let hi = pair
@@ -943,7 +1184,10 @@ impl<'a, 'w> Search<'a, 'w> {
                 .map_or(0, |&s| u64::from(self.colors[s as usize]));
             self.keys.push(lo | hi << 32);
         }
-        debug_assert_eq!(self.keys.len() - key_at, plan.key_len(p));
+        debug_assert_eq!(
+            self.keys.len() - key_at,
+            1 + fw.len() + fc.len().div_ceil(2)
+        );
         let hash = hash_words(&self.keys[key_at..]);
         if let Some(c) = self.cache.get(&self.keys[key_at..], hash) {
             self.stats.hits += 1;
@@ -958,9 +1202,11 @@ impl<'a, 'w> Search<'a, 'w> {
                 }
             }
         }
+        let slot = plan.pos_slot[p];
+        let stop = slot != NONE && self.colors[slot as usize] >= plan.pos_min[p];
         self.frames.push(Frame {
             p: p as u32,
-            next: plan.at[p],
+            next,
             end: plan.at[p + 1],
             sum: Count::ZERO,
             key_at: key_at as u32,
@@ -969,32 +1215,60 @@ impl<'a, 'w> Search<'a, 'w> {
             cundo_at: 0,
             nodes_at: self.stats.nodes,
             z: 0,
+            stop,
         });
         None
     }
 
-    /// The invariants of a node at position `p` (see the module's prose).
-    fn check_state(&self, p: usize) {
+    /// The invariants of a node at position `p` (see the module's prose;
+    /// `again`: entered again after an option chosen at `p`).
+    fn check_state(&self, p: usize, again: bool) {
         let plan = self.plan;
         for q in 0..p {
-            assert!(
-                self.covered(plan.bit[plan.order[q] as usize]),
-                "position {q} uncovered before {p}"
-            );
+            match plan.pos_slot[q] {
+                NONE => assert!(
+                    self.covered(plan.bit[plan.order[q] as usize]),
+                    "position {q} uncovered before {p}"
+                ),
+                s => assert!(
+                    self.colors[s as usize] >= plan.pos_min[q],
+                    "position {q} covered too few times before {p}"
+                ),
+            }
+        }
+        for (s, &x) in plan.colored.iter().enumerate() {
+            if plan.slot_max[s] > 0 {
+                let full = self.colors[s] == plan.slot_max[s];
+                assert!(
+                    self.colors[s] <= plan.slot_max[s],
+                    "item {x} covered too often"
+                );
+                assert_eq!(
+                    self.covered(plan.bit[x as usize]),
+                    full,
+                    "the bit of item {x}"
+                );
+            }
         }
         for (x, &f) in plan.first.iter().enumerate() {
-            if f as usize >= p {
+            if f as usize > p || (f as usize == p && !again) {
                 assert!(
                     !self.covered(plan.bit[x]),
                     "item {x} covered before its first position"
                 );
+                if let Some(s) = plan.colored.iter().position(|&y| y as usize == x) {
+                    assert_eq!(
+                        self.colors[s], 0,
+                        "item {x} counted before its first position"
+                    );
+                }
             }
         }
     }
 
     /// The count, and the root of the ZDD (when one is written).
     fn run(&mut self) -> (Count, u64) {
-        if let Some(c) = self.enter(0) {
+        if let Some(c) = self.enter(0, NONE) {
             return c;
         }
         loop {
@@ -1005,8 +1279,18 @@ impl<'a, 'w> Search<'a, 'w> {
             if applied != NONE {
                 self.undo(applied as usize, cundo_at as usize);
             }
-            let f = &self.frames[top];
-            let (mut k, end, p) = (f.next, f.end, f.p);
+            let f = &mut self.frames[top];
+            let p = f.p;
+            if f.stop && !self.cancelled {
+                // first the sub-problem that chooses no more options at p
+                // (the base of the ZDD's chain of this frame)
+                f.stop = false;
+                if let Some((c, z)) = self.enter(p as usize + 1, NONE) {
+                    self.child(c, z);
+                }
+                continue;
+            }
+            let (mut k, end) = (f.next, f.end);
             let stop = self.cancelled;
             while !stop && k < end && !self.fits(k as usize) {
                 k += 1;
@@ -1038,7 +1322,7 @@ impl<'a, 'w> Search<'a, 'w> {
             f.next = k + 1;
             f.applied = k;
             f.cundo_at = cundo_at;
-            if let Some((c, z)) = self.enter(p as usize) {
+            if let Some((c, z)) = self.enter(p as usize, k + 1) {
                 self.child(c, z);
             }
         }
@@ -1050,7 +1334,10 @@ impl<'a, 'w> Search<'a, 'w> {
     fn child(&mut self, c: Count, z: u64) {
         let f = self.frames.last_mut().expect("a frame");
         if let Some(out) = &mut self.zdd {
-            if z != 0 {
+            if f.applied == NONE {
+                // the sub-problem choosing nothing more here: the chain's base
+                f.z = z;
+            } else if z != 0 {
                 let var = u64::from(self.plan.option_id[f.applied as usize]) + 1;
                 f.z = out.node(var, f.z, z);
             }
@@ -1412,14 +1699,23 @@ mod tests {
     }
 
     #[test]
-    fn multiplicities_are_refused() {
+    fn multiplicities() {
+        // a: once or twice, b: exactly once; options 0: a, 1: a b, 2: a:
+        // {1}, {0, 1}, {1, 2} ({0, 1, 2} covers a three times)
         let mut b = ProblemBuilder::new();
         b.primary_bounded("a", 1, 2).unwrap();
+        b.primary("b").unwrap();
+        b.option(["a"]).unwrap();
+        b.option(["a", "b"]).unwrap();
         b.option(["a"]).unwrap();
         let p = b.build().unwrap();
-        assert_eq!(
-            count(&p, &MemoOptions::default()),
-            Err(MemoError::Multiplicities)
-        );
+        assert_eq!(checked(&p).count, Count::from(3u64));
+        // c: zero to three times, alone: every subset of three options
+        let mut b = ProblemBuilder::new();
+        b.primary_bounded("c", 0, 3).unwrap();
+        for _ in 0..3 {
+            b.option(["c"]).unwrap();
+        }
+        assert_eq!(checked(&b.build().unwrap()).count, Count::from(8u64));
     }
 }
