@@ -43,9 +43,14 @@ pub fn run(args: MergeArgs, out: &mut Out) -> Result<Found> {
         eprintln!("warning: {f} is incomplete{why}");
     }
     if args.json.json {
-        out.record(&SolveRecord::summary(&m.stats, m.complete, m.stopped))?;
+        let mut record = SolveRecord::summary(&m.stats, m.complete, m.stopped);
+        if let SolveRecord::Summary { solutions, .. } = &mut record {
+            // exact at any size (a memoized count's parts)
+            *solutions = m.solutions.clone();
+        }
+        out.record(&record)?;
     } else {
-        out.line(&m.stats.solutions.to_string())?;
+        out.line(&m.solutions.to_string())?;
     }
     let how = match (m.complete, m.stopped) {
         (true, _) => "complete",
@@ -55,7 +60,7 @@ pub fn run(args: MergeArgs, out: &mut Out) -> Result<Found> {
     eprintln!(
         "{}: {}, {}, {}, {:.3} s of work ({how})",
         plural(m.shards, "shard", "shards"),
-        plural(m.stats.solutions, "solution", "solutions"),
+        plural(&m.solutions, "solution", "solutions"),
         plural(m.stats.nodes, "node", "nodes"),
         plural(m.stats.updates, "update", "updates"),
         m.seconds,

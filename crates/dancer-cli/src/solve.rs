@@ -74,10 +74,10 @@ pub struct SolveArgs {
     pub shard_out: Option<PathBuf>,
     /// With --count: count with memos of the sub-problems met (what is left
     /// to cover), without visiting each solution: exact at any size, far
-    /// beyond enumeration on boards and strips. One thread; no limit,
-    /// checkpoints or shards. Without it, a count with `auto` uses memos
-    /// where they certainly pay
-    #[arg(long, requires = "count", conflicts_with_all = ["limit", "checkpoint", "resume", "shard", "ordered", "verify"])]
+    /// beyond enumeration on boards and strips. One thread; shards
+    /// (--shard K/N), but no limit or checkpoints. Without it, a count
+    /// with `auto` uses memos where they certainly pay
+    #[arg(long, requires = "count", conflicts_with_all = ["limit", "checkpoint", "resume", "ordered", "verify"])]
     pub memo: bool,
     /// The most memory the memos take (2GiB, 512M; default: a quarter of
     /// the machine's memory); beyond it the oldest are dropped and the
@@ -87,7 +87,7 @@ pub struct SolveArgs {
     /// With --memo: also write the ZDD of all the solutions to FILE
     /// (Knuth's text format, as DLX6 writes it), for `dancer zdd count`,
     /// `list` and `sample`
-    #[arg(long, value_name = "FILE", requires = "memo")]
+    #[arg(long, value_name = "FILE", requires = "memo", conflicts_with = "shard")]
     pub zdd: Option<PathBuf>,
 }
 
@@ -453,8 +453,33 @@ fn run_memo(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found>
     if args.engine.engine != EngineKind::Auto {
         bail!("--memo counts with its own search: leave out --engine");
     }
-    let r = memo_count(problem, args.memo_memory, args.zdd.as_deref())?;
+    let part = args.shard.map(|s| (s.k, s.n));
+    let r = memo_count(problem, args.memo_memory, args.zdd.as_deref(), part)?;
     let stopped = (!r.complete).then_some(dancer_core::parallel::Stop::Interrupted);
+    if let Some(s) = args.shard {
+        let path = args
+            .shard_out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
+        let saved = Saved::memo_shard(problem, (s.k, s.n), &r);
+        write_atomically(&path, &saved.to_json())
+            .with_context(|| format!("cannot write the shard result {}", path.display()))?;
+        if let Some(sp) = r.split {
+            eprintln!(
+                "shard {}/{}: {} of {} (memo, {} levels down), written to {}",
+                s.k,
+                s.n,
+                plural(
+                    (sp.units + s.n as u64 - s.k as u64) / s.n as u64,
+                    "unit",
+                    "units"
+                ),
+                sp.units,
+                sp.depth,
+                path.display()
+            );
+        }
+    }
     if args.json.json {
         out.record(&SolveRecord::memo_summary(&r, stopped))?;
     } else {
@@ -467,19 +492,22 @@ fn run_memo(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found>
 
 /// The memoized count of `problem` within `memory` bytes (default: see
 /// [`default_memo_memory`]), stopped by a signal; a problem it cannot
-/// take is an error. With `zdd`, the ZDD of the solutions is written
+/// take is an error. With `part` (K, N), only that part of the count
+/// (see `dancer_core::memo::MemoSplit`). With `zdd`, the ZDD of the solutions is written
 /// there (to a temporary file beside it, renamed when complete; an
 /// interrupted count leaves no ZDD).
 pub fn memo_count(
     problem: &Problem,
     memory: Option<u64>,
     zdd: Option<&Path>,
+    part: Option<(usize, usize)>,
 ) -> Result<dancer_core::memo::MemoOutcome> {
     let memory = memory.unwrap_or_else(default_memo_memory);
     let opts = dancer_core::memo::MemoOptions {
         memory: usize::try_from(memory).unwrap_or(usize::MAX),
         cancel: Some(interrupt::cancel_flag()),
         check: false,
+        part,
     };
     let Some(path) = zdd else {
         return Ok(dancer_core::memo::count(problem, &opts)?);

@@ -392,3 +392,92 @@ fn auto_counts_with_memos_where_it_pays() {
         assert!(stderr(&o).contains("engine "), "{flag}: {}", stderr(&o));
     }
 }
+
+/// `--memo --shard K/N` writes parts that `dancer merge` adds up exactly,
+/// beyond 64 bits too, in text and JSON; a missing part is named.
+#[test]
+fn memoized_counts_in_shards_merge_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = write(d, "d14.dlx", &dominoes(14, 14));
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let out = format!("part{k}.json");
+        let o = run(
+            d,
+            &[
+                "solve",
+                &f,
+                "--count",
+                "--memo",
+                "--shard",
+                &format!("{k}/3"),
+                "--shard-out",
+                &out,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("shard {k}/3: ")),
+            "{}",
+            stderr(&o)
+        );
+        files.push(out);
+    }
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(String::as_str));
+    let o = run(d, &args);
+    assert_eq!(stdout(&o), "112202208776036178000000\n", "{}", stderr(&o));
+    args.push("--json");
+    let o = run(d, &args);
+    assert!(
+        stdout(&o).contains(r#""solutions":112202208776036178000000,"#),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(d, &["merge", &files[0], &files[2]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("missing shards of 3: 2"),
+        "{}",
+        stderr(&o)
+    );
+    // a memoized part and an enumerated one are not parts of one search
+    let q = write(d, "d4.dlx", &dominoes(4, 4));
+    run(
+        d,
+        &[
+            "solve",
+            &q,
+            "--count",
+            "--memo",
+            "--shard",
+            "1/2",
+            "--shard-out",
+            "m1.json",
+        ],
+    );
+    run(
+        d,
+        &[
+            "solve",
+            &q,
+            "--count",
+            "--shard",
+            "2/2",
+            "--shard-out",
+            "e2.json",
+        ],
+    );
+    let o = run(d, &["merge", "m1.json", "e2.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("engine"), "{}", stderr(&o));
+    // no ZDD of a part
+    let o = run(
+        d,
+        &[
+            "solve", &q, "--count", "--memo", "--shard", "1/2", "--zdd", "z",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -239,6 +239,16 @@ impl<'de> serde::Deserialize<'de> for Count {
     }
 }
 
+/// Reads a count exactly, whatever its size, as the digits of a JSON
+/// integer: for records read straight from JSON text by `serde_json` (the
+/// shard results), not through a buffer. Use with
+/// `#[serde(deserialize_with = ...)]`.
+pub fn deserialize_exact<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+    use serde::Deserialize;
+    let raw = <Box<serde_json::value::RawValue>>::deserialize(d)?;
+    raw.get().parse().map_err(serde::de::Error::custom)
+}
+
 /// Reads a count inside a record that serde buffers before it knows its
 /// type (an internally tagged enum such as the NDJSON records), where a
 /// u128 cannot be asked for: exact up to 2^64, refused beyond (never

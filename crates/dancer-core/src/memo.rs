@@ -113,6 +113,10 @@ pub struct MemoOptions {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Check the invariants at every node (for tests: slow).
     pub check: bool,
+    /// Count only part `K` of `N` (1-based) of the sub-problems a few
+    /// levels down (see [`MemoSplit`]): the parts' counts add up to the
+    /// whole. Not with a ZDD.
+    pub part: Option<(usize, usize)>,
 }
 
 impl Default for MemoOptions {
@@ -121,9 +125,25 @@ impl Default for MemoOptions {
             memory: 1 << 30,
             cancel: None,
             check: false,
+            part: None,
         }
     }
 }
+
+/// How a count in parts was split: the sub-problems `depth` levels down
+/// (and the leaves above them), numbered in the order of the search, are
+/// the `units`; part `K` of `N` counts the units numbered `K - 1` modulo
+/// `N`. Above that depth nothing is cached (the counts there are partial),
+/// so every part walks the same top of the tree and numbers the units
+/// alike. The depth is the least that gives at least eight units a part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoSplit {
+    pub depth: usize,
+    pub units: u64,
+}
+
+/// The deepest split looked for.
+const MAX_SPLIT_DEPTH: usize = 24;
 
 /// What the counter did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -162,6 +182,8 @@ pub struct MemoOutcome {
     /// Whether the count ran to the end (not cancelled).
     pub complete: bool,
     pub stats: MemoStats,
+    /// With [`MemoOptions::part`]: the split.
+    pub split: Option<MemoSplit>,
 }
 
 /// A problem the counter does not take.
@@ -193,7 +215,11 @@ pub fn count_to_zdd(
     opts: &MemoOptions,
     out: &mut dyn Write,
 ) -> Result<MemoOutcome, MemoError> {
-    run(problem, opts, Some(out))
+    let whole = MemoOptions {
+        part: None,
+        ..opts.clone()
+    };
+    run(problem, &whole, Some(out))
 }
 
 fn run(
@@ -206,7 +232,44 @@ fn run(
     if opts.check {
         plan.sanity(problem);
     }
+    let mut split = None;
+    if let Some((k, n)) = opts.part {
+        assert!(k >= 1 && k <= n, "part {k} of {n}");
+        // the least depth with eight units a part (each probe walks the
+        // top of the tree only)
+        let mut best = MemoSplit { depth: 1, units: 0 };
+        for depth in 1..=MAX_SPLIT_DEPTH {
+            let mut probe = Search::new(&plan, opts, None);
+            probe.part = Some(Part {
+                depth,
+                k: 0,
+                n: 1,
+                probe: true,
+            });
+            probe.run();
+            if probe.cancelled {
+                break;
+            }
+            let units = probe.units;
+            let grew = units > best.units;
+            if grew {
+                best = MemoSplit { depth, units };
+            }
+            if !grew || units >= 8 * n as u64 {
+                break;
+            }
+        }
+        split = Some(best);
+    }
     let mut s = Search::new(&plan, opts, zdd.map(ZddOut::new));
+    if let (Some((k, n)), Some(sp)) = (opts.part, split) {
+        s.part = Some(Part {
+            depth: sp.depth,
+            k: k as u64 - 1,
+            n: n as u64,
+            probe: false,
+        });
+    }
     let (count, root) = s.run();
     if let Some(z) = &mut s.zdd {
         z.root(root);
@@ -225,6 +288,7 @@ fn run(
         count,
         complete,
         stats,
+        split,
     })
 }
 
@@ -1041,9 +1105,24 @@ impl<'w> ZddOut<'w> {
     }
 }
 
+/// A count of one part (see [`MemoSplit`]): frames at stack index below
+/// `depth` neither read nor fill the cache; the children of those at
+/// `depth - 1`, and the leaves above, are the units; unit `u` is this
+/// part's when `u % n == k`. A probe only numbers the units.
+#[derive(Clone, Copy)]
+struct Part {
+    depth: usize,
+    k: u64,
+    n: u64,
+    probe: bool,
+}
+
 struct Search<'a, 'w> {
     plan: &'a Plan,
     zdd: Option<ZddOut<'w>>,
+    part: Option<Part>,
+    /// Units numbered so far.
+    units: u64,
     state: Vec<u64>,
     colors: Vec<u32>,
     /// Coloured slots whose colour the applied options set, to clear.
@@ -1063,6 +1142,8 @@ impl<'a, 'w> Search<'a, 'w> {
         Search {
             plan,
             zdd,
+            part: None,
+            units: 0,
             state: vec![0; plan.words],
             colors: vec![0; plan.colored.len()],
             cundo: Vec::new(),
@@ -1189,7 +1270,11 @@ impl<'a, 'w> Search<'a, 'w> {
             1 + fw.len() + fc.len().div_ceil(2)
         );
         let hash = hash_words(&self.keys[key_at..]);
-        if let Some(c) = self.cache.get(&self.keys[key_at..], hash) {
+        let cached = self.part.is_none_or(|s| self.frames.len() >= s.depth);
+        if let Some(c) = cached
+            .then(|| self.cache.get(&self.keys[key_at..], hash))
+            .flatten()
+        {
             self.stats.hits += 1;
             self.keys.truncate(key_at);
             return Some(c);
@@ -1269,7 +1354,12 @@ impl<'a, 'w> Search<'a, 'w> {
     /// The count, and the root of the ZDD (when one is written).
     fn run(&mut self) -> (Count, u64) {
         if let Some(c) = self.enter(0, NONE) {
-            return c;
+            // the only unit: part 1's
+            return if self.numbered_mine() {
+                c
+            } else {
+                (Count::ZERO, 0)
+            };
         }
         loop {
             let top = self.frames.len() - 1;
@@ -1285,8 +1375,11 @@ impl<'a, 'w> Search<'a, 'w> {
                 // first the sub-problem that chooses no more options at p
                 // (the base of the ZDD's chain of this frame)
                 f.stop = false;
+                if self.unit_below(top) && !self.numbered_mine() {
+                    continue;
+                }
                 if let Some((c, z)) = self.enter(p as usize + 1, NONE) {
-                    self.child(c, z);
+                    self.leaf(top, c, z);
                 }
                 continue;
             }
@@ -1295,9 +1388,13 @@ impl<'a, 'w> Search<'a, 'w> {
             while !stop && k < end && !self.fits(k as usize) {
                 k += 1;
             }
+            if !stop && k < end && self.unit_below(top) && !self.numbered_mine() {
+                self.frames[top].next = k + 1;
+                continue;
+            }
             if stop || k == end {
                 let f = self.frames.pop().expect("a frame");
-                if !stop {
+                if !stop && self.part.is_none_or(|s| top >= s.depth) {
                     let key_at = f.key_at as usize;
                     let cost = self.stats.nodes - f.nodes_at;
                     self.cache.insert(
@@ -1323,9 +1420,37 @@ impl<'a, 'w> Search<'a, 'w> {
             f.applied = k;
             f.cundo_at = cundo_at;
             if let Some((c, z)) = self.enter(p as usize, k + 1) {
-                self.child(c, z);
+                self.leaf(top, c, z);
             }
         }
+    }
+
+    /// Whether the children of the frame at stack index `top` are units.
+    #[inline]
+    fn unit_below(&self, top: usize) -> bool {
+        self.part.is_some_and(|s| top + 1 == s.depth)
+    }
+
+    /// Numbers a unit: whether it is this part's (always, without parts;
+    /// never in a probe).
+    #[inline]
+    fn numbered_mine(&mut self) -> bool {
+        let Some(s) = self.part else {
+            return true;
+        };
+        let u = self.units;
+        self.units += 1;
+        !s.probe && u % s.n == s.k
+    }
+
+    /// A child of the frame at `top` known at once: above the units'
+    /// depth it is a unit of its own (counted only by its part).
+    #[inline]
+    fn leaf(&mut self, top: usize, c: Count, z: u64) {
+        if self.part.is_some_and(|s| top + 1 < s.depth) && !self.numbered_mine() {
+            return;
+        }
+        self.child(c, z);
     }
 
     /// Adds the count of the sub-problem left by the top frame's applied

@@ -68,6 +68,7 @@
 //! [`Split::totals`]): a sum that does not fit in 64 bits is an error,
 //! never a wrapped total.
 
+use crate::count::Count;
 use crate::engine::{EngineError, EngineKind};
 use crate::parallel::{self, Plan, Purpose, Stop, UnitResult};
 use crate::plural;
@@ -90,6 +91,10 @@ pub const MAX_SAVED_COUNT: u64 = 1 << 63;
 
 /// The most seconds of search a saved file may hold (about 31 years).
 pub const MAX_SAVED_SECONDS: f64 = 1e9;
+
+/// The engine name of a memoized count's shard results
+/// ([`Saved::memo_shard`]).
+pub const MEMO: &str = "memo";
 
 /// The version of dancer written into saved files.
 pub fn version() -> &'static str {
@@ -205,7 +210,11 @@ pub struct Saved {
     pub shard: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shards: Option<usize>,
-    pub solutions: u64,
+    /// Exact at any size (a JSON integer of any length): an enumeration's
+    /// count is at most [`MAX_SAVED_COUNT`], a memoized count's
+    /// (`engine` `"memo"`) is not bounded.
+    #[serde(deserialize_with = "crate::count::deserialize_exact")]
+    pub solutions: Count,
     pub nodes: u64,
     pub updates: u64,
     #[serde(default)]
@@ -308,11 +317,13 @@ impl Saved {
             (Some(k), Some(n)) if k >= 1 && k <= n => {}
             (k, n) => return bad("shard", format!("shard {k:?} of {n:?} is not a part")),
         }
-        for (field, x) in [
-            ("solutions", self.solutions),
-            ("nodes", self.nodes),
-            ("updates", self.updates),
-        ] {
+        if self.engine != MEMO && self.solutions > Count::from(MAX_SAVED_COUNT) {
+            return bad(
+                "solutions",
+                format!("{} is more than {MAX_SAVED_COUNT}", self.solutions),
+            );
+        }
+        for (field, x) in [("nodes", self.nodes), ("updates", self.updates)] {
             if x > MAX_SAVED_COUNT {
                 return bad(field, format!("{x} is more than {MAX_SAVED_COUNT}"));
             }
@@ -362,6 +373,39 @@ impl Saved {
         serde_json::to_vec_pretty(&s).expect("plain data serialises")
     }
 
+    /// The shard result of part `k` of `n` of a memoized count of
+    /// `problem` (see [`crate::memo::MemoSplit`]): its count, exact at any
+    /// size, the sub-problems it solved as its nodes and the options it
+    /// tried as its updates (as in `--json`'s summary of a memoized count).
+    pub fn memo_shard(
+        problem: &Problem,
+        (k, n): (usize, usize),
+        r: &crate::memo::MemoOutcome,
+    ) -> Saved {
+        let split = r
+            .split
+            .unwrap_or(crate::memo::MemoSplit { depth: 1, units: 1 });
+        Saved {
+            format: SHARD.into(),
+            version: version().into(),
+            fingerprint: fingerprint_hex(problem),
+            engine: MEMO.into(),
+            depth: split.depth,
+            units: usize::try_from(split.units).unwrap_or(usize::MAX),
+            done: String::new(),
+            shard: Some(k),
+            shards: Some(n),
+            solutions: r.count.clone(),
+            nodes: r.stats.nodes,
+            updates: r.stats.options_tried,
+            profile: Vec::new(),
+            complete: r.complete,
+            stopped: (!r.complete).then_some(Stop::Interrupted),
+            seconds: r.stats.elapsed.as_secs_f64(),
+            checksum: String::new(),
+        }
+    }
+
     /// Refuses a record of another format.
     pub fn expect_format(&self, format: &str) -> Result<(), SavedError> {
         if self.format != format {
@@ -377,10 +421,11 @@ impl Saved {
         Ok(())
     }
 
-    /// Its counters.
+    /// Its counters (the count saturated at `u64::MAX`: see
+    /// [`solutions`](Self::solutions) for the exact one).
     pub fn stats(&self) -> Stats {
         Stats {
-            solutions: self.solutions,
+            solutions: self.solutions.to_u64().unwrap_or(u64::MAX),
             nodes: self.nodes,
             updates: self.updates,
             profile: self.profile.clone(),
@@ -602,7 +647,7 @@ impl Split {
         let mut s = self.record(SHARD);
         s.shard = self.shard.map(|s| s.k);
         s.shards = self.shard.map(|s| s.n);
-        s.solutions = totals.solutions;
+        s.solutions = Count::from(totals.solutions);
         s.nodes = totals.nodes;
         s.updates = totals.updates;
         s.profile = totals.profile_trimmed().to_vec();
@@ -623,7 +668,7 @@ impl Split {
             done: String::new(),
             shard: None,
             shards: None,
-            solutions: 0,
+            solutions: Count::ZERO,
             nodes: 0,
             updates: 0,
             profile: Vec::new(),
@@ -670,7 +715,7 @@ impl Checkpoint {
         self.last_save = Instant::now();
         let mut s = self.template.clone();
         s.done = hex_bitmap(&self.done);
-        s.solutions = self.stats.solutions;
+        s.solutions = Count::from(self.stats.solutions);
         s.nodes = self.stats.nodes;
         s.updates = self.stats.updates;
         s.profile = self.stats.profile_trimmed().to_vec();
@@ -733,7 +778,11 @@ pub const MAX_LISTED: usize = 1000;
 /// The sum of a sharded search's parts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merged {
-    /// Counters of the whole search (`elapsed`: the parts' seconds added).
+    /// The count of the whole search, exact at any size.
+    pub solutions: Count,
+    /// Counters of the whole search (`elapsed`: the parts' seconds added;
+    /// `solutions` saturated at `u64::MAX`: the exact count is
+    /// [`solutions`](Self::solutions)).
     pub stats: Stats,
     /// Every part was complete.
     pub complete: bool,
@@ -814,6 +863,7 @@ pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
         return Err(MergeError::Missing { n, missing });
     }
     let mut stats = Stats::default();
+    let mut solutions = Count::ZERO;
     let mut seconds = 0.0;
     let mut incomplete = Vec::new();
     for (f, s) in parts {
@@ -822,11 +872,16 @@ pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
         if !s.complete {
             incomplete.push((f.clone(), s.stopped));
         }
-        stats.checked_merge(&s.stats()).ok_or(CountOverflow)?;
+        solutions += &s.solutions;
+        let mut part = s.stats();
+        part.solutions = 0;
+        stats.checked_merge(&part).ok_or(CountOverflow)?;
         seconds += s.seconds;
     }
+    stats.solutions = solutions.to_u64().unwrap_or(u64::MAX);
     stats.elapsed = Duration::try_from_secs_f64(seconds).unwrap_or_default();
     Ok(Merged {
+        solutions,
         stats,
         complete: incomplete.is_empty(),
         stopped: incomplete.iter().filter_map(|(_, s)| *s).max(),
@@ -915,7 +970,7 @@ mod tests {
         ) {
             let (split, totals) = shard_of(Some(ShardSpec { k: 2, n: 3 }));
             let mut r = split.shard_result(&totals, None, seconds);
-            r.solutions = solutions;
+            r.solutions = Count::from(solutions);
             r.complete = complete;
             // a time of arbitrary low bits, as a clock gives
             r.seconds = f64::from_bits(seconds.to_bits() ^ (bits & 0xffff_ffff))
@@ -1015,14 +1070,38 @@ mod tests {
             let (split, totals) = shard_of(Some(ShardSpec { k, n: 2 }));
             parts.push((format!("part{k}"), split.shard_result(&totals, None, 0.5)));
         }
-        // two counts that pass the checks alone but not together
+        // two counts that pass the checks alone and not within 64 bits
+        // together: added exactly
         for (_, p) in &mut parts {
-            p.solutions = MAX_SAVED_COUNT;
+            p.solutions = Count::from(MAX_SAVED_COUNT);
+        }
+        let m = merge(&parts).unwrap();
+        assert_eq!(m.solutions, Count::from(1u128 << 64));
+        assert_eq!(m.stats.solutions, u64::MAX, "saturated, never wrapped");
+        // nodes that pass alone but not together are refused
+        for (_, p) in &mut parts {
+            p.solutions = Count::ONE;
+            p.nodes = MAX_SAVED_COUNT;
+            p.profile.clear();
         }
         assert_eq!(merge(&parts), Err(MergeError::Overflow(CountOverflow)));
         // and a record that merge is handed directly is checked too
-        parts[0].1.solutions = u64::MAX;
+        parts[0].1.nodes = 1;
+        parts[0].1.solutions = Count::from(u64::MAX);
         assert!(matches!(merge(&parts), Err(MergeError::Invalid(..))));
+        // a memoized count's parts hold any count
+        for (_, p) in &mut parts {
+            p.engine = MEMO.into();
+            p.nodes = 1;
+            p.solutions = "123456789012345678901234567890123456789012345"
+                .parse()
+                .unwrap();
+        }
+        let m = merge(&parts).unwrap();
+        assert_eq!(
+            m.solutions.to_string(),
+            "246913578024691357802469135780246913578024690"
+        );
         let mut st = Stats {
             solutions: u64::MAX - 1,
             ..Stats::default()

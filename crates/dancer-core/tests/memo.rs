@@ -447,3 +447,65 @@ fn the_16x16_zdd_counts_back() {
     verify(&p, &s).unwrap();
     assert_eq!(s.len(), 128);
 }
+
+fn part_count(p: &Problem, part: Option<(usize, usize)>, memory: usize) -> memo::MemoOutcome {
+    let r = memo::count(
+        p,
+        &MemoOptions {
+            memory,
+            check: true,
+            part,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(r.complete);
+    r
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The parts of a count (any number of them) add up to the whole,
+    /// multiplicities and colours included, and every part splits alike.
+    #[test]
+    fn parts_add_up_to_the_whole(spec in spec_with_bounds(12, 2), n in 1usize..=6) {
+        let p = spec.build();
+        let whole = checked(&p, 1 << 30);
+        let mut sum = Count::ZERO;
+        let mut split = None;
+        for k in 1..=n {
+            let r = part_count(&p, Some((k, n)), if k % 2 == 0 { 0 } else { 1 << 30 });
+            prop_assert!(split.is_none() || split == r.split, "{:?} {:?}", split, r.split);
+            split = r.split;
+            sum += &r.count;
+        }
+        prop_assert_eq!(sum, whole);
+    }
+}
+
+/// A board counted in 5 parts gives the known count; each part's shard
+/// record, with a count beyond 128 bits, reads back exactly.
+#[test]
+fn parts_of_a_big_count_and_their_records() {
+    let p = tilings(2, 200, &domino());
+    let whole = checked(&p, 1 << 26);
+    let mut parts = Vec::new();
+    for k in 1..=5 {
+        let r = part_count(&p, Some((k, 5)), 1 << 26);
+        let saved = dancer_core::shard::Saved::memo_shard(&p, (k, 5), &r);
+        let text = String::from_utf8(saved.to_json()).unwrap();
+        let back = dancer_core::shard::Saved::from_json(&text).unwrap();
+        assert_eq!(back.solutions, r.count);
+        parts.push((format!("part {k}"), back));
+    }
+    let m = dancer_core::shard::merge(&parts).unwrap();
+    assert_eq!(m.solutions, whole);
+    assert!(whole.bits() > 128);
+    let board = tilings(12, 12, &domino());
+    let mut sum = Count::ZERO;
+    for k in 1..=16 {
+        sum += &part_count(&board, Some((k, 16)), 1 << 26).count;
+    }
+    assert_eq!(sum.to_string(), "53060477521960000");
+}
