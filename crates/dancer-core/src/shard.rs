@@ -317,7 +317,7 @@ impl Saved {
             (Some(k), Some(n)) if k >= 1 && k <= n => {}
             (k, n) => return bad("shard", format!("shard {k:?} of {n:?} is not a part")),
         }
-        if self.engine != MEMO && self.solutions > Count::from(MAX_SAVED_COUNT) {
+        if self.engine != MEMO && self.solutions.to_u64().is_none_or(|v| v > MAX_SAVED_COUNT) {
             return bad(
                 "solutions",
                 format!("{} is more than {MAX_SAVED_COUNT}", self.solutions),
