@@ -318,8 +318,13 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         }
         // every solution, symmetric ones included: no symmetry breaking
         let cover = model.cover(false);
-        let r =
-            crate::solve::memo_count(&cover.problem, args.memo_memory, args.zdd.as_deref(), None)?;
+        let r = crate::solve::memo_count(
+            &cover.problem,
+            args.memo_memory,
+            args.zdd.as_deref(),
+            None,
+            true,
+        )?;
         if args.json.json {
             out.record(&dancer_formats::ndjson::PolyRecord::Summary {
                 solutions: r.count.clone(),

@@ -454,7 +454,8 @@ fn run_memo(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found>
         bail!("--memo counts with its own search: leave out --engine");
     }
     let part = args.shard.map(|s| (s.k, s.n));
-    let r = memo_count(problem, args.memo_memory, args.zdd.as_deref(), part)?;
+    let show = args.progress.progress == ProgressMode::Auto;
+    let r = memo_count(problem, args.memo_memory, args.zdd.as_deref(), part, show)?;
     let stopped = (!r.complete).then_some(dancer_core::parallel::Stop::Interrupted);
     if let Some(s) = args.shard {
         let path = args
@@ -493,7 +494,9 @@ fn run_memo(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found>
 /// The memoized count of `problem` within `memory` bytes (default: see
 /// [`default_memo_memory`]), stopped by a signal; a problem it cannot
 /// take is an error. With `part` (K, N), only that part of the count
-/// (see `dancer_core::memo::MemoSplit`). With `zdd`, the ZDD of the solutions is written
+/// (see `dancer_core::memo::MemoSplit`). With `show`, a spinner on
+/// standard error when it is a terminal (sub-problems, hits, the cache's
+/// size, the rate). With `zdd`, the ZDD of the solutions is written
 /// there (to a temporary file beside it, renamed when complete; an
 /// interrupted count leaves no ZDD).
 pub fn memo_count(
@@ -501,14 +504,21 @@ pub fn memo_count(
     memory: Option<u64>,
     zdd: Option<&Path>,
     part: Option<(usize, usize)>,
+    show: bool,
 ) -> Result<dancer_core::memo::MemoOutcome> {
     let memory = memory.unwrap_or_else(default_memo_memory);
+    let shown = show.then(progress::on_terminal).flatten().map(|target| {
+        let pr = Arc::new(dancer_core::memo::MemoProgress::default());
+        (pr.clone(), memo_spinner(target, pr))
+    });
     let opts = dancer_core::memo::MemoOptions {
         memory: usize::try_from(memory).unwrap_or(usize::MAX),
         cancel: Some(interrupt::cancel_flag()),
         check: false,
+        progress: shown.as_ref().map(|(pr, _)| pr.clone()),
         part,
     };
+    let _spinner = shown.map(|(_, s)| s);
     let Some(path) = zdd else {
         return Ok(dancer_core::memo::count(problem, &opts)?);
     };
@@ -544,6 +554,69 @@ pub fn memo_count(
             Err(e.context(format!("cannot write the ZDD to {}", path.display())))
         }
     }
+}
+
+/// A spinner for a memoized count, redrawn five times a second from `pr`
+/// on its own thread until it is dropped: `memo: 12.3M sub-problems,
+/// 4.57M hits, 812 MiB cached, 1.20M/s, 42 s` (within 80 columns).
+struct MemoSpinner {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for MemoSpinner {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn memo_spinner(
+    target: indicatif::ProgressDrawTarget,
+    pr: Arc<dancer_core::memo::MemoProgress>,
+) -> MemoSpinner {
+    let stop = Arc::new(AtomicBool::new(false));
+    let halt = stop.clone();
+    let thread = std::thread::spawn(move || {
+        let bar = ProgressBar::with_draw_target(None, target);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {wide_msg}")
+                .expect("a valid template"),
+        );
+        let start = Instant::now();
+        while !halt.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(200));
+            let nodes = pr.nodes.load(Ordering::Relaxed);
+            let secs = start.elapsed().as_secs_f64();
+            bar.set_message(memo_message(
+                nodes,
+                pr.hits.load(Ordering::Relaxed),
+                pr.bytes.load(Ordering::Relaxed),
+                nodes as f64 / secs.max(1e-9),
+                secs,
+            ));
+            bar.tick();
+        }
+        bar.finish_and_clear();
+    });
+    MemoSpinner {
+        stop,
+        thread: Some(thread),
+    }
+}
+
+/// The message of a memoized count's spinner.
+pub fn memo_message(nodes: u64, hits: u64, bytes: u64, per_second: f64, secs: f64) -> String {
+    format!(
+        "memo: {} sub-problems, {} hits, {} MiB cached, {}/s, {}",
+        progress::rate(nodes as f64),
+        progress::rate(hits as f64),
+        bytes >> 20,
+        progress::rate(per_second),
+        progress::duration(secs)
+    )
 }
 
 /// What a memoized count did, on standard error; with `stats`, the
@@ -608,4 +681,26 @@ fn default_memo_memory() -> u64 {
     total.map_or(1 << 30, |t| {
         (t / 4).max(dancer_core::memo::MIN_MEMORY as u64)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The spinner's message fits 80 columns with its spinner, at the
+    /// largest numbers it shows.
+    #[test]
+    fn memo_message_fits_80_columns() {
+        let m = super::memo_message(
+            999_000_000_000,
+            999_000_000_000,
+            u64::MAX >> 24,
+            9.99e11,
+            9e8,
+        );
+        assert!(m.chars().count() + 2 <= 80, "{m}");
+        let m = super::memo_message(12_300_000, 4_570_000, 812 << 20, 1.2e6, 42.0);
+        assert_eq!(
+            m,
+            "memo: 12.3M sub-problems, 4.57M hits, 812 MiB cached, 1.20M/s, 42 s"
+        );
+    }
 }

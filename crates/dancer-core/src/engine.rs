@@ -192,7 +192,7 @@ fn unsupported_message(engine: EngineKind, reason: Unsupported) -> String {
 /// The dancing-links engine for `problem`: `dlx` (Knuth's order, step for
 /// step), or `dlxm` when the problem has multiplicities, which only it
 /// takes. No estimate is made: what the library's shortcuts
-/// ([`crate::count`], [`crate::first`], [`crate::all`],
+/// ([`crate::count`](fn@crate::count), [`crate::first`], [`crate::all`],
 /// [`crate::solutions`]) run, so that their answers come in Knuth's order,
 /// at once.
 pub fn links_engine(problem: &Problem) -> EngineKind {

@@ -15,7 +15,7 @@
 //! | [`problem`] | items, options, colours, multiplicities; the validating builder |
 //! | [`engine`] | the [`Engine`] trait, [`EngineKind`], [`choose_engine`] (what `auto` means) |
 //! | [`dlx`], [`dlxm`], [`bitset`] | the engines (`links.rs`: the lists `dlx` and `dlxm` share; `control.rs`: the control layer all three share) |
-//! | [`solve`](mod@solve) | one call: [`solve()`], [`count`], [`first`], [`all`], [`solutions`] |
+//! | [`solve`](mod@solve) | one call: [`solve()`], [`count`](fn@count), [`first`], [`all`], [`solutions`] |
 //! | [`parallel`] | a search cut into units, run on threads |
 //! | [`shard`] | shards and checkpoints: the saved record, dealing units, [`shard::merge`] |
 //! | [`verify`](mod@verify) | the independent check |

@@ -70,6 +70,18 @@
 //! `first(x) < p <= last(x)` (with a primary item's `last` at least its
 //! own position).
 //!
+//! ## Parts, progress, what it does not do
+//!
+//! A count can be cut into parts ([`MemoOptions::part`], [`MemoSplit`]):
+//! the sub-problems a few levels down are numbered in the order of the
+//! search and dealt round-robin, and above them nothing is cached (the
+//! counts there are partial), so every part walks the same top of the
+//! tree and numbers the units alike. [`MemoProgress`] lets another thread
+//! show how far it is. One thread: threads with caches of their own would
+//! solve the same sub-problems again, and one shared cache would be
+//! locked at every node. No checkpoints: the state of a count is its
+//! cache. [`pays`] is `auto`'s rule for counting with memos.
+//!
 //! ## Multiplicities
 //!
 //! A primary item that may be covered between `u` and `v` times (Knuth's
@@ -91,7 +103,7 @@ use crate::problem::Problem;
 use num_bigint::BigUint;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -113,6 +125,9 @@ pub struct MemoOptions {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Check the invariants at every node (for tests: slow).
     pub check: bool,
+    /// Where the count reports how far it is (every 1,024 sub-problems),
+    /// for a progress display on another thread.
+    pub progress: Option<Arc<MemoProgress>>,
     /// Count only part `K` of `N` (1-based) of the sub-problems a few
     /// levels down (see [`MemoSplit`]): the parts' counts add up to the
     /// whole. Not with a ZDD.
@@ -125,9 +140,21 @@ impl Default for MemoOptions {
             memory: 1 << 30,
             cancel: None,
             check: false,
+            progress: None,
             part: None,
         }
     }
+}
+
+/// How far a count is, for another thread to show: sub-problems solved,
+/// cache hits and the cache's bytes, updated every 1,024 sub-problems.
+/// (A memoized count has no estimate of the fraction done: later
+/// branches are answered more and more by the cache.)
+#[derive(Debug, Default)]
+pub struct MemoProgress {
+    pub nodes: AtomicU64,
+    pub hits: AtomicU64,
+    pub bytes: AtomicU64,
 }
 
 /// How a count in parts was split: the sub-problems `depth` levels down
@@ -1133,6 +1160,7 @@ struct Search<'a, 'w> {
     cache: Cache,
     stats: MemoStats,
     cancel: Option<Arc<AtomicBool>>,
+    progress: Option<Arc<MemoProgress>>,
     cancelled: bool,
     check: bool,
 }
@@ -1152,6 +1180,7 @@ impl<'a, 'w> Search<'a, 'w> {
             cache: Cache::new(opts.memory.max(MIN_MEMORY)),
             stats: MemoStats::default(),
             cancel: opts.cancel.clone(),
+            progress: opts.progress.clone(),
             cancelled: false,
             check: opts.check,
         }
@@ -1285,6 +1314,12 @@ impl<'a, 'w> Search<'a, 'w> {
                 if c.load(Ordering::Relaxed) {
                     self.cancelled = true;
                 }
+            }
+            if let Some(pr) = &self.progress {
+                pr.nodes.store(self.stats.nodes, Ordering::Relaxed);
+                pr.hits.store(self.stats.hits, Ordering::Relaxed);
+                pr.bytes
+                    .store(self.cache.table.bytes() as u64, Ordering::Relaxed);
             }
         }
         let slot = plan.pos_slot[p];

@@ -1,7 +1,7 @@
 //! # ZDDs of solutions
 //!
 //! A ZDD (zero-suppressed decision diagram) holds a family of sets: here
-//! the solutions of a problem, each a set of options. [`memo::count_to_zdd`]
+//! the solutions of a problem, each a set of options. [`crate::memo::count_to_zdd`]
 //! writes one while it counts; this module reads it back to count, list and
 //! draw uniformly random solutions.
 //!
