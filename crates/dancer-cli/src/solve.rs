@@ -254,8 +254,16 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     }
     let parsed = read_problem(args.file.as_deref(), args.format)?;
     let problem = &parsed.problem;
-    if args.memo || auto_memo(&args, problem) {
+    // a count with `auto`: with memos, or the engine weighed for it
+    let mut chosen = None;
+    if args.memo {
         return run_memo(&args, problem, out);
+    }
+    if auto_may_memo(&args) {
+        match dancer_core::memo::choose(problem) {
+            dancer_core::memo::CountWith::Memo => return run_memo(&args, problem, out),
+            dancer_core::memo::CountWith::Engine(e) => chosen = Some(e),
+        }
     }
     let threads = args.threads.get();
     if args.shard.is_some() && (args.checkpoint.is_some() || args.resume.is_some()) {
@@ -267,7 +275,10 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     // a resumed run with `auto` goes on with the checkpoint's engine
     let engine = match &resume {
         Some(saved) if args.engine.engine == EngineKind::Auto => saved.engine_for(problem),
-        _ => args.engine.engine.resolve(problem)?,
+        _ => match chosen {
+            Some(e) => e,
+            None => args.engine.engine.resolve(problem)?,
+        },
     };
     let opts = SplitOptions {
         threads,
@@ -430,11 +441,11 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     Ok(Found::of_search(stats.solutions, stopped))
 }
 
-/// Whether `auto` counts with memos: a count (`--count`, no `--engine`)
-/// with nothing the counter does not take (a limit, checkpoints, shards,
-/// ordered or verified solutions), where the counter certainly pays
-/// ([`dancer_core::memo::pays`]).
-fn auto_memo(args: &SolveArgs, problem: &Problem) -> bool {
+/// Whether `auto` may count with memos: a count (`--count`, no
+/// `--engine`) with nothing the counter does not take (a limit,
+/// checkpoints, shards, ordered or verified solutions); it does where the
+/// counter certainly pays ([`dancer_core::memo::choose`]).
+fn auto_may_memo(args: &SolveArgs) -> bool {
     args.count
         && args.engine.engine == EngineKind::Auto
         && args.limit.is_none()
@@ -443,7 +454,6 @@ fn auto_memo(args: &SolveArgs, problem: &Problem) -> bool {
         && args.shard.is_none()
         && !args.ordered
         && !args.verify
-        && dancer_core::memo::pays(problem)
 }
 
 /// `dancer solve --count --memo`: the memoizing counter

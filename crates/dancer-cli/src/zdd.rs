@@ -45,6 +45,11 @@ pub struct Show {
     /// as pictures, each checked
     #[arg(long, value_name = "PUZZLE")]
     pub poly: Option<String>,
+    /// With --problem, a Sudoku's exact cover (`dancer sudoku export`, of
+    /// an empty grid for random grids): each solution printed as its grid,
+    /// one line
+    #[arg(long, requires = "problem")]
+    pub sudoku: bool,
     #[command(flatten)]
     pub json: JsonArg,
 }
@@ -162,6 +167,7 @@ fn read_zdd(path: &Path) -> Result<Zdd> {
 /// Prints solutions the way `--problem` / `--poly` / `--json` ask.
 struct Printer {
     json: bool,
+    sudoku: bool,
     problem: Option<Problem>,
     poly: Option<(dancer_poly::Model, Vec<(u32, u32)>)>,
     first: bool,
@@ -191,6 +197,7 @@ impl Printer {
         }
         Ok(Printer {
             json: show.json.json,
+            sudoku: show.sudoku,
             problem,
             poly,
             first: true,
@@ -210,6 +217,9 @@ impl Printer {
                 options: sol.to_vec(),
             })?;
             return Ok(());
+        }
+        if let (true, Some(p)) = (self.sudoku, &self.problem) {
+            return Ok(out.line(&sudoku_grid(p, sol)?)?);
         }
         if !self.first && self.problem.is_some() {
             out.line("")?;
@@ -232,4 +242,41 @@ impl Printer {
         }
         Ok(())
     }
+}
+
+/// A solution of a Sudoku's exact cover (`dancer sudoku export`: each
+/// option names its cell `rRcC` and its digit in `R<row>#<digit>`) as the
+/// grid's line.
+fn sudoku_grid(p: &Problem, sol: &[usize]) -> Result<String> {
+    let mut placed: Vec<(usize, usize, u8)> = Vec::new();
+    for &k in sol {
+        let text = p.option_text(k);
+        let mut cell = None;
+        let mut digit = None;
+        for tok in text.split_whitespace() {
+            if let Some((r, c)) = tok.strip_prefix('r').and_then(|t| t.split_once('c')) {
+                if let (Ok(r), Ok(c)) = (r.parse::<usize>(), c.parse::<usize>()) {
+                    cell = Some((r, c));
+                }
+            } else if let Some((_, d)) = tok.strip_prefix('R').and_then(|t| t.split_once('#')) {
+                digit = d.parse::<u8>().ok();
+            }
+        }
+        match (cell, digit) {
+            (Some((r, c)), Some(d)) if r >= 1 && c >= 1 && d >= 1 => placed.push((r, c, d)),
+            _ => bail!("option {k} ({text}) is not a Sudoku cell and digit: --sudoku takes the export of `dancer sudoku export`"),
+        }
+    }
+    let n = placed.iter().map(|&(r, c, _)| r.max(c)).max().unwrap_or(0);
+    if n == 0 || n > 25 || placed.iter().any(|&(_, _, d)| usize::from(d) > n) {
+        bail!(
+            "not a Sudoku's solution: {} cells placed for a grid of side {n}",
+            placed.len()
+        );
+    }
+    let mut cells = vec![0u8; n * n];
+    for (r, c, d) in placed {
+        cells[(r - 1) * n + (c - 1)] = d;
+    }
+    Ok(dancer_sudoku::Grid::from_cells(n, cells).to_line())
 }

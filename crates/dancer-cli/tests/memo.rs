@@ -316,6 +316,39 @@ fn zdds_round_trip_through_the_command_line() {
     let pic = stdout(&o);
     assert_eq!(pic.lines().count(), 3, "{pic}");
     assert!(pic.lines().all(|l| l.len() == 20), "{pic}");
+    // random Sudoku grids: the exact cover of an empty 4x4 grid, its 288
+    // grids, drawn as grid lines that `sudoku check` finds complete and
+    // valid
+    let o = run(d, &["sudoku", "export", "................"]);
+    let s4 = write(d, "s4.dlx", &stdout(&o));
+    let o = run(d, &["solve", &s4, "--count", "--memo", "--zdd", "s4.zdd"]);
+    assert_eq!(stdout(&o), "288\n", "{}", stderr(&o));
+    let o = run(
+        d,
+        &[
+            "zdd",
+            "sample",
+            "s4.zdd",
+            "--problem",
+            &s4,
+            "--sudoku",
+            "--count",
+            "6",
+            "--seed",
+            "4",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let grids = write(d, "grids.txt", &stdout(&o));
+    assert_eq!(stdout(&o).lines().count(), 6);
+    assert!(stdout(&o)
+        .lines()
+        .all(|l| l.len() == 16 && !l.contains('.')));
+    let o = run(d, &["sudoku", "check", &grids]);
+    assert_eq!(stdout(&o), "unique\n".repeat(6), "{}", stderr(&o));
+    let o = run(d, &["zdd", "sample", "d.zdd", "--problem", &f, "--sudoku"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a Sudoku cell"), "{}", stderr(&o));
     // Knuth's format as DLX6 writes it (options 1: A, 2: B, 3: A B)
     write(
         d,

@@ -4,8 +4,8 @@
 //! `sh` with the built binary first on `PATH`, in a scratch folder where
 //! `../shared` is the shared data (when there is one) and `scott.toml` is
 //! the README's own puzzle file. It must end 0 or 1 (found or none), say no
-//! error and not panic. (`mkdir` lines run too: the folders later
-//! commands write into. A block with commands continued over lines, a
+//! error and not panic. (`mkdir` and `printf` lines run too: the folders
+//! and files later commands use; and a `for` loop over `dancer` commands. A block with commands continued over lines, a
 //! recipe for a batch system, is shown, not run.) A `dancer serve` line
 //! runs until it says where it serves, then gets SIGINT (Ctrl-C) and must
 //! stop cleanly, with exit 0.
@@ -85,8 +85,8 @@ fn every_dancer_command_in_the_readme_runs() {
         }
         for line in &block {
             let cmd = command(line);
-            if cmd.starts_with("mkdir ") {
-                // the folders a later command writes into
+            if cmd.starts_with("mkdir ") || cmd.starts_with("printf ") {
+                // the folders a later command writes into, the files it reads
                 let ok = Command::new("sh")
                     .arg("-c")
                     .arg(cmd)
@@ -97,7 +97,8 @@ fn every_dancer_command_in_the_readme_runs() {
                 assert!(ok.success(), "{cmd}");
                 continue;
             }
-            if !cmd.starts_with("dancer ") {
+            let looped = cmd.starts_with("for ") && cmd.contains("; do dancer ");
+            if !cmd.starts_with("dancer ") && !looped {
                 continue;
             }
             if has_placeholder(cmd) || cmd.contains("man -l") {

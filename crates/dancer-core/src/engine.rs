@@ -426,7 +426,13 @@ pub fn too_close(a: &Costed, b: &Costed) -> bool {
 /// an engine that takes the problem. The choice is the same on every run
 /// (the probes have a fixed seed).
 pub fn choose_engine(problem: &Problem) -> EngineKind {
-    let costs = auto_costs(problem);
+    choose_from(problem, &auto_costs(problem))
+}
+
+/// [`choose_engine`]'s pick from costs already weighed ([`auto_costs`] of
+/// the same problem), for a caller that weighed them for another reason
+/// too (`memo::choose`).
+pub fn choose_from(problem: &Problem, costs: &[Costed]) -> EngineKind {
     let Some(best) = costs.iter().min_by(|a, b| a.nanos.total_cmp(&b.nanos)) else {
         return links_engine(problem);
     };

@@ -778,25 +778,39 @@ pub fn bound_nanos(problem: &Problem) -> Option<f64> {
     Some(total)
 }
 
+/// How `auto` counts a problem: with memos, or with an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountWith {
+    Memo,
+    Engine(crate::EngineKind),
+}
+
+/// How `auto` should count `problem` (see [`pays`]), and with which engine
+/// when not with memos: the engines' costs are weighed once, for both
+/// questions (what [`crate::choose_engine`] would pick).
+pub fn choose(problem: &Problem) -> CountWith {
+    let costs = crate::engine::auto_costs(problem);
+    let best = costs.iter().map(|c| c.nanos).fold(f64::INFINITY, f64::min);
+    // the bound (the counter's orders) is worked out only for a search
+    // long enough for it to matter
+    if best > MEMO_FROM_NANOS && bound_nanos(problem).is_some_and(|b| b < best) {
+        return CountWith::Memo;
+    }
+    CountWith::Engine(crate::engine::choose_from(problem, &costs))
+}
+
+/// `auto` counts with memos only where the engines are predicted to take
+/// longer than this (20 ms): a shorter count gains little, and working out
+/// the bound takes up to a millisecond (a 16x16 Sudoku's 4,096 options).
+const MEMO_FROM_NANOS: f64 = 2e7;
+
 /// Whether `auto` should count `problem` with memos: when the bound on
 /// the memoized count ([`bound_nanos`]) is below the time the fastest
 /// engine is predicted to take to visit every solution
-/// ([`crate::engine::auto_costs`]), and that is more than a millisecond
-/// (a small search is left to the engines, whose nodes and updates are
-/// Knuth's). The engines' probes are not paid when the bound is beyond a
-/// minute.
+/// ([`crate::engine::auto_costs`]), and that is more than 20 ms (a small
+/// search is left to the engines, whose nodes and updates are Knuth's).
 pub fn pays(problem: &Problem) -> bool {
-    let Some(bound) = bound_nanos(problem) else {
-        return false;
-    };
-    if bound > 6e10 {
-        return false;
-    }
-    let best = crate::engine::auto_costs(problem)
-        .iter()
-        .map(|c| c.nanos)
-        .fold(f64::INFINITY, f64::min);
-    best > 1e6 && bound < best
+    choose(problem) == CountWith::Memo
 }
 
 /// The order the counter branches in: the narrowest of the problem's own,
