@@ -103,8 +103,14 @@ pub fn run(cmd: ZddCommand, out: &mut Out) -> Result<Found> {
             let z = read_zdd(&a.file)?;
             let mut p = Printer::new(&a.show, &z)?;
             let limit = a.limit.unwrap_or(u64::MAX);
+            let cancel = crate::interrupt::cancel_flag();
             let mut n = 0u64;
+            let mut interrupted = false;
             let r = z.for_each(|sol| {
+                if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                    interrupted = true;
+                    return ControlFlow::Break(Ok(()));
+                }
                 n += 1;
                 if let Err(e) = p.print(out, sol) {
                     return ControlFlow::Break(Err(e));
@@ -118,18 +124,24 @@ pub fn run(cmd: ZddCommand, out: &mut Out) -> Result<Found> {
                 return Err(e);
             }
             eprintln!(
-                "{} of {} listed",
+                "{} of {} listed{}",
                 plural(n, "solution", "solutions"),
-                z.count()
+                z.count(),
+                if interrupted { " (interrupted)" } else { "" }
             );
-            Ok(found(&z))
+            Ok(if interrupted {
+                Found::Interrupted
+            } else {
+                found(&z)
+            })
         }
         ZddCommand::Sample(a) => {
             let z = read_zdd(&a.file)?;
             let mut p = Printer::new(&a.show, &z)?;
             let mut rng = SplitMix64::new(a.seed);
+            let cancel = crate::interrupt::cancel_flag();
             for _ in 0..a.count {
-                if crate::interrupt::cancel_flag().load(std::sync::atomic::Ordering::Relaxed) {
+                if cancel.load(std::sync::atomic::Ordering::Relaxed) {
                     return Ok(Found::Interrupted);
                 }
                 match z.sample(|| rng.next_u64()) {
