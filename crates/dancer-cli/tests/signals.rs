@@ -305,3 +305,67 @@ fn an_ignored_hangup_stays_ignored() {
     assert_eq!(status.code(), Some(130), "{err}");
     assert!(err.contains("(interrupted: incomplete)"), "{err}");
 }
+
+/// A memoized count stopped by SIGTERM prints what it counted so far (a
+/// lower bound: the summary says interrupted) and exits 130, leaving no
+/// ZDD behind (neither the file nor its temporary).
+#[test]
+fn a_memoized_count_stops_on_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("d.toml");
+    std::fs::write(
+        &toml,
+        "name = \"d\"\n[board]\nrect = [22, 22]\n[[piece]]\nname = \"D\"\nshape = \"##\"\ncount = \"any\"\n",
+    )
+    .unwrap();
+    let exported = dancer()
+        .args(["poly", "export", "--no-symmetry-breaking"])
+        .arg(&toml)
+        .output()
+        .unwrap();
+    let problem = dir.path().join("d.dlx");
+    std::fs::write(&problem, &exported.stdout).unwrap();
+    let zdd = dir.path().join("d.zdd");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
+        .args(["solve", "--count", "--memo", "--json", "--zdd"])
+        .arg(&zdd)
+        .arg(&problem)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // the count of the 22x22 board takes tens of seconds; its ZDD's
+    // temporary file is made once the count holds the cancel flag
+    let start = Instant::now();
+    while !zdd.with_extension("tmp").exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the count did not start"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    kill(&child, "TERM");
+    let status = wait(&mut child);
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["complete"], false, "{out}");
+    assert_eq!(v["stopped"], "interrupted", "{out}");
+    assert!(err.contains("(interrupted: incomplete)"), "{err}");
+    assert!(!zdd.exists() && !zdd.with_extension("tmp").exists());
+}
