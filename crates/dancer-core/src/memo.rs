@@ -224,6 +224,9 @@ pub enum MemoError {
     /// The ZDD could not be written.
     #[error("cannot write the ZDD: {0}")]
     Write(String),
+    /// [`MemoOptions::part`] is not a part.
+    #[error("part {k} of {n} is not a part (1 <= K <= N)")]
+    Part { k: usize, n: usize },
 }
 
 /// Counts the solutions of `problem` with memos (see the module's prose).
@@ -261,7 +264,9 @@ fn run(
     }
     let mut split = None;
     if let Some((k, n)) = opts.part {
-        assert!(k >= 1 && k <= n, "part {k} of {n}");
+        if k == 0 || k > n {
+            return Err(MemoError::Part { k, n });
+        }
         // the least depth with eight units a part (each probe walks the
         // top of the tree only)
         let mut best = MemoSplit { depth: 1, units: 0 };

@@ -558,3 +558,24 @@ fn large_shared_files_count_as_the_engines() {
         }
     }
 }
+
+#[test]
+fn a_part_that_is_not_one_is_refused() {
+    let p = tilings(2, 4, &domino());
+    for part in [(0, 3), (4, 3), (1, 0)] {
+        let r = memo::count(
+            &p,
+            &MemoOptions {
+                part: Some(part),
+                ..Default::default()
+            },
+        );
+        assert_eq!(
+            r,
+            Err(memo::MemoError::Part {
+                k: part.0,
+                n: part.1
+            })
+        );
+    }
+}
