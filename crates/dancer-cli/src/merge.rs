@@ -21,6 +21,11 @@ pub struct MergeArgs {
     /// Result files written by `dancer solve --shard K/N`
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Print the parts to run again instead (missing, or stopped before
+    /// the end), as the K values of an `sbatch --array` (`3-5,9`; nothing
+    /// when every part is there and complete)
+    #[arg(long, conflicts_with = "json")]
+    pub missing: bool,
     #[command(flatten)]
     pub json: JsonArg,
 }
@@ -32,6 +37,30 @@ pub fn run(args: MergeArgs, out: &mut Out) -> Result<Found> {
         let s = Saved::from_json(&text)
             .with_context(|| format!("{}: not a shard result to add up", f.display()))?;
         parts.push((f.display().to_string(), s));
+    }
+    if args.missing {
+        let r = shard::to_rerun(&parts)?;
+        let array = r.array();
+        if !array.is_empty() {
+            out.line(&array)?;
+        }
+        let incomplete: Vec<String> = r.incomplete.iter().map(|k| k.to_string()).collect();
+        eprintln!(
+            "{} of {}: {}{}",
+            plural(parts.len(), "part", "parts"),
+            r.n,
+            if array.is_empty() {
+                "none to run again".to_string()
+            } else {
+                format!("to run again: {array}")
+            },
+            if incomplete.is_empty() {
+                String::new()
+            } else {
+                format!(" (incomplete: {})", incomplete.join(", "))
+            }
+        );
+        return Ok(Found::Some);
     }
     let m = shard::merge(&parts)?;
     for (f, stopped) in &m.incomplete {

@@ -514,3 +514,81 @@ fn memoized_counts_in_shards_merge_exactly() {
     );
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `dancer merge --missing` prints the parts to run again (missing, or
+/// stopped before the end) in the form of `sbatch --array`, and nothing
+/// once every part is there.
+#[test]
+fn merge_missing_names_the_parts_to_run_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let q = write(d, "q8.dlx", &queens(8));
+    for k in [1, 2, 4, 7] {
+        let o = run(
+            d,
+            &[
+                "solve",
+                &q,
+                "--count",
+                "--shard",
+                &format!("{k}/7"),
+                "--shard-out",
+                &format!("p{k}.json"),
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let o = run(
+        d,
+        &[
+            "merge",
+            "--missing",
+            "p1.json",
+            "p2.json",
+            "p4.json",
+            "p7.json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "3,5-6\n");
+    assert!(
+        stderr(&o).contains("4 parts of 7: to run again: 3,5-6"),
+        "{}",
+        stderr(&o)
+    );
+    // the same parts, merged, are refused and named
+    let o = run(d, &["merge", "p1.json", "p2.json", "p4.json", "p7.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("missing shards of 7: 3, 5, 6"),
+        "{}",
+        stderr(&o)
+    );
+    for k in [3, 5, 6] {
+        run(
+            d,
+            &[
+                "solve",
+                &q,
+                "--count",
+                "--shard",
+                &format!("{k}/7"),
+                "--shard-out",
+                &format!("p{k}.json"),
+            ],
+        );
+    }
+    let all: Vec<String> = (1..=7).map(|k| format!("p{k}.json")).collect();
+    let mut args = vec!["merge", "--missing"];
+    args.extend(all.iter().map(String::as_str));
+    let o = run(d, &args);
+    assert_eq!(
+        (o.status.code(), stdout(&o).as_str()),
+        (Some(0), ""),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("none to run again"), "{}", stderr(&o));
+    args.remove(1);
+    assert_eq!(stdout(&run(d, &args)), "92\n");
+}

@@ -805,6 +805,91 @@ pub struct Merged {
 /// not shard results, parts of different problems, engines, versions or
 /// splits, duplicates and missing parts.
 pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
+    let (n, by_number) = numbered(parts)?;
+    let missing: Vec<usize> = (1..=n)
+        .filter(|k| !by_number.contains_key(k))
+        .take(MAX_LISTED)
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing { n, missing });
+    }
+    sum(parts, n)
+}
+
+/// What a sharded search still needs run again: the parts missing and the
+/// parts that did not finish, as ranges of their numbers K (`3-5,9`, the
+/// form of `sbatch --array`), found in time and memory of the parts given
+/// (not of N).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToRerun {
+    /// The number of parts.
+    pub n: usize,
+    /// Every K to run again, as inclusive ranges, in order.
+    pub ranges: Vec<(usize, usize)>,
+    /// Of those, the parts given that did not finish.
+    pub incomplete: Vec<usize>,
+}
+
+impl ToRerun {
+    /// `3-5,9` (empty when nothing is to run again).
+    pub fn array(&self) -> String {
+        self.ranges
+            .iter()
+            .map(|&(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}-{b}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
+/// The parts of a sharded search to run again (see [`ToRerun`]), after
+/// the checks of [`merge`] but the missing parts: records that are not
+/// shard results, parts of different problems, engines, versions or
+/// splits, duplicates and invalid records are refused.
+pub fn to_rerun(parts: &[(String, Saved)]) -> Result<ToRerun, MergeError> {
+    let (n, by_number) = numbered(parts)?;
+    let mut incomplete = Vec::new();
+    let mut good = Vec::new();
+    for (f, s) in parts {
+        s.validate()
+            .map_err(|e| MergeError::Invalid(f.clone(), e.to_string()))?;
+        let k = s.shard.expect("numbered");
+        if s.complete {
+            good.push(k);
+        } else {
+            incomplete.push(k);
+        }
+    }
+    debug_assert_eq!(by_number.len(), parts.len());
+    good.sort_unstable();
+    incomplete.sort_unstable();
+    // the gaps between the parts that finished
+    let mut ranges = Vec::new();
+    let mut next = 1;
+    for k in good.into_iter().chain([n + 1]) {
+        if k > next {
+            ranges.push((next, k - 1));
+        }
+        next = k + 1;
+    }
+    Ok(ToRerun {
+        n,
+        ranges,
+        incomplete,
+    })
+}
+
+/// The checks every part passes before parts are added up: shard results
+/// of one search, numbered within it, each number once. The number of
+/// parts, and the parts by number.
+fn numbered(
+    parts: &[(String, Saved)],
+) -> Result<(usize, std::collections::BTreeMap<usize, &String>), MergeError> {
     for (f, s) in parts {
         s.expect_format(SHARD)
             .map_err(|e| MergeError::Saved(f.clone(), e))?;
@@ -855,13 +940,11 @@ pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
             });
         }
     }
-    let missing: Vec<usize> = (1..=n)
-        .filter(|k| !by_number.contains_key(k))
-        .take(MAX_LISTED)
-        .collect();
-    if !missing.is_empty() {
-        return Err(MergeError::Missing { n, missing });
-    }
+    Ok((n, by_number))
+}
+
+/// Adds up parts that passed [`numbered`], none missing.
+fn sum(parts: &[(String, Saved)], n: usize) -> Result<Merged, MergeError> {
     let mut stats = Stats::default();
     let mut solutions = Count::ZERO;
     let mut seconds = 0.0;
@@ -1140,6 +1223,24 @@ mod tests {
         assert!(m.complete && m.incomplete.is_empty());
         assert_eq!(m.shards, 3);
         assert!((m.seconds - 1.5).abs() < 1e-9);
+        // what to run again: missing parts, and parts that did not finish
+        let rerun = to_rerun(&parts).unwrap();
+        assert_eq!(
+            (rerun.n, rerun.array(), rerun.incomplete.len()),
+            (3, String::new(), 0)
+        );
+        let rerun = to_rerun(&parts[..2]).unwrap();
+        assert_eq!(rerun.array(), "3");
+        let rerun = to_rerun(&parts[1..2]).unwrap();
+        assert_eq!(rerun.array(), "1,3");
+        let mut cut = parts.clone();
+        cut[1].1.complete = false;
+        cut[1].1.stopped = Some(Stop::Interrupted);
+        let rerun = to_rerun(&cut[..2]).unwrap();
+        assert_eq!(
+            (rerun.array(), rerun.incomplete.clone()),
+            ("2-3".to_string(), vec![2])
+        );
         // missing, twice, of another problem, not a shard
         assert_eq!(
             merge(&parts[..2]),
