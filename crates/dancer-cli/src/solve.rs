@@ -266,11 +266,6 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
         }
     }
     let threads = args.threads.get();
-    if args.shard.is_some() && (args.checkpoint.is_some() || args.resume.is_some()) {
-        bail!(
-            "--shard does not combine with --checkpoint or --resume: rerun a failed shard instead"
-        );
-    }
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     // a resumed run with `auto` goes on with the checkpoint's engine
     let engine = match &resume {

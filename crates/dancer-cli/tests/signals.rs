@@ -369,3 +369,115 @@ fn a_memoized_count_stops_on_a_signal() {
     assert!(err.contains("(interrupted: incomplete)"), "{err}");
     assert!(!zdd.exists() && !zdd.with_extension("tmp").exists());
 }
+
+/// A shard with its own checkpoint, stopped by SIGTERM (what Slurm sends
+/// at a time limit or `scancel`), resumes from its checkpoint and ends with
+/// the same part: merged with the other parts it gives the whole count.
+#[test]
+fn a_killed_shard_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let q = dancer().args(["gen", "queens", "15"]).output().unwrap();
+    std::fs::write(d.join("q.dlx"), &q.stdout).unwrap();
+    let solve = |args: &[&str]| {
+        dancer()
+            .current_dir(d)
+            .args(["solve", "q.dlx", "--count", "--threads", "1"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
+        .current_dir(d)
+        .args([
+            "solve",
+            "q.dlx",
+            "--count",
+            "--threads",
+            "1",
+            "--shard",
+            "2/3",
+        ])
+        .args([
+            "--checkpoint",
+            "c2.json",
+            "--checkpoint-every",
+            "0.05",
+            "--shard-out",
+            "p2.json",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !d.join("c2.json").exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no checkpoint written"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    kill(&child, "TERM");
+    let status = wait(&mut child);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    if status.code() == Some(0) {
+        // the part finished before the signal: nothing to resume here
+        eprintln!("the shard ended before the signal: {err}");
+    } else {
+        assert_eq!(status.code(), Some(130), "{err}");
+        let part = std::fs::read_to_string(d.join("p2.json")).unwrap();
+        assert!(part.contains("\"complete\": false"), "{part}");
+        let o = dancer()
+            .current_dir(d)
+            .args(["merge", "--missing", "p2.json"])
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "1-3\n");
+    }
+    let o = solve(&[
+        "--shard",
+        "2/3",
+        "--resume",
+        "c2.json",
+        "--shard-out",
+        "p2.json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for k in [1, 3] {
+        let o = solve(&[
+            "--shard",
+            &format!("{k}/3"),
+            "--shard-out",
+            &format!("p{k}.json"),
+        ]);
+        assert_eq!(o.status.code(), Some(0));
+    }
+    let o = dancer()
+        .current_dir(d)
+        .args(["merge", "p1.json", "p2.json", "p3.json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "2279184\n",
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // the checkpoint is the shard's own
+    let o = solve(&["--resume", "c2.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the checkpoint is of shard 2/3"));
+}

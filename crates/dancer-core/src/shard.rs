@@ -357,7 +357,16 @@ impl Saved {
             if self.stopped.is_some() {
                 return bad("stopped", "a complete record did not stop early".into());
             }
-            let all = parse_bitmap(&self.done, self.units).is_some_and(|d| d.iter().all(|&x| x));
+            // a shard's checkpoint: every unit of the shard
+            let part = match (self.shard, self.shards) {
+                (Some(k), Some(n)) => Some(ShardSpec { k, n }),
+                _ => None,
+            };
+            let all = parse_bitmap(&self.done, self.units).is_some_and(|d| {
+                d.iter()
+                    .enumerate()
+                    .all(|(i, &x)| x || part.is_some_and(|s| !s.takes(i)))
+            });
             if !self.done.is_empty() && !all {
                 return bad("done", "a complete checkpoint has every unit done".into());
             }
@@ -459,6 +468,20 @@ pub enum ResumeError {
     Damaged,
     #[error("the checkpoint's depth {0} is not a depth dancer cuts at (1 to {max})", max = parallel::MAX_DEPTH)]
     Depth(usize),
+    /// A shard's checkpoint resumed as another shard, or as the whole
+    /// search (or the other way round).
+    #[error("the checkpoint is of {}, this run {}", part(.theirs), part(.ours))]
+    Shard {
+        theirs: Option<ShardSpec>,
+        ours: Option<ShardSpec>,
+    },
+}
+
+fn part(s: &Option<ShardSpec>) -> String {
+    match s {
+        Some(s) => format!("shard {}/{}", s.k, s.n),
+        None => "the whole search".into(),
+    }
 }
 
 /// Units as a hex bitmap (see the module documentation).
@@ -596,6 +619,17 @@ impl Split {
                 }
                 .into());
             }
+            let theirs = match (s.shard, s.shards) {
+                (Some(k), Some(n)) => Some(ShardSpec { k, n }),
+                _ => None,
+            };
+            if theirs != opts.shard {
+                return Err(ResumeError::Shard {
+                    theirs,
+                    ours: opts.shard,
+                }
+                .into());
+            }
             done = parse_bitmap(&s.done, s.units).ok_or(ResumeError::Damaged)?;
             resumed = s.stats();
             resumed_seconds = s.seconds;
@@ -632,8 +666,12 @@ impl Split {
     /// The checkpoint of this run as it starts, to be kept up to date with
     /// [`Checkpoint::record`] and saved about every `every`.
     pub fn checkpoint(&self, every: Duration) -> Checkpoint {
+        let mut template = self.record(CHECKPOINT);
+        // a shard's checkpoint says which shard: only it resumes it
+        template.shard = self.shard.map(|s| s.k);
+        template.shards = self.shard.map(|s| s.n);
         Checkpoint {
-            template: self.record(CHECKPOINT),
+            template,
             done: self.done.clone(),
             stats: self.resumed.clone(),
             every,
@@ -1308,6 +1346,100 @@ mod tests {
 
     /// A checkpoint resumes only the same search, and a resumed run ends
     /// with the counts of an uninterrupted one.
+    #[test]
+    fn shards_checkpoint_and_resume_exactly() {
+        let p = classic::queens(8);
+        let cfg = RunConfig {
+            engine: EngineKind::Dlx,
+            keep: false,
+            ..Default::default()
+        };
+        struct Record<'a>(std::sync::Mutex<&'a mut Checkpoint>);
+        impl Observer for Record<'_> {
+            fn unit(&self, r: &UnitResult) {
+                self.0.lock().unwrap().record(r);
+            }
+        }
+        let n = 3;
+        let mut parts = Vec::new();
+        for k in 1..=n {
+            let spec = ShardSpec { k, n };
+            let opts = SplitOptions {
+                threads: 1,
+                shard: Some(spec),
+                checkpoints: true,
+                ..Default::default()
+            };
+            let split = Split::new(&p, EngineKind::Dlx, opts.clone()).unwrap();
+            let mut cp = split.checkpoint(Duration::from_secs(3600));
+            // half of the shard's units, as if the task were killed
+            let half: Vec<usize> = split.selected.iter().copied().step_by(2).collect();
+            run(
+                &p,
+                &split.plan,
+                &half,
+                &cfg,
+                &Record(std::sync::Mutex::new(&mut cp)),
+            )
+            .unwrap();
+            let saved = cp.saved(false, Some(Stop::Interrupted), 0.5);
+            assert_eq!((saved.shard, saved.shards), (Some(k), Some(n)));
+            let text = String::from_utf8(saved.to_json()).unwrap();
+            let saved = Saved::from_json(&text).unwrap();
+            // resumed as the same shard: the rest of its units
+            let again = Split::new(
+                &p,
+                EngineKind::Dlx,
+                SplitOptions {
+                    resume: Some(saved.clone()),
+                    ..opts.clone()
+                },
+            )
+            .unwrap();
+            assert_eq!(again.selected.len(), split.selected.len() - half.len());
+            assert!(again.selected.iter().all(|&u| spec.takes(u)));
+            let mut cp = again.checkpoint(Duration::from_secs(3600));
+            let s = run(
+                &p,
+                &again.plan,
+                &again.selected,
+                &cfg,
+                &Record(std::sync::Mutex::new(&mut cp)),
+            )
+            .unwrap();
+            let totals = again.totals(&s.stats).unwrap();
+            // its last checkpoint is complete, and valid
+            let last = cp.saved(true, None, 0.5);
+            last.validate().unwrap();
+            parts.push((format!("part {k}"), again.shard_result(&totals, None, 1.0)));
+            // refused as another shard or as the whole search
+            for other in [Some(ShardSpec { k: k % n + 1, n }), None] {
+                let e = Split::new(
+                    &p,
+                    EngineKind::Dlx,
+                    SplitOptions {
+                        resume: Some(saved.clone()),
+                        shard: other,
+                        ..opts.clone()
+                    },
+                )
+                .err()
+                .unwrap();
+                assert!(
+                    matches!(e, SplitError::Resume(ResumeError::Shard { .. })),
+                    "{e}"
+                );
+            }
+        }
+        // the parts, each killed and resumed, add up to the whole search
+        let m = merge(&parts).unwrap();
+        let (_, whole) = shard_of(None);
+        assert_eq!(
+            (m.stats.solutions, m.stats.nodes, m.stats.updates),
+            (whole.solutions, whole.nodes, whole.updates)
+        );
+    }
+
     #[test]
     fn checkpoints_resume_exactly() {
         let p = classic::queens(8);
