@@ -23,7 +23,12 @@
 //! * A checkpoint lists its completed units as a bitmap, in hex digits of
 //!   four units each (unit `4j + b` is bit `b` of digit `j`), with the
 //!   counters of those units; a resumed run searches the others and adds
-//!   its counters to those.
+//!   its counters to those. A shard's checkpoint also says which shard
+//!   (`shard`, `shards`): it resumes only that shard, and is complete when
+//!   the shard's units are done.
+//! * Counts (`solutions`) are exact at any size: an enumeration's at most
+//!   [`MAX_SAVED_COUNT`], a memoized count's parts (engine `"memo"`) any
+//!   JSON integer; [`merge`] adds them exactly.
 //!
 //! # The record
 //!
@@ -36,7 +41,7 @@
 //!   "depth": 3,                         // the plan's frontier depth
 //!   "units": 1304,                      // the plan's units
 //!   "done": "ff3f...",                  // checkpoints: the completed units
-//!   "shard": 2, "shards": 16,           // shards: this part and how many
+//!   "shard": 2, "shards": 16,           // shards (and their checkpoints): this part and how many
 //!   "solutions": 1234, "nodes": 56789, "updates": 987654,
 //!   "profile": [1, 10, 50],             // nodes per level
 //!   "complete": true,                   // all of this part is searched
