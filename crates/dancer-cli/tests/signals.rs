@@ -32,6 +32,16 @@ fn kill(child: &Child, signal: &str) {
     assert!(ok.success(), "kill -{signal} failed");
 }
 
+/// Waits for `path` to exist (a file a run writes once it is under way),
+/// for at most a minute; `why` is the failure's message.
+fn wait_for(path: &std::path::Path, why: &str) {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(start.elapsed() < Duration::from_secs(60), "{why}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Waits for `child` to end, for at most a minute.
 fn wait(child: &mut Child) -> std::process::ExitStatus {
     let start = Instant::now();
@@ -337,14 +347,7 @@ fn a_memoized_count_stops_on_a_signal() {
         .unwrap();
     // the count of the 22x22 board takes tens of seconds; its ZDD's
     // temporary file is made once the count holds the cancel flag
-    let start = Instant::now();
-    while !zdd.with_extension("tmp").exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "the count did not start"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for(&zdd.with_extension("tmp"), "the count did not start");
     std::thread::sleep(Duration::from_millis(300));
     kill(&child, "TERM");
     let status = wait(&mut child);
@@ -411,14 +414,7 @@ fn a_killed_shard_resumes_from_its_checkpoint() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while !d.join("c2.json").exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no checkpoint written"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for(&d.join("c2.json"), "no checkpoint written");
     kill(&child, "TERM");
     let status = wait(&mut child);
     let mut err = String::new();

@@ -1028,6 +1028,15 @@ mod tests {
         fn unit(&self, _: &UnitResult) {}
     }
 
+    /// Records each unit into a checkpoint (saved within the hour: never
+    /// due in a test).
+    struct Record<'a>(std::sync::Mutex<&'a mut Checkpoint>);
+    impl Observer for Record<'_> {
+        fn unit(&self, r: &UnitResult) {
+            assert!(!self.0.lock().unwrap().record(r), "not due within the hour");
+        }
+    }
+
     /// Runs shard `spec` of queens 8 (or the whole search) and returns its
     /// result record.
     fn shard_of(spec: Option<ShardSpec>) -> (Split, Stats) {
@@ -1359,12 +1368,6 @@ mod tests {
             keep: false,
             ..Default::default()
         };
-        struct Record<'a>(std::sync::Mutex<&'a mut Checkpoint>);
-        impl Observer for Record<'_> {
-            fn unit(&self, r: &UnitResult) {
-                self.0.lock().unwrap().record(r);
-            }
-        }
         let n = 3;
         let mut parts = Vec::new();
         for k in 1..=n {
@@ -1457,13 +1460,6 @@ mod tests {
         let mut cp = split.checkpoint(Duration::from_secs(3600));
         // search every other unit, as if stopped half way
         let half: Vec<usize> = split.selected.iter().copied().step_by(2).collect();
-        struct Record<'a>(std::sync::Mutex<&'a mut Checkpoint>);
-        impl Observer for Record<'_> {
-            fn unit(&self, r: &UnitResult) {
-                // not due within the hour
-                assert!(!self.0.lock().unwrap().record(r));
-            }
-        }
         let cfg = RunConfig {
             engine: EngineKind::Dlx,
             keep: false,
