@@ -120,17 +120,37 @@ pub fn threads_used(threads: usize) -> usize {
 /// least 256), so that the last units to finish are small; one thread
 /// needs none, and gets one level of cuts (a Sudoku's tree, nearly a path,
 /// was searched again at every depth down to [`MAX_DEPTH`] looking for
-/// 256 subtrees: several times its whole search); checkpoints and shards
-/// at least 1,024, so that a checkpoint saves often and shards are even.
+/// 256 subtrees: several times its whole search); checkpoints at least
+/// 1,024, so that a checkpoint saves often.
+///
+/// Shards get [`UNITS_PER_SHARD`] units each (at least 4,096, at most
+/// [`MAX_SHARD_UNITS`]): a shard cannot take work from another once the
+/// units are dealt, so its share must even out by numbers alone. Dealt
+/// round-robin, 64 units a shard left the slowest of 64 shards of the 6x10
+/// pentominoes 1.44 times the mean (nodes); 256 a shard, 1.19, and 1.05 on
+/// queens 15 (`tests/shard_balance.rs` holds both to 1.3). Dealing by
+/// estimated sizes did worse: Knuth's estimate of a unit (the product of
+/// its branchings) gave 1.37, the width a level further down 1.24.
 pub fn unit_target(threads: usize, purpose: Purpose) -> usize {
     let threads = threads_used(threads);
     match purpose {
         Purpose::Threads if threads == 1 => 1,
         Purpose::Threads => threads.saturating_mul(64).max(256),
         Purpose::Checkpoints => threads.saturating_mul(64).max(1024),
-        Purpose::Shards(n) => n.saturating_mul(64).max(1024),
+        Purpose::Shards(n) => n
+            .saturating_mul(UNITS_PER_SHARD)
+            .clamp(4096, MAX_SHARD_UNITS),
     }
 }
+
+/// Units a shard is dealt (see [`unit_target`]).
+pub const UNITS_PER_SHARD: usize = 256;
+
+/// The most units a plan for shards aims at (2^20, about 64 MiB of
+/// prefixes): the number of shards comes from the command line, and must
+/// not size the plan beyond this (more shards than this share the units,
+/// and some get none).
+pub const MAX_SHARD_UNITS: usize = 1 << 20;
 
 /// Cuts the search as [`unit_target`] says for `threads` workers and
 /// `purpose`, with a frontier at most [`MAX_DEPTH`] deep.
@@ -147,11 +167,30 @@ pub fn plan_for(
 /// way every time, so a plan and a run of one problem with `Auto` agree.
 pub fn plan_at(problem: &Problem, engine: EngineKind, depth: usize) -> Result<Plan, EngineError> {
     let mut e = engine.build(problem)?;
-    Ok(cut_at(&mut *e, depth))
+    Ok(cut_at(&mut *e, depth, usize::MAX).expect("no bound on the units"))
 }
 
-/// [`plan_at`] with an engine at its root.
-fn cut_at(e: &mut dyn Engine, depth: usize) -> Plan {
+/// [`plan_at`], unless the cut has more than `max_units` units: `None` as
+/// soon as it does (a depth read from a checkpoint says how deep to cut,
+/// and the units it names bound what the cut may hold).
+pub fn plan_at_most(
+    problem: &Problem,
+    engine: EngineKind,
+    depth: usize,
+    max_units: usize,
+) -> Result<Option<Plan>, EngineError> {
+    let mut e = engine.build(problem)?;
+    Ok(cut_at(&mut *e, depth, max_units))
+}
+
+/// The most units [`plan`] holds: a depth whose cut has more is not taken
+/// (each level multiplies the units by the branching, and a target from
+/// the command line must not make a cut that fills the memory).
+pub const MAX_PLAN_UNITS: usize = 2 * MAX_SHARD_UNITS;
+
+/// [`plan_at`] with an engine at its root; `None` once more than
+/// `max_units` units are met.
+fn cut_at(e: &mut dyn Engine, depth: usize, max_units: usize) -> Option<Plan> {
     e.set_frontier(Some(depth));
     let mut units = Vec::new();
     while let Some(ev) = e.next_event() {
@@ -166,14 +205,18 @@ fn cut_at(e: &mut dyn Engine, depth: usize) -> Plan {
             }
             Event::Pause => {}
         }
+        if units.len() > max_units {
+            return None;
+        }
     }
     let mut top = e.stats().clone();
     top.solutions = 0;
-    Plan { depth, units, top }
+    Some(Plan { depth, units, top })
 }
 
 /// Cuts the search at the smallest depth (up to `max_depth`) that gives at
-/// least `target` subtrees, or where the tree ends.
+/// least `target` subtrees, or where the tree ends, or at the last depth
+/// whose cut holds at most [`MAX_PLAN_UNITS`] units.
 pub fn plan(
     problem: &Problem,
     engine: EngineKind,
@@ -187,12 +230,22 @@ pub fn plan(
     // says so)
     let mut e = engine.build(problem)?;
     let mut depth = 1;
+    let mut last: Option<Plan> = None;
     loop {
-        let p = cut_at(&mut *e, depth);
+        // depth 1 has at most one unit an option: always taken
+        let bound = if depth == 1 {
+            usize::MAX
+        } else {
+            MAX_PLAN_UNITS
+        };
+        let Some(p) = cut_at(&mut *e, depth, bound) else {
+            return Ok(last.expect("depth 1 is never refused"));
+        };
         let n = p.subtrees();
         if n >= target || n == 0 || depth >= max_depth {
             return Ok(p);
         }
+        last = Some(p);
         depth += 1;
         e.reset();
     }

@@ -469,6 +469,13 @@ pub enum ResumeError {
         plural(theirs, "unit", "units")
     )]
     Units { theirs: usize, ours: usize },
+    /// The cut at the checkpoint's depth has more units than it says (the
+    /// cut stops there).
+    #[error(
+        "the checkpoint has {}, this problem more at depth {depth}: not the same search",
+        plural(theirs, "unit", "units")
+    )]
+    MoreUnits { theirs: usize, depth: usize },
     #[error("the checkpoint's list of completed units is damaged")]
     Damaged,
     #[error("the checkpoint's depth {0} is not a depth dancer cuts at (1 to {max})", max = parallel::MAX_DEPTH)]
@@ -602,7 +609,14 @@ impl Split {
             Some(s) if s.depth == 0 || s.depth > parallel::MAX_DEPTH => {
                 return Err(ResumeError::Depth(s.depth).into())
             }
-            Some(s) => parallel::plan_at(problem, engine, s.depth)?,
+            // the checkpoint's units bound the cut (its depth could ask
+            // for a cut of the whole tree)
+            Some(s) => parallel::plan_at_most(problem, engine, s.depth, s.units)?.ok_or(
+                ResumeError::MoreUnits {
+                    theirs: s.units,
+                    depth: s.depth,
+                },
+            )?,
             None => {
                 let purpose = match opts.shard {
                     Some(s) => Purpose::Shards(s.n),
@@ -1552,6 +1566,23 @@ mod tests {
             resume(bad, EngineKind::Dlx, &p),
             Some(SplitError::Resume(ResumeError::Depth(0)))
         ));
+        // a cut with more units than the checkpoint names is stopped
+        // there (a hostile depth could ask for a cut of the whole tree)
+        let mut bad = saved.clone();
+        bad.units = 3;
+        let e = resume(bad, EngineKind::Dlx, &p).unwrap();
+        assert!(
+            matches!(
+                e,
+                SplitError::Resume(ResumeError::MoreUnits { theirs: 3, .. })
+            ),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .contains("has 3 units, this problem more at depth"),
+            "{e}"
+        );
         let mut bad = saved;
         bad.units += 1;
         let e = resume(bad, EngineKind::Dlx, &p).unwrap();
