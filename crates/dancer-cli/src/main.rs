@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `solve.rs` | `dancer solve`: exact cover, with threads, checkpoints, shards |
 //! | `merge.rs` | `dancer merge`: adds up shards |
+//! | `slurm.rs` | `dancer slurm`: a Slurm job array of shards and its merge |
 //! | `zdd.rs` | `dancer zdd`: count, list and sample the solutions of a ZDD |
 //! | `classic.rs` | `dancer gen`: the n queens and Langford pairs |
 //! | `example.rs` | `dancer example` |
@@ -38,6 +39,7 @@ mod output;
 mod poly;
 mod progress;
 mod serve;
+mod slurm;
 mod solve;
 mod sudoku;
 mod zdd;
@@ -57,8 +59,11 @@ struct Cli {
 enum Command {
     /// Solve an exact cover problem (Knuth's DLX format, or JSON)
     Solve(solve::SolveArgs),
-    /// Add up the result files of a sharded run (`dancer solve --shard K/N`)
+    /// Add up the parts of a sharded run (`dancer solve --shard K/N`, or a Sudoku batch's)
     Merge(merge::MergeArgs),
+    /// Run a command in parts on a Slurm cluster: a job array and a merge after it
+    #[command(long_about = slurm::LONG_ABOUT)]
+    Slurm(slurm::SlurmArgs),
     /// Write a classic problem in DLX format
     #[command(subcommand)]
     Gen(classic::GenCommand),
@@ -163,6 +168,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args, &mut out),
         Command::Merge(args) => merge::run(args, &mut out),
+        Command::Slurm(args) => slurm::run(args, &mut out),
         Command::Gen(cmd) => classic::run(cmd, &mut out),
         Command::Example => example::run(&mut out),
         Command::Sudoku(cmd) => sudoku::run(cmd, &mut out),

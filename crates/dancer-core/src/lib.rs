@@ -42,6 +42,7 @@
 pub mod bitmrv;
 pub mod bitset;
 pub mod classic;
+pub mod cluster;
 mod control;
 pub mod count;
 pub mod cpu;

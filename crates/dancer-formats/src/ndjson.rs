@@ -463,6 +463,27 @@ pub enum ZddRecord {
     },
 }
 
+/// `dancer slurm --json`: what was written and submitted, one record.
+///
+/// `{"type":"slurm","dir":"/runs/q13","tasks":4,"array":"1-4","array_job":12,"merge_job":13,"result":"/runs/q13/result.txt"}`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "slurm")]
+pub struct SlurmRecord {
+    /// The run's folder: scripts, parts, checkpoints, logs, result.
+    pub dir: String,
+    /// N: the parts of the run (the array's tasks).
+    pub tasks: usize,
+    /// The tasks submitted now, as `sbatch --array` ranges (`1-4`, `3,5-6`;
+    /// empty when none was).
+    pub array: String,
+    /// The array's job id, when the array was submitted.
+    pub array_job: Option<u64>,
+    /// The merge's job id, when it was submitted.
+    pub merge_job: Option<u64>,
+    /// Where the merge writes the result.
+    pub result: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

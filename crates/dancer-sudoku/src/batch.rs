@@ -250,6 +250,11 @@ pub struct Batch {
     /// Keep this many solutions of each puzzle.
     pub keep: usize,
     pub threads: usize,
+    /// The number of the text's first line (1 for a whole file): lines
+    /// are numbered from it, in outcomes and messages, so that a slice of
+    /// a file (a shard's, see [`crate::shard`]) numbers its lines as the
+    /// whole file does.
+    pub first_line: usize,
     /// Set to stop (a signal): the puzzles answered so far are handed on,
     /// in order, and [`Tally::stopped`] says that the rest were not.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
@@ -366,8 +371,9 @@ where
                 .is_some_and(|c| c.load(Ordering::Relaxed))
     };
     let threads = dancer_core::parallel::threads_used(batch.threads);
+    let first_line = batch.first_line.max(1);
     let (unit, units): (usize, Vec<Unit<'t>>) = if grids {
-        let entries = reader.read_grids(text);
+        let entries = reader.read_grids(text, first_line);
         let unit = unit_lines(|| entries.len(), threads);
         let mut units = Vec::new();
         let mut it = entries.into_iter().peekable();
@@ -385,7 +391,7 @@ where
         );
         let units = chunks(text, unit)
             .into_iter()
-            .map(|(first, t)| Unit::Lines(first, t))
+            .map(|(first, t)| Unit::Lines(first + first_line - 1, t))
             .collect();
         (unit, units)
     };
@@ -411,7 +417,7 @@ where
         // text to find where units end)
         let mut rest = Lines::new(text);
         while !grids && !rest.done() {
-            if !hand.emit(&ctx.lines(1, &mut rest, unit)) {
+            if !hand.emit(&ctx.lines(first_line, &mut rest, unit)) {
                 break;
             }
         }
@@ -851,9 +857,9 @@ impl Reader {
         Entry { line: no, puzzle }
     }
 
-    /// The puzzles of a text of grids.
-    fn read_grids(&self, text: &str) -> Vec<Entry> {
-        self.spec.read(text, Layout::Grids, 1)
+    /// The puzzles of a text of grids, lines numbered from `first_line`.
+    fn read_grids(&self, text: &str, first_line: usize) -> Vec<Entry> {
+        self.spec.read(text, Layout::Grids, first_line)
     }
 }
 
@@ -1259,6 +1265,7 @@ mod tests {
             limit: 2,
             keep: 2,
             threads: 2,
+            first_line: 1,
             cancel: None,
         };
         let mut lines = Vec::new();
@@ -1464,6 +1471,7 @@ mod tests {
                 limit: 2,
                 keep: 1,
                 threads,
+                first_line: 1,
                 cancel: None,
             };
             let mut seen = Vec::new();
@@ -1505,6 +1513,64 @@ mod tests {
         }
     }
 
+    /// A slice of a text run with `first_line` set numbers its lines as
+    /// the whole text does, on one thread and on several, and the slices'
+    /// outputs one after the other are the whole text's.
+    #[test]
+    fn a_slice_numbers_its_lines_as_the_whole_text() {
+        let lines = [
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            "# a comment",
+            "11...............................................................................",
+            "",
+            "1...............",
+        ];
+        let mut text = String::new();
+        for i in 0..700 {
+            text.push_str(lines[i % lines.len()]);
+            text.push('\n');
+        }
+        let run_on = |threads: usize, text: &str, first_line: usize| {
+            let batch = Batch {
+                spec: RulesSpec::default(),
+                engine: Engine::Auto,
+                layout: Layout::Lines,
+                limit: 2,
+                keep: 1,
+                threads,
+                first_line,
+                cancel: None,
+            };
+            let mut out = String::new();
+            let done = std::sync::atomic::AtomicU64::new(0);
+            run_rendered(
+                &batch,
+                text,
+                |line, o, buf| {
+                    buf.push_str(&format!("{line} {}\n", matches!(o, Outcome::Invalid(_))))
+                },
+                |a: Answers| {
+                    out.push_str(a.text);
+                    Ok(())
+                },
+                &done,
+            )
+            .unwrap();
+            out
+        };
+        let whole = run_on(1, &text, 1);
+        assert!(
+            whole.starts_with("1 false\n3 true\n5 false\n6 false\n"),
+            "{whole}"
+        );
+        // cut after line 333 (a byte offset at a line's start)
+        let cut = text.match_indices('\n').nth(332).unwrap().0 + 1;
+        for threads in [1, 2, 3] {
+            let parts = run_on(threads, &text[..cut], 1) + &run_on(threads, &text[cut..], 334);
+            assert_eq!(parts, whole, "{threads} threads");
+        }
+    }
+
     /// A batch stopped on several threads hands on a prefix of the input,
     /// in order and without a gap, and says it stopped.
     #[test]
@@ -1521,6 +1587,7 @@ mod tests {
                 limit: 2,
                 keep: 1,
                 threads,
+                first_line: 1,
                 cancel: Some(cancel.clone()),
             };
             let done = std::sync::atomic::AtomicU64::new(0);

@@ -17,7 +17,9 @@
 //!   Sudoku Explainer scale, levels; [`hint`]: the next step in words;
 //! * [`generate`]: new puzzles with one solution, of a symmetry and level;
 //!   [`play`]: a game in progress;
-//! * [`records`]: the NDJSON records of all of these.
+//! * [`records`]: the NDJSON records of all of these;
+//! * [`shard`]: batch files split by lines into parts that run apart
+//!   (part files, checked when read back) and merge back in order.
 //!
 //! ```
 //! use dancer_sudoku::{Puzzle, solve, check_solution, Status};
@@ -42,6 +44,7 @@ pub mod propagate;
 pub mod puzzle;
 pub mod records;
 pub mod rules;
+pub mod shard;
 pub mod solve;
 
 pub use grid::Grid;

@@ -483,6 +483,7 @@ pub async fn batch(
                 limit,
                 keep: if r.action == "solve" { 2 } else { 0 },
                 threads,
+                first_line: 1,
                 cancel: Some(flag.clone()),
             };
             let done = AtomicU64::new(0);

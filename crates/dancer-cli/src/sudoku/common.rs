@@ -1,16 +1,29 @@
 //! What the Sudoku subcommands share: the input and rules flags, reading
 //! the input (a file, standard input, or a puzzle given as the argument),
 //! and the batch run with its progress bar and summary line.
+//!
+//! A batch file may also run in parts (`--shard K/N`, the batch commands'
+//! [`ShardArgs`]): part K of its lines (`dancer_sudoku::shard` splits them
+//! and owns the part file) runs as the whole batch would, numbering its
+//! lines as the whole file does, and what it would print goes into the part
+//! file instead of standard output, which is rewritten every
+//! `--checkpoint-every` seconds while it runs and once more at its end or
+//! on a signal (exit 130: `--resume` goes on from it). `dancer merge`
+//! prints the parts' outputs in order: the whole run's standard output,
+//! byte for byte.
 
 use crate::args::{JsonArg, Named, ThreadsArg};
 use crate::output::Found;
 use crate::output::Out;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
+use dancer_core::shard::ShardSpec;
 use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally};
+use dancer_sudoku::shard::{self as part, PartFile, Stopped};
 use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -62,13 +75,7 @@ impl CommonArgs {
 
     /// The rules asked for; a `--jigsaw` naming a file is read here.
     pub fn spec(&self) -> Result<RulesSpec> {
-        let map = match &self.jigsaw {
-            Some(j) if std::path::Path::new(j).is_file() => Some(crate::input::read_file(
-                std::path::Path::new(j),
-                crate::input::MAX_SMALL,
-            )?),
-            j => j.clone(),
-        };
+        let map = self.jigsaw_map()?;
         Ok(RulesSpec::new(
             self.boxes.as_deref(),
             map.as_deref(),
@@ -76,6 +83,86 @@ impl CommonArgs {
             self.windoku,
         )?)
     }
+
+    /// The jigsaw map: `--jigsaw` itself, or the file it names.
+    fn jigsaw_map(&self) -> Result<Option<String>> {
+        Ok(match &self.jigsaw {
+            Some(j) if Path::new(j).is_file() => Some(crate::input::read_file(
+                Path::new(j),
+                crate::input::MAX_SMALL,
+            )?),
+            j => j.clone(),
+        })
+    }
+
+    /// These flags as they change the output (for the fingerprint of a
+    /// sharded run): every one but the input and `--threads`, the jigsaw
+    /// map by its content.
+    fn output_flags(&self) -> Result<Vec<(&'static str, String)>> {
+        let layout = match self.layout {
+            None => "auto",
+            Some(LayoutArg::Lines) => "lines",
+            Some(LayoutArg::Grids) => "grids",
+        };
+        Ok(vec![
+            ("box", self.boxes.clone().unwrap_or_default()),
+            ("jigsaw", self.jigsaw_map()?.unwrap_or_default()),
+            ("diagonal", self.diagonal.to_string()),
+            ("windoku", self.windoku.to_string()),
+            ("layout", layout.into()),
+            ("json", self.json.json.to_string()),
+            ("engine", self.engine.name().into()),
+        ])
+    }
+}
+
+/// What `--help` of the batch commands says of shards, after the flags.
+pub const SHARDS_HELP: &str = "\
+Shards: a batch file too large for one machine runs in parts, one job each
+(a Slurm array task, say): `--shard K/N` answers the K-th of N even ranges of
+its lines and writes them to a part file, not to standard output; then
+`dancer merge PARTS...` prints exactly what the command prints run whole.
+A part stopped by a signal saves what it answered (exit 130), and so does a
+running part every --checkpoint-every seconds; `--resume PART` goes on from
+it. `dancer merge --missing PARTS...` lists the parts to run again.
+  dancer sudoku solve big.txt --shard 3/16 --shard-out parts/3.json
+  dancer merge parts/*.json > answers.txt";
+
+/// `--shard K/N` and its company, for the batch commands (`solve`,
+/// `count`, `check`).
+#[derive(Args, Clone, Debug)]
+pub struct ShardArgs {
+    /// Run only part K of N (1-based) of a batch file, its lines cut into N
+    /// even ranges, and write its answers to a part file for `dancer merge`
+    /// instead of standard output (files of one puzzle per line only)
+    #[arg(long, value_name = "K/N", value_parser = |s: &str| s.parse::<ShardSpec>().map_err(|e| e.to_string()))]
+    pub shard: Option<ShardSpec>,
+    /// Where the part file goes (default: the --resume file, else
+    /// shard-K-of-N.json); rewritten while the part runs, and at its end or
+    /// on a signal (exit 130)
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub shard_out: Option<PathBuf>,
+    /// Go on from the part file of a part that was stopped (same file,
+    /// flags and --shard): only the lines it has not answered run; a
+    /// complete one is left as it is
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub resume: Option<PathBuf>,
+    /// Seconds between rewrites of the part file while the part runs
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = crate::args::parse_seconds, requires = "shard")]
+    pub checkpoint_every: f64,
+}
+
+/// A batch command: what its runs are, for exit codes and the part files
+/// of its shards.
+pub struct Job<'a> {
+    /// `solve`, `count` or `check`.
+    pub command: &'static str,
+    /// Its own flags that change the output (`--pretty`, `--limit`), with
+    /// their values.
+    pub flags: Vec<(&'static str, String)>,
+    pub shard: &'a ShardArgs,
+    /// Exit 0 only when every puzzle has exactly one solution (`check`).
+    pub all_unique: bool,
 }
 
 /// Where the puzzles come from, and the text: standard input for `None` or
@@ -144,20 +231,23 @@ pub fn read_one(input: &str) -> Result<Puzzle> {
 
 /// Reads, solves (in parallel, output in input order) and reports: each
 /// puzzle's outcome goes through `render` (on the worker threads) to
-/// standard output, invalid ones
-/// are also named on standard error, and a summary line ends the run.
+/// standard output (or, with `--shard`, to the part file: see the module
+/// documentation), invalid ones are also named on standard error, and a
+/// summary line ends the run. What the run found, for the exit code.
 pub fn run_batch(
     a: &CommonArgs,
+    job: &Job,
     limit: u64,
     keep: usize,
     out: &mut Out,
     render: impl Fn(usize, &Outcome, &mut String) + Sync,
-) -> Result<Tally> {
+) -> Result<Found> {
     let spec = a.spec()?;
+    if let Some(s) = job.shard.shard {
+        return run_shard(a, job, s, spec, limit, keep, render);
+    }
     let (name, text) = read_input(a.input.as_deref())?;
     let threads = a.threads.get();
-    let bar = batch_bar(&text);
-    let cancel = crate::interrupt::cancel_flag();
     let b = Batch {
         spec,
         engine: a.engine,
@@ -165,9 +255,34 @@ pub fn run_batch(
         limit,
         keep,
         threads,
-        cancel: Some(cancel.clone()),
+        first_line: 1,
+        cancel: Some(crate::interrupt::cancel_flag()),
     };
     let start = Instant::now();
+    let tally = solve_text(&b, &name, &text, render, |text, _| out.text(text))?;
+    out.flush()?;
+    if tally.stopped {
+        eprintln!(
+            "interrupted: {} answered, in input order",
+            dancer_core::plural(tally.puzzles(), "puzzle", "puzzles")
+        );
+    }
+    summary(&tally, start.elapsed(), threads, a.threads.given());
+    Ok(found(&tally, job.all_unique))
+}
+
+/// Runs batch `b` on `text` (from `name`, for messages), with its progress
+/// bar: each unit's answers, in input order, go to `each` (their text, and
+/// the outcomes with their lines); invalid puzzles are named on standard
+/// error.
+fn solve_text(
+    b: &Batch,
+    name: &str,
+    text: &str,
+    render: impl Fn(usize, &Outcome, &mut String) + Sync,
+    mut each: impl FnMut(&str, &[(usize, Outcome, usize)]) -> std::io::Result<()> + Send,
+) -> Result<Tally> {
+    let bar = batch_bar(text);
     let done = AtomicU64::new(0);
     let finished = AtomicBool::new(false);
     let tally = std::thread::scope(|scope| {
@@ -182,8 +297,8 @@ pub fn run_batch(
         }
         // rendered on the worker threads; written here, in input order
         let r = batch::run_rendered(
-            &b,
-            &text,
+            b,
+            text,
             render,
             |a: batch::Answers| {
                 for (line, o, _) in a.outcomes {
@@ -191,7 +306,7 @@ pub fn run_batch(
                         eprintln!("{name}:{line}: invalid puzzle: {why}");
                     }
                 }
-                out.text(a.text)
+                each(a.text, a.outcomes)
             },
             &done,
         );
@@ -203,16 +318,15 @@ pub fn run_batch(
         e => e.into(),
     })?;
     bar.finish_and_clear();
-    out.flush()?;
+    Ok(tally)
+}
+
+/// The summary line of a batch on standard error (for more than one
+/// puzzle, or when `--threads` was given).
+fn summary(tally: &Tally, elapsed: Duration, threads: usize, threads_given: bool) {
     let n = tally.puzzles();
-    if tally.stopped {
-        eprintln!(
-            "interrupted: {} answered, in input order",
-            dancer_core::plural(n, "puzzle", "puzzles")
-        );
-    }
-    let secs = start.elapsed().as_secs_f64();
-    if n > 1 || a.threads.given() {
+    let secs = elapsed.as_secs_f64();
+    if n > 1 || threads_given {
         // one write: standard error is not buffered
         let line = format!(
             "{n} puzzle{} in {secs:.3} s: {:.0} puzzles/s ({threads} thread{}); {} unique, {} multiple, {} none, {} invalid\n",
@@ -226,7 +340,200 @@ pub fn run_batch(
         );
         let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     }
-    Ok(tally)
+}
+
+/// Part `s` of a batch file (see the module documentation): run from the
+/// part file resumed, or from its start, into its part file.
+fn run_shard(
+    a: &CommonArgs,
+    job: &Job,
+    s: ShardSpec,
+    spec: RulesSpec,
+    limit: u64,
+    keep: usize,
+    render: impl Fn(usize, &Outcome, &mut String) + Sync,
+) -> Result<Found> {
+    let sa = job.shard;
+    // a file, named: what is split is its lines
+    let input = match a.input.as_deref() {
+        None | Some("-") => bail!("--shard: standard input cannot be split into shards: give the batch file"),
+        Some(f) if !Path::new(f).is_file() => bail!(
+            "--shard: {f:?} is not a file: only a batch file (one puzzle per line) is split into shards"
+        ),
+        Some(f) => Path::new(f),
+    };
+    let out_path = sa
+        .shard_out
+        .clone()
+        .or_else(|| sa.resume.clone())
+        .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
+    // the files it writes are never the input it reads
+    for (flag, p) in [
+        ("--shard-out", Some(&out_path)),
+        ("--resume", sa.resume.as_ref()),
+    ] {
+        if let Some(p) = p.filter(|p| crate::input::same_file(input, p)) {
+            bail!(
+                "{flag} {}: that is the batch file itself: it would be overwritten",
+                p.display()
+            );
+        }
+    }
+    let (name, text) = read_input(a.input.as_deref())?;
+    if batch::is_grid_text(&text, a.layout()) {
+        bail!(
+            "--shard: {name} holds grids over several lines: only files of one puzzle per line are split into shards"
+        );
+    }
+    let mut flags = a.output_flags()?;
+    flags.extend(job.flags.iter().cloned());
+    let flags: Vec<(&str, &str)> = flags.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let fingerprint = part::fingerprint(&text, job.command, &flags);
+    let lines = part::count_lines(&text);
+    let mut p = match &sa.resume {
+        None => PartFile::new(&fingerprint, job.command, s, lines),
+        Some(path) => {
+            let p = read_part(path)?;
+            let why = if p.version != part::version() {
+                format!(
+                    "it was written by dancer {}, this is dancer {}",
+                    p.version,
+                    part::version()
+                )
+            } else if p.command != job.command {
+                format!(
+                    "it is a part of `sudoku {}`, not `sudoku {}`",
+                    p.command, job.command
+                )
+            } else if p.spec() != s {
+                format!("it is part {}, not part {s}", p.spec())
+            } else if p.input != fingerprint || p.lines != lines {
+                format!(
+                    "it is a part of another input, or of other flags (its fingerprint is {}; {name} with these flags has {fingerprint})",
+                    p.input
+                )
+            } else {
+                String::new()
+            };
+            if !why.is_empty() {
+                bail!("{}: cannot resume from it: {why}", path.display());
+            }
+            if p.complete {
+                eprintln!(
+                    "{}: part {s} ({}) is complete: nothing to do",
+                    path.display(),
+                    lines_text(&p)
+                );
+                if !crate::input::same_file(path, &out_path) {
+                    write_part(&out_path, &p)?;
+                }
+                return Ok(Found::Some);
+            }
+            p
+        }
+    };
+    p.stopped = None;
+    let threads = a.threads.get();
+    let b = Batch {
+        spec,
+        engine: a.engine,
+        // one puzzle a line, as the whole file was found to be (a part's
+        // own first lines are not looked at again)
+        layout: Layout::Lines,
+        limit,
+        keep,
+        threads,
+        first_line: p.next,
+        cancel: Some(crate::interrupt::cancel_flag()),
+    };
+    let slice = &text[part::line_bytes(&text, p.next, p.end)];
+    let start = Instant::now();
+    let before = p.seconds;
+    let every = Duration::from_secs_f64(sa.checkpoint_every);
+    let mut last_save = Instant::now();
+    let result = solve_text(&b, &name, slice, render, |text, outcomes| {
+        let mut t = Tally::default();
+        for (_, o, _) in outcomes {
+            t.add(o);
+        }
+        p.add(&t)
+            .ok_or_else(|| std::io::Error::other("more puzzles than 64 bits count"))?;
+        p.output.push_str(text);
+        if let Some((line, _, _)) = outcomes.last() {
+            p.next = line + 1;
+        }
+        if last_save.elapsed() >= every {
+            p.seconds = before + start.elapsed().as_secs_f64();
+            write_part(&out_path, &p).map_err(|e| std::io::Error::other(format!("{e:#}")))?;
+            last_save = Instant::now();
+        }
+        Ok(())
+    });
+    p.seconds = (before + start.elapsed().as_secs_f64()).min(part::MAX_SECONDS);
+    let tally = match result {
+        Ok(t) => t,
+        Err(e) => {
+            // what was answered before the error is kept (the error
+            // may be the part file's own: then nothing is)
+            let _ = write_part(&out_path, &p);
+            return Err(e);
+        }
+    };
+    if tally.stopped {
+        p.stopped = Some(Stopped::Interrupted);
+    } else {
+        p.next = p.end;
+        p.complete = true;
+    }
+    write_part(&out_path, &p)?;
+    summary(&tally, start.elapsed(), threads, a.threads.given());
+    let file = out_path.display();
+    if tally.stopped {
+        eprintln!(
+            "interrupted: part {s} ({}) saved to {file}, to go on from line {}: run it again with --resume {file}",
+            lines_text(&p),
+            p.next
+        );
+        return Ok(Found::Interrupted);
+    }
+    eprintln!(
+        "part {s} ({}) complete: {} in {file}",
+        lines_text(&p),
+        dancer_core::plural(p.tally().puzzles(), "puzzle", "puzzles")
+    );
+    Ok(found(&p.tally(), job.all_unique))
+}
+
+/// `lines 2501 to 5000 of 10000` (or `no line of 3`).
+fn lines_text(p: &PartFile) -> String {
+    if p.first == p.end {
+        format!("no line of {}", p.lines)
+    } else {
+        format!("lines {} to {} of {}", p.first, p.end - 1, p.lines)
+    }
+}
+
+/// Reads a part file, checked whole (`PartFile::from_json`).
+fn read_part(path: &Path) -> Result<PartFile> {
+    let text = crate::input::read_file(path, part::MAX_PART_BYTES)?;
+    PartFile::from_json(&text).with_context(|| format!("{}: cannot resume from it", path.display()))
+}
+
+/// Writes a part file atomically: a temporary file beside it (its name and
+/// `.tmp`), flushed to disk, then renamed over it.
+fn write_part(path: &Path, p: &PartFile) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let write = || -> std::io::Result<()> {
+        {
+            let mut f = std::fs::File::create(&tmp)?;
+            std::io::Write::write_all(&mut f, &p.to_json())?;
+            f.sync_all()?;
+        }
+        std::fs::rename(&tmp, path)
+    };
+    write().with_context(|| format!("cannot write the part file {}", path.display()))
 }
 
 /// On a terminal, for a file of more than 100 puzzles, a bar of puzzles
@@ -251,10 +558,14 @@ fn batch_bar(text: &str) -> ProgressBar {
     b
 }
 
-/// The exit code of a batch: 2 if any input was invalid; else 0 when every
-/// puzzle has a solution (with `all_unique`: exactly one).
+/// The exit code of a batch: 130 if a signal stopped it; 2 if any input
+/// was invalid; else 0 when every puzzle has a solution (with
+/// `all_unique`: exactly one). (`dancer merge` applies the same rule to
+/// the parts of a sharded batch.)
 pub fn found(t: &Tally, all_unique: bool) -> Found {
-    if t.invalid > 0 {
+    if t.stopped {
+        Found::Interrupted
+    } else if t.invalid > 0 {
         Found::Invalid
     } else if all_unique {
         if t.multiple == 0 && t.none == 0 {

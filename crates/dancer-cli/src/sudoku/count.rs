@@ -1,6 +1,9 @@
-//! `dancer sudoku count`: the number of solutions of each puzzle.
+//! `dancer sudoku count`: the number of solutions of each puzzle (with
+//! `--shard K/N`, of part K of a batch file: see `common.rs`).
 
-use super::common::{found, push_invalid, push_record, run_batch, CommonArgs};
+use super::common::{
+    push_invalid, push_record, run_batch, CommonArgs, Job, ShardArgs, SHARDS_HELP,
+};
 use crate::output::Found;
 use crate::output::Out;
 use anyhow::{bail, Result};
@@ -9,12 +12,15 @@ use dancer_sudoku::batch::Outcome;
 use dancer_sudoku::records;
 
 #[derive(Args)]
+#[command(after_long_help = SHARDS_HELP)]
 pub struct CountArgs {
     #[command(flatten)]
     pub common: CommonArgs,
     /// Stop counting at N (default: count all)
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 pub fn run(args: CountArgs, out: &mut Out) -> Result<Found> {
@@ -23,7 +29,13 @@ pub fn run(args: CountArgs, out: &mut Out) -> Result<Found> {
     if limit == 0 {
         bail!("--limit must be at least 1");
     }
-    let t = run_batch(&args.common, limit, 0, out, |line, o, buf| {
+    let job = Job {
+        command: "count",
+        flags: vec![("limit", limit.to_string())],
+        shard: &args.shard,
+        all_unique: false,
+    };
+    run_batch(&args.common, &job, limit, 0, out, |line, o, buf| {
         if json {
             return push_record(&records::count_record(line, o, limit), buf);
         }
@@ -34,6 +46,5 @@ pub fn run(args: CountArgs, out: &mut Out) -> Result<Found> {
                 buf.push('\n');
             }
         }
-    })?;
-    Ok(found(&t, false))
+    })
 }

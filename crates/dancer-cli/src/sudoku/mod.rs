@@ -55,6 +55,18 @@ pub fn one_command(name: &str) -> Option<clap::Command> {
     )
 }
 
+/// Whether a batch command was given the flags of a part (`--shard`,
+/// `--shard-out`, `--resume`): `dancer slurm` sets them itself.
+pub fn shard_flags_given(cmd: &SudokuCommand) -> bool {
+    let s = match cmd {
+        SudokuCommand::Solve(a) => &a.shard,
+        SudokuCommand::Count(a) => &a.shard,
+        SudokuCommand::Check(a) => &a.shard,
+        _ => return false,
+    };
+    s.shard.is_some() || s.shard_out.is_some() || s.resume.is_some()
+}
+
 pub fn run(cmd: SudokuCommand, out: &mut Out) -> Result<Found> {
     match cmd {
         SudokuCommand::Solve(a) => solve::run(a, out),

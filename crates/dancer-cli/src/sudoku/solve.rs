@@ -1,7 +1,11 @@
 //! `dancer sudoku solve`: one line per puzzle, in input order: the
 //! solution, or none / multiple / invalid: REASON (with `--pretty`, grids).
+//! With `--shard K/N`, part K of a batch file, into a part file (see
+//! `common.rs`).
 
-use super::common::{found, push_invalid, push_record, run_batch, CommonArgs};
+use super::common::{
+    push_invalid, push_record, run_batch, CommonArgs, Job, ShardArgs, SHARDS_HELP,
+};
 use crate::output::Found;
 use crate::output::Out;
 use anyhow::Result;
@@ -10,25 +14,33 @@ use dancer_sudoku::batch::Outcome;
 use dancer_sudoku::{records, Status};
 
 #[derive(Args)]
+#[command(after_long_help = SHARDS_HELP)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub common: CommonArgs,
     /// Print grids with box lines, for people
     #[arg(long)]
     pub pretty: bool,
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let json = args.common.json.json;
     let pretty = args.pretty;
-    let t = run_batch(&args.common, 2, 2, out, |line, o, buf| {
+    let job = Job {
+        command: "solve",
+        flags: vec![("pretty", pretty.to_string())],
+        shard: &args.shard,
+        all_unique: false,
+    };
+    run_batch(&args.common, &job, 2, 2, out, |line, o, buf| {
         if json {
             push_record(&records::solve_record(line, o), buf)
         } else {
             render(o, pretty, buf)
         }
-    })?;
-    Ok(found(&t, false))
+    })
 }
 
 fn render(o: &Outcome, pretty: bool, buf: &mut String) {

@@ -1,0 +1,628 @@
+//! Slurm job arrays for sharded runs: the scripts that `dancer slurm`
+//! writes, and the checks on what goes into them.
+//!
+//! A run of N parts is two batch jobs:
+//!
+//! * **the array** (`array.sbatch`, `sbatch --array=1-N`): task K runs
+//!   `dancer ... --shard K/N --shard-out DIR/parts/K.json` with its own
+//!   checkpoint (`DIR/checkpoints/K.json`, or, for a Sudoku batch, the part
+//!   file itself). A task that finds its checkpoint goes on from it, so a
+//!   task killed by its time limit, by `scancel` or by a node failure, then
+//!   requeued or resubmitted, ends with the same part as one that never
+//!   stopped. A part whose search is complete but found nothing is a
+//!   success (exit 0), so that the merge's `afterok` holds;
+//! * **the merge** (`merge.sbatch`, `--dependency=afterok:ARRAY`):
+//!   `dancer merge` of the N parts into `DIR/result.txt` (written to a
+//!   temporary name, then renamed: a result file is always whole), its
+//!   summary in `DIR/logs/merge.err`.
+//!
+//! The task's shell waits for dancer through a signal: Slurm sends SIGTERM
+//! to every process of the job at its time limit and at `scancel`, and
+//! dancer, which gets it too, writes its last checkpoint and a part file
+//! marked incomplete before it ends (exit 130); the shell's trap only keeps
+//! the shell alive until then (it runs after dancer ends), so that the job
+//! step does not end, and take dancer with it, first. The trap is a
+//! command, not `''`: a signal ignored by the shell would be ignored by
+//! dancer too.
+//!
+//! Everything written into a script is checked here first: Slurm's time,
+//! memory and partition forms ([`check_time`], [`check_memory`],
+//! [`check_partition`]), the number of tasks (1 to [`MAX_TASKS`]), and
+//! every argument quoted for the shell ([`shell_quote`]).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// The most tasks an array may have: Slurm's own largest `MaxArraySize`
+/// is 4,000,001, but clusters set it far lower (1,001 by default); beyond
+/// this, parts are better made bigger.
+pub const MAX_TASKS: usize = 100_000;
+
+/// What the parts of a run are, which says how a task resumes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parts {
+    /// `dancer solve --shard`: a checkpoint beside each part
+    /// (`--checkpoint`, then `--resume`).
+    Search,
+    /// `dancer sudoku ... --shard`: the part file is its own checkpoint
+    /// (`--resume` the part).
+    Sudoku,
+}
+
+/// A job array and its merge, as `dancer slurm` writes them.
+#[derive(Clone, Debug)]
+pub struct SlurmJob {
+    /// The job's name (the merge's is this with `-merge`).
+    pub name: String,
+    /// The run's folder (absolute): `parts/`, `checkpoints/`, `logs/`,
+    /// `result.txt`.
+    pub dir: PathBuf,
+    /// Where the tasks run (absolute): relative paths in `command` are
+    /// read from here.
+    pub workdir: PathBuf,
+    /// The dancer program the tasks run (absolute).
+    pub dancer: PathBuf,
+    /// The arguments of a task's dancer, without the shard's flags (these
+    /// are added): `["solve", "big.dlx", "--count", "--threads", "4"]`.
+    pub command: Vec<String>,
+    /// How the parts resume.
+    pub parts: Parts,
+    /// Arguments of `dancer merge` after the files (`--json`).
+    pub merge_args: Vec<String>,
+    /// N.
+    pub tasks: usize,
+    pub partition: Option<String>,
+    pub time: Option<String>,
+    pub cpus_per_task: usize,
+    pub memory: Option<String>,
+}
+
+/// A value that cannot go into a job script.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClusterError {
+    #[error("--time {0:?}: expected minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS")]
+    Time(String),
+    #[error("--mem {0:?}: expected a whole number with an optional unit K, M, G or T (e.g. 4G)")]
+    Memory(String),
+    #[error("--partition {0:?}: expected letters, digits, '_', '-' or '.' (several separated by commas)")]
+    Partition(String),
+    #[error("--name {0:?}: expected letters, digits, '_', '-' or '.'")]
+    Name(String),
+    #[error("{what} {n}: expected 1 to {max}")]
+    Count {
+        what: &'static str,
+        n: usize,
+        max: usize,
+    },
+    #[error("{0}: a path in a job script must be valid UTF-8 without line breaks")]
+    Path(String),
+}
+
+/// Checks a Slurm time limit: `minutes`, `MM:SS`, `HH:MM:SS`, `D-HH`,
+/// `D-HH:MM` or `D-HH:MM:SS` (`UNLIMITED` and `INFINITE` too).
+pub fn check_time(s: &str) -> Result<(), ClusterError> {
+    let bad = || ClusterError::Time(s.to_string());
+    if s == "UNLIMITED" || s == "INFINITE" {
+        return Ok(());
+    }
+    let num = |t: &str| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit());
+    let (days, rest) = match s.split_once('-') {
+        Some((d, r)) => (Some(d), r),
+        None => (None, s),
+    };
+    if days.is_some_and(|d| !num(d)) {
+        return Err(bad());
+    }
+    let fields: Vec<&str> = rest.split(':').collect();
+    let ok = fields.iter().all(|f| num(f))
+        && match days {
+            // D-HH, D-HH:MM, D-HH:MM:SS
+            Some(_) => (1..=3).contains(&fields.len()),
+            // minutes, MM:SS, HH:MM:SS
+            None => (1..=3).contains(&fields.len()),
+        };
+    if ok {
+        Ok(())
+    } else {
+        Err(bad())
+    }
+}
+
+/// Checks a Slurm memory size: a whole number, optionally followed by
+/// `K`, `M`, `G` or `T` (megabytes without one).
+pub fn check_memory(s: &str) -> Result<(), ClusterError> {
+    let digits = s.trim_end_matches(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't']);
+    let unit = s.len() - digits.len();
+    if unit <= 1
+        && !digits.is_empty()
+        && digits.len() <= 12
+        && digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        Ok(())
+    } else {
+        Err(ClusterError::Memory(s.to_string()))
+    }
+}
+
+fn plain_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 128
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
+}
+
+/// Checks a partition name (or several, separated by commas).
+pub fn check_partition(s: &str) -> Result<(), ClusterError> {
+    if s.split(',').all(plain_name) {
+        Ok(())
+    } else {
+        Err(ClusterError::Partition(s.to_string()))
+    }
+}
+
+/// Checks a job name.
+pub fn check_name(s: &str) -> Result<(), ClusterError> {
+    if plain_name(s) {
+        Ok(())
+    } else {
+        Err(ClusterError::Name(s.to_string()))
+    }
+}
+
+/// `s` as one word for a POSIX shell: as it is when it is made of safe
+/// characters only, else in single quotes (a `'` inside as `'\''`).
+pub fn shell_quote(s: &str) -> String {
+    let safe = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-./=:,+@%".contains(&b));
+    if safe {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// The job id in what `sbatch --parsable` printed (`1234` or
+/// `1234;cluster`).
+pub fn parse_job_id(out: &str) -> Option<u64> {
+    let first = out.trim().lines().next()?;
+    let id = first.split(';').next()?.trim();
+    id.parse().ok().filter(|&n| n > 0)
+}
+
+impl SlurmJob {
+    /// Checks every value that goes into the scripts.
+    pub fn check(&self) -> Result<(), ClusterError> {
+        check_name(&self.name)?;
+        if self.tasks == 0 || self.tasks > MAX_TASKS {
+            return Err(ClusterError::Count {
+                what: "--tasks",
+                n: self.tasks,
+                max: MAX_TASKS,
+            });
+        }
+        if self.cpus_per_task == 0 || self.cpus_per_task > 4096 {
+            return Err(ClusterError::Count {
+                what: "--cpus-per-task",
+                n: self.cpus_per_task,
+                max: 4096,
+            });
+        }
+        if let Some(t) = &self.time {
+            check_time(t)?;
+        }
+        if let Some(m) = &self.memory {
+            check_memory(m)?;
+        }
+        if let Some(p) = &self.partition {
+            check_partition(p)?;
+        }
+        for p in [&self.dir, &self.workdir, &self.dancer] {
+            path_text(p)?;
+        }
+        Ok(())
+    }
+
+    fn dir_text(&self, sub: &str) -> String {
+        format!("{}/{sub}", self.dir.display())
+    }
+
+    /// The `#SBATCH` lines both jobs share.
+    fn common_lines(&self, s: &mut String) {
+        if let Some(p) = &self.partition {
+            let _ = writeln!(s, "#SBATCH --partition={p}");
+        }
+        let _ = writeln!(
+            s,
+            "#SBATCH --chdir={}",
+            shell_quote(&self.workdir.display().to_string())
+        );
+    }
+
+    /// The array's script: task K runs part K.
+    pub fn array_script(&self) -> String {
+        let mut s = String::new();
+        let q = |p: String| shell_quote(&p);
+        let _ = writeln!(s, "#!/bin/bash");
+        let _ = writeln!(s, "#SBATCH --job-name={}", self.name);
+        let _ = writeln!(s, "#SBATCH --array=1-{}", self.tasks);
+        let _ = writeln!(s, "#SBATCH --ntasks=1");
+        let _ = writeln!(s, "#SBATCH --cpus-per-task={}", self.cpus_per_task);
+        if let Some(m) = &self.memory {
+            let _ = writeln!(s, "#SBATCH --mem={m}");
+        }
+        if let Some(t) = &self.time {
+            let _ = writeln!(s, "#SBATCH --time={t}");
+        }
+        self.common_lines(&mut s);
+        let _ = writeln!(s, "#SBATCH --requeue");
+        let _ = writeln!(s, "#SBATCH --open-mode=append");
+        let _ = writeln!(s, "#SBATCH --output={}", q(self.dir_text("logs/%a.out")));
+        let _ = writeln!(s, "#SBATCH --error={}", q(self.dir_text("logs/%a.err")));
+        let _ = writeln!(s, "#");
+        let _ = writeln!(
+            s,
+            "# Written by `dancer slurm`: part K of {} of the run in {}.",
+            self.tasks,
+            self.dir.display()
+        );
+        let _ = writeln!(
+            s,
+            "# A task goes on from its checkpoint: run again, it ends with the same part."
+        );
+        let _ = writeln!(
+            s,
+            "# Parts to run again (missing, or stopped before the end):"
+        );
+        let _ = writeln!(
+            s,
+            "#   dancer slurm --resubmit {}",
+            shell_quote(&self.dir.display().to_string())
+        );
+        let _ = writeln!(s, "set -u");
+        let _ = writeln!(
+            s,
+            "k=${{SLURM_ARRAY_TASK_ID:?submit with sbatch --array=1-{}}}",
+            self.tasks
+        );
+        let _ = writeln!(s, "part={}/$k.json", q(self.dir_text("parts")));
+        let resume = match self.parts {
+            Parts::Search => {
+                let _ = writeln!(s, "checkpoint={}/$k.json", q(self.dir_text("checkpoints")));
+                "if [ -e \"$checkpoint\" ]; then go_on=(--resume \"$checkpoint\"); \
+                 else go_on=(--checkpoint \"$checkpoint\"); fi"
+            }
+            Parts::Sudoku => {
+                "if [ -e \"$part\" ]; then go_on=(--resume \"$part\"); else go_on=(); fi"
+            }
+        };
+        let _ = writeln!(s, "{resume}");
+        let _ = writeln!(
+            s,
+            "# keeps the shell until dancer, signalled too, has saved its part"
+        );
+        let _ = writeln!(s, "trap ':' TERM INT HUP");
+        let mut line = q(self.dancer.display().to_string());
+        for a in &self.command {
+            line.push(' ');
+            line.push_str(&shell_quote(a));
+        }
+        let _ = writeln!(
+            s,
+            "{line} --shard \"$k/{}\" --shard-out \"$part\" \"${{go_on[@]}}\"",
+            self.tasks
+        );
+        let _ = writeln!(s, "rc=$?");
+        match self.parts {
+            Parts::Search => {
+                let _ = writeln!(
+                    s,
+                    "# 1: the part is searched and has no solution: a success for the merge"
+                );
+                let _ = writeln!(s, "if [ \"$rc\" -eq 1 ]; then exit 0; fi");
+            }
+            Parts::Sudoku => {
+                let _ = writeln!(
+                    s,
+                    "# 1 and 2: puzzles with no solution, several, or invalid ones, the merge's"
+                );
+                let _ = writeln!(
+                    s,
+                    "# to report; the part is done when its file says it is complete (then"
+                );
+                let _ = writeln!(s, "# --resume ends 0 at once; 2 is an error otherwise)");
+                let _ = writeln!(s, "if [ \"$rc\" -eq 1 ]; then exit 0; fi");
+                let _ = writeln!(
+                    s,
+                    "if [ \"$rc\" -eq 2 ] && [ -e \"$part\" ] && {line} --shard \"$k/{}\" --resume \"$part\" 2>/dev/null; then exit 0; fi",
+                    self.tasks
+                );
+            }
+        }
+        let _ = writeln!(s, "exit \"$rc\"");
+        s
+    }
+
+    /// The merge's script (submitted with `--dependency=afterok:ARRAY`).
+    pub fn merge_script(&self) -> String {
+        let mut s = String::new();
+        let q = |p: String| shell_quote(&p);
+        let _ = writeln!(s, "#!/bin/bash");
+        let _ = writeln!(s, "#SBATCH --job-name={}-merge", self.name);
+        let _ = writeln!(s, "#SBATCH --ntasks=1");
+        let _ = writeln!(s, "#SBATCH --cpus-per-task=1");
+        if let Some(t) = &self.time {
+            let _ = writeln!(s, "#SBATCH --time={t}");
+        }
+        self.common_lines(&mut s);
+        let _ = writeln!(s, "#SBATCH --output={}", q(self.dir_text("logs/merge.out")));
+        let _ = writeln!(s, "#SBATCH --error={}", q(self.dir_text("logs/merge.err")));
+        let _ = writeln!(s, "#");
+        let _ = writeln!(
+            s,
+            "# Written by `dancer slurm`: adds up the {} parts into {}.",
+            self.tasks,
+            self.dir_text("result.txt")
+        );
+        let _ = writeln!(s, "set -u");
+        let _ = writeln!(s, "parts=()");
+        let _ = writeln!(
+            s,
+            "for ((k = 1; k <= {}; k++)); do parts+=({}/\"$k.json\"); done",
+            self.tasks,
+            q(self.dir_text("parts"))
+        );
+        let mut line = q(self.dancer.display().to_string());
+        line.push_str(" merge \"${parts[@]}\"");
+        for a in &self.merge_args {
+            line.push(' ');
+            line.push_str(&shell_quote(a));
+        }
+        let _ = writeln!(s, "{line} > {}", q(self.dir_text("result.txt.tmp")));
+        let _ = writeln!(s, "rc=$?");
+        // 2 is a refusal (nothing printed), or, of a Sudoku batch, the
+        // exit of a batch with invalid puzzles (its answers printed)
+        let kept = match self.parts {
+            Parts::Search => "[ \"$rc\" -le 1 ]".to_string(),
+            Parts::Sudoku => format!(
+                "[ \"$rc\" -le 1 ] || {{ [ \"$rc\" -eq 2 ] && [ -s {} ]; }}",
+                q(self.dir_text("result.txt.tmp"))
+            ),
+        };
+        let _ = writeln!(
+            s,
+            "if {kept}; then mv {} {}; fi",
+            q(self.dir_text("result.txt.tmp")),
+            q(self.dir_text("result.txt"))
+        );
+        let _ = writeln!(s, "exit \"$rc\"");
+        s
+    }
+}
+
+/// What `dancer slurm` keeps in `DIR/job.json` for `--resubmit`: the
+/// number of parts, their kind, and the last jobs submitted.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RunRecord {
+    /// Always [`RUN`].
+    pub format: String,
+    pub tasks: usize,
+    /// `"search"` or `"sudoku"`.
+    pub parts: String,
+    #[serde(default)]
+    pub array_job: Option<u64>,
+    #[serde(default)]
+    pub merge_job: Option<u64>,
+}
+
+/// The `format` of `job.json`.
+pub const RUN: &str = "dancer-slurm";
+
+impl RunRecord {
+    /// Reads `job.json`, checked: its format, 1 to [`MAX_TASKS`] tasks, a
+    /// known kind of parts.
+    pub fn from_json(text: &str) -> Result<RunRecord, String> {
+        let r: RunRecord = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if r.format != RUN {
+            return Err(format!("not a dancer slurm run (format {:?})", r.format));
+        }
+        if r.tasks == 0 || r.tasks > MAX_TASKS {
+            return Err(format!("tasks {}: expected 1 to {MAX_TASKS}", r.tasks));
+        }
+        r.kind()?;
+        Ok(r)
+    }
+
+    /// The kind of parts.
+    pub fn kind(&self) -> Result<Parts, String> {
+        match self.parts.as_str() {
+            "search" => Ok(Parts::Search),
+            "sudoku" => Ok(Parts::Sudoku),
+            p => Err(format!("parts {p:?}: expected \"search\" or \"sudoku\"")),
+        }
+    }
+
+    /// The record of a run of `tasks` parts of kind `parts`.
+    pub fn new(tasks: usize, parts: Parts) -> RunRecord {
+        RunRecord {
+            format: RUN.into(),
+            tasks,
+            parts: match parts {
+                Parts::Search => "search",
+                Parts::Sudoku => "sudoku",
+            }
+            .into(),
+            array_job: None,
+            merge_job: None,
+        }
+    }
+}
+
+/// `3-5,9`: the numbers `ks` (sorted) as `sbatch --array` ranges.
+pub fn array_ranges(ks: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ks.len() {
+        let mut j = i;
+        while j + 1 < ks.len() && ks[j + 1] == ks[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            ks[i].to_string()
+        } else {
+            format!("{}-{}", ks[i], ks[j])
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
+/// A path as it is written into a script.
+fn path_text(p: &std::path::Path) -> Result<String, ClusterError> {
+    match p.to_str() {
+        Some(s) if !s.contains(['\n', '\r', '\0']) => Ok(s.to_string()),
+        _ => Err(ClusterError::Path(p.display().to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_memories_and_names() {
+        for t in [
+            "30",
+            "30:00",
+            "2:00:00",
+            "1-0",
+            "1-12:00",
+            "7-00:00:00",
+            "INFINITE",
+        ] {
+            assert_eq!(check_time(t), Ok(()), "{t}");
+        }
+        for t in [
+            "",
+            "1h",
+            "1:2:3:4",
+            "-1",
+            "1-",
+            "1-2:3:4:5",
+            "1;rm",
+            "a:b",
+            "1 0",
+        ] {
+            assert!(check_time(t).is_err(), "{t}");
+        }
+        for m in ["4G", "512M", "1000", "2T", "64k"] {
+            assert_eq!(check_memory(m), Ok(()), "{m}");
+        }
+        for m in ["", "G", "4GB", "1.5G", "-1", "4G;x", "99999999999999G"] {
+            assert!(check_memory(m).is_err(), "{m}");
+        }
+        assert_eq!(check_partition("debug,long"), Ok(()));
+        assert!(check_partition("a b").is_err());
+        assert!(check_partition("a,").is_err());
+        assert!(check_name("x$(id)").is_err());
+        assert_eq!(check_name("q13.run-1"), Ok(()));
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(shell_quote("plain/path-1.dlx"), "plain/path-1.dlx");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(shell_quote("$(id)"), "'$(id)'");
+    }
+
+    #[test]
+    fn ranges_and_records() {
+        assert_eq!(array_ranges(&[]), "");
+        assert_eq!(array_ranges(&[1, 2, 3, 4]), "1-4");
+        assert_eq!(array_ranges(&[3, 5, 6, 9]), "3,5-6,9");
+        let r = RunRecord::new(4, Parts::Sudoku);
+        let text = serde_json::to_string(&r).unwrap();
+        assert_eq!(RunRecord::from_json(&text), Ok(r));
+        for bad in [
+            r#"{"format":"x","tasks":4,"parts":"search"}"#,
+            r#"{"format":"dancer-slurm","tasks":0,"parts":"search"}"#,
+            r#"{"format":"dancer-slurm","tasks":100000000000,"parts":"search"}"#,
+            r#"{"format":"dancer-slurm","tasks":4,"parts":"other"}"#,
+            "[]",
+        ] {
+            assert!(RunRecord::from_json(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn job_ids() {
+        assert_eq!(parse_job_id("1234\n"), Some(1234));
+        assert_eq!(parse_job_id("77;cluster\n"), Some(77));
+        assert_eq!(parse_job_id("Submitted batch job 5"), None);
+        assert_eq!(parse_job_id(""), None);
+        assert_eq!(parse_job_id("0"), None);
+    }
+
+    fn job(parts: Parts) -> SlurmJob {
+        SlurmJob {
+            name: "q".into(),
+            dir: "/runs/q 13".into(),
+            workdir: "/home/me".into(),
+            dancer: "/usr/bin/dancer".into(),
+            command: vec!["solve".into(), "my file.dlx".into(), "--count".into()],
+            parts,
+            merge_args: vec![],
+            tasks: 4,
+            partition: Some("debug".into()),
+            time: Some("1:00:00".into()),
+            cpus_per_task: 2,
+            memory: Some("1G".into()),
+        }
+    }
+
+    #[test]
+    fn scripts() {
+        let j = job(Parts::Search);
+        assert_eq!(j.check(), Ok(()));
+        let a = j.array_script();
+        for line in [
+            "#SBATCH --array=1-4",
+            "#SBATCH --cpus-per-task=2",
+            "#SBATCH --mem=1G",
+            "#SBATCH --time=1:00:00",
+            "#SBATCH --partition=debug",
+            "#SBATCH --chdir=/home/me",
+            "#SBATCH --requeue",
+            "#SBATCH --output='/runs/q 13/logs/%a.out'",
+            "checkpoint='/runs/q 13/checkpoints'/$k.json",
+            "trap ':' TERM INT HUP",
+            "/usr/bin/dancer solve 'my file.dlx' --count --shard \"$k/4\" --shard-out \"$part\" \"${go_on[@]}\"",
+        ] {
+            assert!(a.lines().any(|l| l == line), "{line} not in\n{a}");
+        }
+        let s = job(Parts::Sudoku).array_script();
+        assert!(s.contains("go_on=(--resume \"$part\")"), "{s}");
+        assert!(!s.contains("checkpoint="), "{s}");
+        let m = j.merge_script();
+        assert!(m.contains("#SBATCH --job-name=q-merge"), "{m}");
+        assert!(
+            m.contains(
+                "for ((k = 1; k <= 4; k++)); do parts+=('/runs/q 13/parts'/\"$k.json\"); done"
+            ),
+            "{m}"
+        );
+        let mut bad = j.clone();
+        bad.tasks = 0;
+        assert!(bad.check().is_err());
+        bad.tasks = MAX_TASKS + 1;
+        assert!(bad.check().is_err());
+        let mut bad = j.clone();
+        bad.time = Some("1:00;rm -rf /".into());
+        assert!(bad.check().is_err());
+        let mut bad = j;
+        bad.dir = "/a\nb".into();
+        assert!(bad.check().is_err());
+    }
+}

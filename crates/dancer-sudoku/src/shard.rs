@@ -1,0 +1,1022 @@
+//! Shards of a batch file: a file of puzzles, one a line, split by its
+//! lines into parts that run apart (on the machines of a cluster, or one
+//! after another), each writing a *part file*, and merged back into
+//! exactly what one run over the whole file prints.
+//!
+//! # The split
+//!
+//! The `L` lines of the input (every line: blank lines and `#` comments
+//! too, counted as `wc -l` does plus a last line without a line break) are
+//! cut into `N` contiguous ranges: part `K` of `N` (1-based) has the lines
+//! `floor((K-1)L/N)` to `floor(KL/N)` (0-based, the end left out)
+//! ([`part_lines`], [`part_of`]). Every line is in exactly one part; with
+//! more parts than lines some parts are empty, and an empty part is
+//! complete. Each part runs the ordinary batch ([`crate::batch`]) on its
+//! slice of the text with [`Batch::first_line`](crate::batch::Batch) set to
+//! its first line, so that its lines are numbered as in the whole file,
+//! and its output is the whole run's output for those lines: the outputs
+//! of parts `1..=N` one after the other are the output of the whole file,
+//! byte for byte.
+//!
+//! # The part file
+//!
+//! ```json
+//! {
+//!   "format": "dancer-sudoku-shard",
+//!   "version": "0.1.0",               // of dancer
+//!   "input": "4bd1c0a4c1b9f0e2",      // fingerprint of the whole input, the command
+//!                                     // and its flags that change the output
+//!   "command": "solve",               // or "count", "check"
+//!   "shard": 2, "shards": 4,          // this part, of how many
+//!   "lines": 10000,                   // lines of the whole input
+//!   "first": 2501, "end": 5001,       // this part's lines: the first, one past the last (1-based)
+//!   "next": 3712,                     // the first line not yet answered (end when complete)
+//!   "unique": 1210, "multiple": 0, "none": 0, "invalid": 1,   // the puzzles answered
+//!   "complete": false,
+//!   "stopped": "interrupted",         // when a signal stopped it (else left out)
+//!   "seconds": 0.42,                  // of work, all runs of the part together
+//!   "output": "8127536...\n...",      // what the part printed so far, exactly
+//!   "checksum": "9f86d081884c7d65"    // of all the rest (below)
+//! }
+//! ```
+//!
+//! The `input` ([`fingerprint`]) is a 64-bit hash of the whole input text,
+//! the command and every flag that changes what it prints (the rules, the
+//! layout, `--json`, the engine, `--pretty`, `--limit`; not `--threads`),
+//! taken 8 bytes at a time (a gigabyte of puzzles in a fraction of a
+//! second: every part hashes the whole file): parts of other files or
+//! flags do not merge, and a part resumes only on its own input.
+//!
+//! A part interrupted (or killed: the command line rewrites the file every
+//! few seconds while it runs) goes on from `next`: the batch runs on the
+//! lines `next..end` with `first_line = next`, and what it prints is
+//! appended to `output`.
+//!
+//! # Files read back are checked
+//!
+//! [`PartFile::from_json`] checks a file whole before anything uses it:
+//!
+//! * the `checksum`: 16 hex digits of a 64-bit FNV-1a hash of the record's
+//!   compact JSON without the checksum (fields in the order above), as
+//!   `dancer_core::shard` checks its files; a file whose checksum is
+//!   missing or does not match is refused;
+//! * every field in range and consistent with the others: the format, the
+//!   command, `input` 16 hex digits, `1 <= shard <= shards`, `first` and
+//!   `end` the lines that the split gives part `shard` of `shards` of
+//!   `lines` lines, `first <= next <= end`, `complete` exactly when
+//!   `next == end`, no `stopped` in a complete part, the puzzles answered
+//!   at most the lines answered (a puzzle is a line), the output empty
+//!   exactly when no puzzle was answered and otherwise at least a line per
+//!   puzzle, ending with a line break, `seconds` finite, not negative, at
+//!   most [`MAX_SECONDS`].
+//!
+//! Nothing is allocated by a number read from a file: the sizes of what is
+//! read are those of the file itself, and the split is arithmetic.
+//!
+//! # Merging
+//!
+//! [`merge`] takes the parts of one run (their headers: the command line
+//! reads each file twice, once to check them all, once to print its
+//! output, so that one part's output at a time is in memory) and refuses
+//! parts of other inputs, commands, versions or splits, a part given
+//! twice, parts missing and parts incomplete; [`to_rerun`] says instead
+//! which parts to run again, as `dancer_core::shard::ToRerun` does for
+//! searches (the same `sbatch --array` form, `3,5-6`).
+
+use crate::batch::Tally;
+use dancer_core::shard::{ShardSpec, ToRerun};
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+/// The `format` of a part file.
+pub const FORMAT: &str = "dancer-sudoku-shard";
+
+/// The most seconds of work a part file may hold (about 31 years), as in
+/// `dancer_core::shard`.
+pub const MAX_SECONDS: f64 = dancer_core::shard::MAX_SAVED_SECONDS;
+
+/// At most this many missing or incomplete parts are named in a message.
+pub const MAX_LISTED: usize = dancer_core::shard::MAX_LISTED;
+
+/// The most bytes of a part file read back (4 GiB): its output is what the
+/// part printed, and a part of a gigabyte of puzzles printed with `--json`
+/// is larger than the input.
+pub const MAX_PART_BYTES: u64 = 4 << 30;
+
+/// The commands whose batches are split.
+pub const COMMANDS: &[&str] = &["solve", "count", "check"];
+
+/// The version of dancer written into part files.
+pub fn version() -> &'static str {
+    dancer_core::shard::version()
+}
+
+/// The number of lines of `text`, as the batch reads them: its line
+/// breaks, plus a last line without one.
+pub fn count_lines(text: &str) -> usize {
+    let breaks = dancer_core::cpu::find_bytes(b'\n', text.as_bytes()).count();
+    breaks + usize::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
+/// The lines of part `k` of `n` of a text of `lines` lines: the first and
+/// one past the last, 1-based (equal for an empty part). `k` must be 1 to
+/// `n`.
+pub fn part_lines(lines: usize, ShardSpec { k, n }: ShardSpec) -> (usize, usize) {
+    debug_assert!(1 <= k && k <= n, "part {k} of {n}");
+    // (k - 1) * lines can be larger than a usize: in 128 bits it cannot
+    let at = |j: usize| (j as u128 * lines as u128 / n.max(1) as u128) as usize + 1;
+    (at(k - 1), at(k))
+}
+
+/// The bytes of `text` that hold its lines `first` to `end` (1-based, the
+/// end left out), line breaks included: from the start of line `first` to
+/// the start of line `end` (the end of the text for a line past the last).
+pub fn line_bytes(text: &str, first: usize, end: usize) -> Range<usize> {
+    debug_assert!(1 <= first && first <= end);
+    // the start of 0-based line i: after the i-th line break
+    let (from, to) = (first - 1, end - 1);
+    let mut start = if from == 0 { Some(0) } else { None };
+    let mut stop = if to == 0 { Some(0) } else { None };
+    if start.is_none() || stop.is_none() {
+        for (i, at) in dancer_core::cpu::find_bytes(b'\n', text.as_bytes()).enumerate() {
+            if i + 1 == from {
+                start = Some(at + 1);
+            }
+            if i + 1 == to {
+                stop = Some(at + 1);
+                break;
+            }
+        }
+    }
+    let len = text.len();
+    let start = start.unwrap_or(len);
+    start..stop.unwrap_or(len).max(start)
+}
+
+/// A part of a text: its lines (1-based, the end left out) and their
+/// bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// Lines of the whole text.
+    pub lines: usize,
+    pub first: usize,
+    pub end: usize,
+    pub bytes: Range<usize>,
+}
+
+/// Part `spec` of `text` (see the module documentation).
+pub fn part_of(text: &str, spec: ShardSpec) -> Part {
+    let lines = count_lines(text);
+    let (first, end) = part_lines(lines, spec);
+    Part {
+        lines,
+        first,
+        end,
+        bytes: line_bytes(text, first, end),
+    }
+}
+
+/// A 64-bit hash of bytes, 8 at a time (FxHash's step, then a final mix):
+/// fast enough for a gigabyte of input in a fraction of a second, for
+/// telling inputs apart (not against forgery: that is not what it is for).
+struct Hasher(u64);
+
+impl Hasher {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+
+    fn word(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
+    }
+
+    /// A field: its length, then its bytes (so that fields cannot run
+    /// into each other).
+    fn field(&mut self, b: &[u8]) {
+        self.word(b.len() as u64);
+        let mut words = b.chunks_exact(8);
+        for w in &mut words {
+            self.word(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.word(u64::from_le_bytes(last));
+        }
+    }
+
+    /// MurmurHash3's finaliser: every bit of the state moves every bit of
+    /// the result.
+    fn finish(self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+}
+
+/// The fingerprint of a sharded run (the `input` of its part files): the
+/// whole input `text`, the `command` and `flags`, each a name and its
+/// value as the command line has it after parsing (every flag that changes
+/// the output; not `--threads`), in a fixed order. 16 hex digits.
+pub fn fingerprint(text: &str, command: &str, flags: &[(&str, &str)]) -> String {
+    let mut h = Hasher(0);
+    h.field(FORMAT.as_bytes());
+    h.field(command.as_bytes());
+    for (name, value) in flags {
+        h.field(name.as_bytes());
+        h.field(value.as_bytes());
+    }
+    h.field(text.as_bytes());
+    format!("{:016x}", h.finish())
+}
+
+/// Why a part stopped before its end.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Stopped {
+    /// A signal (Ctrl-C, SIGTERM, SIGHUP).
+    Interrupted,
+}
+
+/// A part file (see the module documentation for the fields).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PartFile {
+    pub format: String,
+    pub version: String,
+    pub input: String,
+    pub command: String,
+    pub shard: usize,
+    pub shards: usize,
+    pub lines: usize,
+    pub first: usize,
+    pub end: usize,
+    pub next: usize,
+    pub unique: u64,
+    pub multiple: u64,
+    pub none: u64,
+    pub invalid: u64,
+    pub complete: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
+    pub seconds: f64,
+    pub output: String,
+    /// Of the rest of the record: made by [`PartFile::to_json`], checked
+    /// by [`PartFile::from_json`] (and kept, to tell two readings of a
+    /// file apart).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub checksum: String,
+}
+
+/// A part file that cannot be read back: not JSON of a part, damaged, or
+/// a field out of range.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("not a Sudoku shard part file: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("not a Sudoku shard part file (format {0:?})")]
+    Format(String),
+    #[error("no checksum: not a file this dancer wrote")]
+    NoChecksum,
+    #[error("the checksum does not match: the file was changed or damaged since it was written")]
+    Checksum,
+    #[error("{field}: {why}")]
+    Field { field: &'static str, why: String },
+}
+
+/// The `format` of a JSON document, if it is an object that has one:
+/// which kind of file it is, without reading the rest into memory.
+pub fn format_of(text: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Format {
+        format: String,
+    }
+    serde_json::from_str::<Format>(text).ok().map(|f| f.format)
+}
+
+/// FNV-1a 64 of the record's compact JSON without its checksum.
+fn checksum_of(p: &PartFile) -> String {
+    let mut bare = p.clone();
+    bare.checksum.clear();
+    let text = serde_json::to_vec(&bare).expect("plain data serialises");
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+impl PartFile {
+    /// Part `spec` of a run of `command` on an input of `lines` lines with
+    /// fingerprint `input`, as it starts: nothing answered (complete when
+    /// the part is empty).
+    pub fn new(input: &str, command: &str, spec: ShardSpec, lines: usize) -> PartFile {
+        let (first, end) = part_lines(lines, spec);
+        PartFile {
+            format: FORMAT.into(),
+            version: version().into(),
+            input: input.into(),
+            command: command.into(),
+            shard: spec.k,
+            shards: spec.n,
+            lines,
+            first,
+            end,
+            next: first,
+            unique: 0,
+            multiple: 0,
+            none: 0,
+            invalid: 0,
+            complete: first == end,
+            stopped: None,
+            seconds: 0.0,
+            output: String::new(),
+            checksum: String::new(),
+        }
+    }
+
+    /// Which part it is.
+    pub fn spec(&self) -> ShardSpec {
+        ShardSpec {
+            k: self.shard,
+            n: self.shards,
+        }
+    }
+
+    /// The puzzles answered, as a batch's tally (not stopped).
+    pub fn tally(&self) -> Tally {
+        Tally {
+            unique: self.unique,
+            multiple: self.multiple,
+            none: self.none,
+            invalid: self.invalid,
+            stopped: false,
+        }
+    }
+
+    /// Counts a batch's tally in (checked: a sum beyond 64 bits is `None`).
+    pub fn add(&mut self, t: &Tally) -> Option<()> {
+        let sum = add_tally(&self.tally(), t)?;
+        self.unique = sum.unique;
+        self.multiple = sum.multiple;
+        self.none = sum.none;
+        self.invalid = sum.invalid;
+        Some(())
+    }
+
+    /// The puzzles answered (`None`: more than 64 bits hold, a forged
+    /// file).
+    pub fn puzzles(&self) -> Option<u64> {
+        self.unique
+            .checked_add(self.multiple)?
+            .checked_add(self.none)?
+            .checked_add(self.invalid)
+    }
+
+    /// The record as a JSON document (pretty, as it is saved), with its
+    /// checksum.
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut p = self.clone();
+        p.checksum = checksum_of(&p);
+        serde_json::to_vec_pretty(&p).expect("plain data serialises")
+    }
+
+    /// Reads a part file and checks it whole (see the module
+    /// documentation).
+    pub fn from_json(text: &str) -> Result<PartFile, ReadError> {
+        // another kind of file says so, rather than which field it lacks
+        if let Some(f) = format_of(text) {
+            if f != FORMAT {
+                return Err(ReadError::Format(f));
+            }
+        }
+        let p: PartFile = serde_json::from_str(text)?;
+        if p.checksum.is_empty() {
+            return Err(ReadError::NoChecksum);
+        }
+        if p.checksum != checksum_of(&p) {
+            return Err(ReadError::Checksum);
+        }
+        p.validate()?;
+        Ok(p)
+    }
+
+    /// Every field in range, and consistent with the others.
+    pub fn validate(&self) -> Result<(), ReadError> {
+        let bad = |field: &'static str, why: String| Err(ReadError::Field { field, why });
+        if self.format != FORMAT {
+            return Err(ReadError::Format(self.format.clone()));
+        }
+        if !COMMANDS.contains(&self.command.as_str()) {
+            return bad(
+                "command",
+                format!("{:?} is not solve, count or check", self.command),
+            );
+        }
+        if self.input.len() != 16 || !self.input.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return bad(
+                "input",
+                format!("{:?} is not a fingerprint (16 hex digits)", self.input),
+            );
+        }
+        if self.shards == 0 || self.shard == 0 || self.shard > self.shards {
+            return bad(
+                "shard",
+                format!("part {} of {} is not a part", self.shard, self.shards),
+            );
+        }
+        // the lines of the part are the split's (the last line's number,
+        // one past it, must fit too)
+        if self.lines == usize::MAX {
+            return bad("lines", format!("{} lines cannot be", self.lines));
+        }
+        let (first, end) = part_lines(self.lines, self.spec());
+        if (self.first, self.end) != (first, end) {
+            return bad(
+                "first",
+                format!(
+                    "lines {} to {} are not part {} of {} of {} lines (that is lines {first} to {end})",
+                    self.first, self.end, self.shard, self.shards, self.lines
+                ),
+            );
+        }
+        if !(self.first <= self.next && self.next <= self.end) {
+            return bad(
+                "next",
+                format!(
+                    "line {} is not within the part's lines {} to {}",
+                    self.next, self.first, self.end
+                ),
+            );
+        }
+        if self.complete != (self.next == self.end) {
+            return bad(
+                "complete",
+                format!(
+                    "a part is complete exactly when its next line ({}) is its end ({})",
+                    self.next, self.end
+                ),
+            );
+        }
+        if self.complete && self.stopped.is_some() {
+            return bad("stopped", "a complete part did not stop early".into());
+        }
+        let answered = (self.next - self.first) as u64;
+        let puzzles = match self.puzzles() {
+            Some(p) if p <= answered => p,
+            _ => {
+                return bad(
+                    "unique",
+                    format!(
+                        "the puzzles counted ({} unique, {} multiple, {} none, {} invalid) are more than the {answered} lines answered",
+                        self.unique, self.multiple, self.none, self.invalid
+                    ),
+                )
+            }
+        };
+        let breaks = dancer_core::cpu::find_bytes(b'\n', self.output.as_bytes()).count() as u64;
+        let fits = if puzzles == 0 {
+            self.output.is_empty()
+        } else {
+            breaks >= puzzles && self.output.ends_with('\n')
+        };
+        if !fits {
+            return bad(
+                "output",
+                format!(
+                    "{} bytes in {breaks} lines are not the output of {puzzles} puzzles",
+                    self.output.len()
+                ),
+            );
+        }
+        if !(self.seconds.is_finite() && (0.0..=MAX_SECONDS).contains(&self.seconds)) {
+            return bad(
+                "seconds",
+                format!(
+                    "{} is not a time of work (0 to {MAX_SECONDS})",
+                    self.seconds
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Parts that do not merge.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    #[error("no part files")]
+    NoParts,
+    /// Two files disagree on `what`: the first file named has
+    /// `first_value`, `other` has `other_value`.
+    #[error(
+        "{first} and {other}: different {what} ({first_value} and {other_value}){}",
+        why_different(what)
+    )]
+    Different {
+        first: String,
+        other: String,
+        what: &'static str,
+        first_value: String,
+        other_value: String,
+    },
+    #[error("part {k} of {n} appears twice: {a} and {b}")]
+    Twice {
+        k: usize,
+        n: usize,
+        a: String,
+        b: String,
+    },
+    /// The parts missing (the first [`MAX_LISTED`]).
+    #[error(
+        "missing parts of {n}: {} (run each with --shard K/{n})",
+        list(missing)
+    )]
+    Missing { n: usize, missing: Vec<usize> },
+    /// The parts that did not finish: their numbers and files.
+    #[error(
+        "incomplete parts of {n}: {} (finish each with --shard K/{n} --resume FILE)",
+        list_files(incomplete)
+    )]
+    Incomplete {
+        n: usize,
+        incomplete: Vec<(usize, String)>,
+    },
+    #[error("the counts add up to more than 64 bits can hold (a damaged or forged file?)")]
+    Overflow,
+}
+
+fn list(ks: &[usize]) -> String {
+    ks.iter()
+        .map(|k| k.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn list_files(parts: &[(usize, String)]) -> String {
+    parts
+        .iter()
+        .map(|(k, f)| format!("{k} ({f})"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn why_different(what: &str) -> &'static str {
+    if what == "inputs" {
+        ": parts of another file, command or flags"
+    } else {
+        ""
+    }
+}
+
+/// `a + b`, each count checked (`None`: beyond 64 bits).
+fn add_tally(a: &Tally, b: &Tally) -> Option<Tally> {
+    Some(Tally {
+        unique: a.unique.checked_add(b.unique)?,
+        multiple: a.multiple.checked_add(b.multiple)?,
+        none: a.none.checked_add(b.none)?,
+        invalid: a.invalid.checked_add(b.invalid)?,
+        stopped: a.stopped || b.stopped,
+    })
+}
+
+/// What the parts of a run add up to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// The indices of the parts given, in the order of their numbers K:
+    /// their outputs, printed in this order, are the whole run's.
+    pub order: Vec<usize>,
+    /// The puzzles of all parts.
+    pub tally: Tally,
+    pub command: String,
+    pub shards: usize,
+    /// Seconds of work of all parts together.
+    pub seconds: f64,
+}
+
+/// Merges the parts of a run, given as (name, record) pairs (the name,
+/// usually the file, is for messages; the records checked by
+/// [`PartFile::from_json`], their outputs may be left out): refuses parts
+/// of other inputs, commands, versions or splits, a part given twice,
+/// parts missing and parts incomplete.
+pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
+    let (n, by_number) = numbered(parts)?;
+    let missing: Vec<usize> = (1..=n)
+        .filter(|k| !by_number.contains_key(k))
+        .take(MAX_LISTED)
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing { n, missing });
+    }
+    let incomplete: Vec<(usize, String)> = by_number
+        .iter()
+        .filter(|(_, &i)| !parts[i].1.complete)
+        .map(|(&k, &i)| (k, parts[i].0.clone()))
+        .take(MAX_LISTED)
+        .collect();
+    if !incomplete.is_empty() {
+        return Err(MergeError::Incomplete { n, incomplete });
+    }
+    let mut tally = Tally::default();
+    let mut seconds = 0.0;
+    for (_, p) in parts {
+        tally = add_tally(&tally, &p.tally()).ok_or(MergeError::Overflow)?;
+        seconds += p.seconds;
+    }
+    // the puzzles in all, as the summary says them
+    add_tally(&Tally::default(), &tally)
+        .and_then(|t| {
+            t.unique
+                .checked_add(t.multiple)?
+                .checked_add(t.none)?
+                .checked_add(t.invalid)
+        })
+        .ok_or(MergeError::Overflow)?;
+    Ok(Merged {
+        order: by_number.into_values().collect(),
+        tally,
+        command: parts[0].1.command.clone(),
+        shards: n,
+        seconds,
+    })
+}
+
+/// The parts of a run to run again: the parts missing and those that did
+/// not finish, as ranges of their numbers K (`ToRerun::array` writes them
+/// as `sbatch --array` takes them: `3,5-6`), found in time and memory of
+/// the parts given (not of N). The checks of [`merge`] but the missing
+/// and incomplete parts come first.
+pub fn to_rerun(parts: &[(String, PartFile)]) -> Result<ToRerun, MergeError> {
+    let (n, by_number) = numbered(parts)?;
+    let mut incomplete = Vec::new();
+    let mut ranges = Vec::new();
+    let mut next = 1;
+    // the gaps between the parts that finished
+    let good = by_number
+        .iter()
+        .filter_map(|(&k, &i)| {
+            if parts[i].1.complete {
+                Some(k)
+            } else {
+                incomplete.push(k);
+                None
+            }
+        })
+        .collect::<Vec<_>>();
+    for k in good.into_iter().chain([n + 1]) {
+        if k > next {
+            ranges.push((next, k - 1));
+        }
+        next = k + 1;
+    }
+    Ok(ToRerun {
+        n,
+        ranges,
+        incomplete,
+    })
+}
+
+/// The checks every part passes before parts merge: parts of one run (the
+/// same version, input, command, number of parts and lines), each number
+/// once. The number of parts, and the index of each part by its number.
+fn numbered(
+    parts: &[(String, PartFile)],
+) -> Result<(usize, std::collections::BTreeMap<usize, usize>), MergeError> {
+    let Some((f0, first)) = parts.first() else {
+        return Err(MergeError::NoParts);
+    };
+    for (f, p) in parts {
+        for (what, a, b) in [
+            ("versions", first.version.clone(), p.version.clone()),
+            ("inputs", first.input.clone(), p.input.clone()),
+            ("commands", first.command.clone(), p.command.clone()),
+            (
+                "numbers of parts",
+                first.shards.to_string(),
+                p.shards.to_string(),
+            ),
+            (
+                "numbers of lines",
+                first.lines.to_string(),
+                p.lines.to_string(),
+            ),
+        ] {
+            if a != b {
+                return Err(MergeError::Different {
+                    first: f0.clone(),
+                    other: f.clone(),
+                    what,
+                    first_value: a,
+                    other_value: b,
+                });
+            }
+        }
+    }
+    let mut by_number = std::collections::BTreeMap::new();
+    for (i, (f, p)) in parts.iter().enumerate() {
+        if let Some(j) = by_number.insert(p.shard, i) {
+            return Err(MergeError::Twice {
+                k: p.shard,
+                n: p.shards,
+                a: parts[j].0.clone(),
+                b: f.clone(),
+            });
+        }
+    }
+    Ok((first.shards, by_number))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(k: usize, n: usize) -> ShardSpec {
+        ShardSpec { k, n }
+    }
+
+    /// Every line is in exactly one part, the parts in order and of sizes
+    /// that differ by at most one, for many numbers of lines and parts
+    /// (more parts than lines, and no line, too); the bytes of the parts
+    /// one after the other are the text.
+    #[test]
+    fn every_line_in_exactly_one_part() {
+        for lines in 0..40usize {
+            for last_break in [true, false] {
+                // lines of 0 to 2 characters; a last line without a line
+                // break has one at least
+                let mut text = String::new();
+                for i in 0..lines {
+                    text.push_str(&"x".repeat(i % 3));
+                    if i + 1 < lines || last_break {
+                        text.push('\n');
+                    } else {
+                        text.push('y');
+                    }
+                }
+                assert_eq!(count_lines(&text), lines, "{text:?}");
+                for n in (1..=45).chain([1000, usize::MAX]) {
+                    let mut next_line = 1;
+                    let mut next_byte = 0;
+                    let (mut small, mut large) = (usize::MAX, 0);
+                    for k in 1..=n.min(50) {
+                        let p = part_of(&text, spec(k, n));
+                        assert_eq!(p.lines, lines);
+                        assert_eq!(p.first, next_line, "{lines} lines, part {k} of {n}");
+                        assert!(p.end >= p.first);
+                        assert_eq!(p.bytes.start, next_byte);
+                        assert_eq!(
+                            count_lines(&text[p.bytes.clone()]),
+                            p.end - p.first,
+                            "{lines} lines, part {k} of {n}"
+                        );
+                        next_line = p.end;
+                        next_byte = p.bytes.end;
+                        small = small.min(p.end - p.first);
+                        large = large.max(p.end - p.first);
+                    }
+                    if n <= 50 {
+                        assert_eq!(next_line, lines + 1);
+                        assert_eq!(next_byte, text.len());
+                        assert!(large - small <= 1, "{lines} lines in {n} parts");
+                    }
+                    // the last part ends at the end, whatever N
+                    let last = part_of(&text, spec(n, n));
+                    assert_eq!((last.end, last.bytes.end), (lines + 1, text.len()));
+                }
+            }
+        }
+        // no overflow where (K - 1) * L is beyond 64 bits
+        assert_eq!(
+            part_lines(usize::MAX - 1, spec(usize::MAX, usize::MAX)),
+            (usize::MAX - 1, usize::MAX)
+        );
+        assert_eq!(part_lines(3, spec(usize::MAX - 1, usize::MAX)), (3, 3));
+        // lines of a text with \r\n: the \r stays in its line
+        let t = "a\r\nb\r\nc";
+        assert_eq!(&t[line_bytes(t, 2, 3)], "b\r\n");
+        assert_eq!(&t[line_bytes(t, 3, 4)], "c");
+        assert_eq!(&t[line_bytes(t, 4, 4)], "");
+    }
+
+    #[test]
+    fn fingerprints_tell_inputs_commands_and_flags_apart() {
+        let a = fingerprint("1\n2\n", "solve", &[("json", "false")]);
+        assert_eq!(a.len(), 16);
+        assert_eq!(a, fingerprint("1\n2\n", "solve", &[("json", "false")]));
+        for other in [
+            fingerprint("1\n3\n", "solve", &[("json", "false")]),
+            fingerprint("1\n2\n", "count", &[("json", "false")]),
+            fingerprint("1\n2\n", "solve", &[("json", "true")]),
+            fingerprint("1\n2\n", "solve", &[("jso", "nfalse")]),
+            fingerprint("1\n2\n", "solve", &[]),
+        ] {
+            assert_ne!(a, other);
+        }
+    }
+
+    fn sample() -> PartFile {
+        let mut p = PartFile::new(&"ab".repeat(8), "solve", spec(2, 3), 10);
+        assert_eq!((p.first, p.end, p.next, p.complete), (4, 7, 4, false));
+        p.next = 6;
+        p.unique = 1;
+        p.invalid = 1;
+        p.output = "812753649943682175675491283154237896369845721287169534521974368438526917796318452\ninvalid: \"why\"\n".into();
+        p.stopped = Some(Stopped::Interrupted);
+        p.seconds = 0.125;
+        p
+    }
+
+    #[test]
+    fn a_record_round_trips() {
+        let p = sample();
+        let json = p.to_json();
+        let back = PartFile::from_json(std::str::from_utf8(&json).unwrap()).unwrap();
+        assert!(!back.checksum.is_empty());
+        assert_eq!(
+            PartFile {
+                checksum: String::new(),
+                ..back.clone()
+            },
+            p
+        );
+        // written again, the same file
+        assert_eq!(back.to_json(), json);
+        let text = String::from_utf8(json).unwrap();
+        assert!(text.contains("\"stopped\": \"interrupted\""), "{text}");
+        assert_eq!(format_of(&text).as_deref(), Some(FORMAT));
+        // complete: no `stopped`, next at the end
+        let mut done = p.clone();
+        done.next = done.end;
+        done.complete = true;
+        done.stopped = None;
+        let text = String::from_utf8(done.to_json()).unwrap();
+        assert!(!text.contains("stopped"));
+        PartFile::from_json(&text).unwrap();
+        // an empty part is complete from the start
+        let empty = PartFile::new(&"0".repeat(16), "check", spec(3, 20), 10);
+        assert_eq!((empty.first, empty.end), (2, 2));
+        assert!(empty.complete);
+        PartFile::from_json(std::str::from_utf8(&empty.to_json()).unwrap()).unwrap();
+    }
+
+    /// `f` applied to a record's JSON: `rechecksum` writes a matching
+    /// checksum (a forged file), else the old one stays (an edit).
+    fn forged(p: &PartFile, rechecksum: bool, f: impl Fn(&mut serde_json::Value)) -> String {
+        let mut v: serde_json::Value = serde_json::from_slice(&p.to_json()).unwrap();
+        f(&mut v);
+        if rechecksum {
+            v.as_object_mut().unwrap().remove("checksum");
+            let bare: PartFile = match serde_json::from_value(v.clone()) {
+                Ok(b) => b,
+                // not a record any more: the checksum does not matter
+                Err(_) => return v.to_string(),
+            };
+            v["checksum"] = checksum_of(&bare).into();
+        }
+        serde_json::to_string_pretty(&v).unwrap()
+    }
+
+    #[test]
+    fn damaged_edited_and_forged_files_are_refused() {
+        let p = sample();
+        let edited = forged(&p, false, |v| v["unique"] = 2.into());
+        assert!(matches!(
+            PartFile::from_json(&edited),
+            Err(ReadError::Checksum)
+        ));
+        let no_sum = forged(&p, false, |v| {
+            v.as_object_mut().unwrap().remove("checksum");
+        });
+        assert!(matches!(
+            PartFile::from_json(&no_sum),
+            Err(ReadError::NoChecksum)
+        ));
+        type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+        let cases: Vec<(&str, Edit)> = vec![
+            ("shard", Box::new(|v| v["shard"] = 4.into())),
+            ("shard", Box::new(|v| v["shard"] = 0.into())),
+            ("shard", Box::new(|v| v["shards"] = 0.into())),
+            ("next", Box::new(|v| v["next"] = 8.into())),
+            ("next", Box::new(|v| v["next"] = 3.into())),
+            ("first", Box::new(|v| v["first"] = 5.into())),
+            ("first", Box::new(|v| v["end"] = 9.into())),
+            ("first", Box::new(|v| v["lines"] = 1000.into())),
+            ("lines", Box::new(|v| v["lines"] = usize::MAX.into())),
+            ("complete", Box::new(|v| v["complete"] = true.into())),
+            ("unique", Box::new(|v| v["unique"] = 3.into())),
+            ("unique", Box::new(|v| v["none"] = u64::MAX.into())),
+            ("output", Box::new(|v| v["output"] = "".into())),
+            ("output", Box::new(|v| v["output"] = "no line break".into())),
+            ("input", Box::new(|v| v["input"] = "abc".into())),
+            ("command", Box::new(|v| v["command"] = "rate".into())),
+            ("seconds", Box::new(|v| v["seconds"] = (-1.0).into())),
+            ("seconds", Box::new(|v| v["seconds"] = 1e300.into())),
+        ];
+        for (field, f) in cases {
+            let text = forged(&p, true, f);
+            match PartFile::from_json(&text) {
+                Err(ReadError::Field { field: got, .. }) => assert_eq!(got, field, "{text}"),
+                other => panic!("{field}: {other:?}"),
+            }
+        }
+        // not a part at all, or not JSON of one
+        for (text, want) in [
+            (
+                forged(&p, true, |v| v["format"] = "dancer-shard".into()),
+                "format",
+            ),
+            (forged(&p, true, |v| v["stopped"] = "limit".into()), "json"),
+            (forged(&p, true, |v| v["next"] = (-1).into()), "json"),
+            (forged(&p, true, |v| v["extra"] = 1.into()), "json"),
+            ("[1, 2]".to_string(), "json"),
+            ("{\"format\": 3}".to_string(), "json"),
+            ("".to_string(), "json"),
+        ] {
+            let e = PartFile::from_json(&text).unwrap_err();
+            let got = match e {
+                ReadError::Format(_) => "format",
+                ReadError::Json(_) => "json",
+                _ => "other",
+            };
+            assert_eq!(got, want, "{text}: {e}");
+        }
+    }
+
+    fn finished(k: usize, n: usize, lines: usize) -> PartFile {
+        let mut p = PartFile::new(&"cd".repeat(8), "count", spec(k, n), lines);
+        p.next = p.end;
+        p.complete = true;
+        p.unique = (p.end - p.first) as u64;
+        p.output = "1\n".repeat(p.unique as usize);
+        p
+    }
+
+    #[test]
+    fn parts_merge_in_order_and_refuse_what_does_not_fit() {
+        let name = |k: usize| format!("p{k}.json");
+        let mut parts: Vec<(String, PartFile)> =
+            [3, 1, 2].map(|k| (name(k), finished(k, 3, 10))).to_vec();
+        let m = merge(&parts).unwrap();
+        assert_eq!(m.order, vec![1, 2, 0]);
+        assert_eq!(m.tally.unique, 10);
+        assert_eq!((m.command.as_str(), m.shards), ("count", 3));
+        assert_eq!(to_rerun(&parts).unwrap().array(), "");
+        // another input
+        let mut other = finished(2, 3, 10);
+        other.input = "ef".repeat(8);
+        let e = merge(&[parts[0].clone(), ("x.json".into(), other)]).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("p3.json and x.json: different inputs"),
+            "{e}"
+        );
+        // another split
+        let e = merge(&[parts[0].clone(), ("y.json".into(), finished(1, 4, 10))]).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                MergeError::Different {
+                    what: "numbers of parts",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        // twice
+        let mut twice = parts.clone();
+        twice.push(("again.json".into(), finished(1, 3, 10)));
+        let e = merge(&twice).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "part 1 of 3 appears twice: p1.json and again.json"
+        );
+        // missing, and to run again
+        let e = merge(&parts[..1]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "missing parts of 3: 1, 2 (run each with --shard K/3)"
+        );
+        assert_eq!(to_rerun(&parts[..1]).unwrap().array(), "1-2");
+        // incomplete
+        let mut half = PartFile::new(&"cd".repeat(8), "count", spec(2, 3), 10);
+        half.stopped = Some(Stopped::Interrupted);
+        parts[2] = (name(2), half);
+        let e = merge(&parts).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "incomplete parts of 3: 2 (p2.json) (finish each with --shard K/3 --resume FILE)"
+        );
+        let r = to_rerun(&parts).unwrap();
+        assert_eq!((r.array(), r.incomplete), ("2".to_string(), vec![2]));
+        // many parts, few given: found without a pass over N
+        let big = [(name(5), finished(5, usize::MAX / 2, 10))];
+        assert_eq!(
+            to_rerun(&big).unwrap().array(),
+            format!("1-4,6-{}", usize::MAX / 2)
+        );
+        assert!(matches!(merge(&big), Err(MergeError::Missing { .. })));
+    }
+}
