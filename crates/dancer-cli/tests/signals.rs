@@ -477,3 +477,77 @@ fn a_killed_shard_resumes_from_its_checkpoint() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("the checkpoint is of shard 2/3"));
 }
+
+/// A Sudoku count of a puzzle with more solutions than any run can count
+/// (the empty grid: 6.7e21; an empty 16x16 on the general path) stops on
+/// the first signal, inside the puzzle: the puzzles answered before it are
+/// printed, it is not (its count would be short), and the exit is 130.
+/// A batch part saves the same and says where to go on.
+#[test]
+fn a_sudoku_count_of_endless_solutions_stops_on_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let easy = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
+    let empty9 = ".".repeat(81);
+    let empty16 = ".".repeat(256);
+    for (engine, endless) in [("auto", &empty9), ("dlx", &empty9), ("auto", &empty16)] {
+        let f = dir.path().join("p.txt");
+        std::fs::write(&f, format!("{easy}\n{easy}\n{endless}\n{easy}\n")).unwrap();
+        let part = dir.path().join("part.json");
+        let _ = std::fs::remove_file(&part);
+        for shard in [false, true] {
+            let mut args = vec![
+                "sudoku".to_string(),
+                "count".into(),
+                f.display().to_string(),
+                "--engine".into(),
+                engine.into(),
+                "--threads".into(),
+                "1".into(),
+            ];
+            if shard {
+                args.extend(["--shard", "1/1", "--shard-out"].map(String::from));
+                args.push(part.display().to_string());
+            }
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dancer"))
+                .args(&args)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(700));
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "{args:?}: still counting"
+            );
+            kill(&child, "TERM");
+            let status = wait(&mut child);
+            let mut out = String::new();
+            child
+                .stdout
+                .take()
+                .unwrap()
+                .read_to_string(&mut out)
+                .unwrap();
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            assert_eq!(status.code(), Some(130), "{args:?}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+            if shard {
+                assert_eq!(out, "", "a part prints nothing");
+                let p: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&part).unwrap()).unwrap();
+                assert_eq!(p["complete"], false);
+                assert_eq!(p["stopped"], "interrupted");
+                assert_eq!(p["next"], 3, "goes on from the endless puzzle: {p}");
+                assert_eq!(p["output"], "1\n1\n");
+            } else {
+                assert_eq!(out, "1\n1\n", "{engine}: the two puzzles before it");
+            }
+        }
+    }
+}

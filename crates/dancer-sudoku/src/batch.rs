@@ -405,6 +405,7 @@ where
         render: &render,
         done,
         cancelled: &cancelled,
+        cancel: batch.cancel.as_ref(),
     };
     let mut hand = HandOn {
         each,
@@ -696,6 +697,9 @@ struct Context<'a, R> {
     render: &'a R,
     done: &'a std::sync::atomic::AtomicU64,
     cancelled: &'a (dyn Fn() -> bool + Sync),
+    /// The batch's cancel flag, handed to the engines: a puzzle with many
+    /// solutions to count, or a long search, stops when it is set.
+    cancel: Option<&'a std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
@@ -712,6 +716,10 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
                     }
                     let no = e.line;
                     match self.solve(e, &mut last) {
+                        Ok(_) if (self.cancelled)() => {
+                            out.stopped = true;
+                            break;
+                        }
                         Ok(o) => self.push(&mut out, no, o),
                         Err(e) => {
                             out.error = Some(e);
@@ -750,7 +758,24 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
             }
             if let Some(cells) = cells {
                 let rules = &self.reader.rules9;
-                if lane9::solve_into(rules, cells, self.limit, self.keep, no, &mut out.outcomes) {
+                let before = (out.outcomes.len(), out.text.len());
+                if lane9::solve_into(
+                    rules,
+                    cells,
+                    self.limit,
+                    self.keep,
+                    no,
+                    &mut out.outcomes,
+                    self.cancel,
+                ) {
+                    if (self.cancelled)() {
+                        // stopped inside the puzzle (or just after it):
+                        // not answered, its count may be short
+                        out.outcomes.truncate(before.0);
+                        out.text.truncate(before.1);
+                        out.stopped = true;
+                        break;
+                    }
                     let (_, o, end) = out.outcomes.last_mut().expect("pushed");
                     (self.render)(no, o, &mut out.text);
                     *end = out.text.len();
@@ -758,6 +783,12 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
                 }
             }
             match self.solve(self.reader.read_line(line, no), &mut last) {
+                // stopped inside the puzzle (or just after it): not
+                // answered, its count may be short
+                Ok(_) if (self.cancelled)() => {
+                    out.stopped = true;
+                    break;
+                }
                 Ok(o) => self.push(&mut out, no, o),
                 Err(e) => {
                     out.error = Some(e);
@@ -780,7 +811,7 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
     /// last one used, when the rules are the same).
     fn solve(&self, e: Entry, last: &mut Option<Arc<Solver>>) -> Result<Outcome, EngineMismatch> {
         let Ok(p) = &e.puzzle else {
-            return Ok(solve_entry(None, e, self.limit, self.keep));
+            return Ok(solve_entry(None, e, self.limit, self.keep, None));
         };
         let s = match last {
             Some(s) if s.rules() == &p.rules => s.clone(),
@@ -790,7 +821,7 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
                 s
             }
         };
-        Ok(solve_entry(Some(&s), e, self.limit, self.keep))
+        Ok(solve_entry(Some(&s), e, self.limit, self.keep, self.cancel))
     }
 }
 
@@ -876,18 +907,26 @@ pub fn solve_one(
         Ok(p) => Some(Solver::new(&p.rules, engine)?),
         Err(_) => None,
     };
-    Ok(solve_entry(solver.as_ref(), entry, limit, keep))
+    Ok(solve_entry(solver.as_ref(), entry, limit, keep, None))
 }
 
 /// A puzzle read on the general path, solved by `solver` (made for its
 /// rules; `None` only when the puzzle could not be read), the answers
 /// checked.
-fn solve_entry(solver: Option<&Solver>, e: Entry, limit: u64, keep: usize) -> Outcome {
+/// With `cancel` set meanwhile, the count may be short: the caller looks
+/// at the flag and drops the outcome.
+fn solve_entry(
+    solver: Option<&Solver>,
+    e: Entry,
+    limit: u64,
+    keep: usize,
+    cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> Outcome {
     match (e.puzzle, solver) {
         (Err(err), _) => Outcome::Invalid(err.to_string()),
         (Ok(_), None) => unreachable!("a solver is made for every puzzle read"),
         (Ok(p), Some(solver)) => {
-            let s = solver.solve(&p.givens, limit, keep);
+            let (s, _) = solver.solve_cancellable(&p.givens, limit, keep, cancel);
             checked(p, s)
         }
     }
@@ -1018,7 +1057,7 @@ pub(crate) mod lane9 {
     #[cfg(test)]
     pub fn solve(rules: &Rules, cells: [u8; 81], limit: u64, keep: usize) -> Option<Outcome> {
         let mut v = Vec::with_capacity(1);
-        solve_into(rules, cells, limit, keep, 0, &mut v).then(|| v.pop().expect("pushed").1)
+        solve_into(rules, cells, limit, keep, 0, &mut v, None).then(|| v.pop().expect("pushed").1)
     }
 
     /// [`solve`], its outcome pushed onto `outcomes` with `line` (and 0
@@ -1026,7 +1065,8 @@ pub(crate) mod lane9 {
     /// outcome is built in its place in the vector: an outcome is a few
     /// hundred bytes (its grids in place), and moving it from the solver
     /// to the vector, a copy at each step, was a twentieth of a batch's
-    /// time.
+    /// time. With `cancel` set meanwhile, the count may be short: the
+    /// caller looks at the flag and drops the outcome.
     pub fn solve_into(
         rules: &Rules,
         cells: [u8; 81],
@@ -1034,6 +1074,7 @@ pub(crate) mod lane9 {
         keep: usize,
         line: usize,
         outcomes: &mut Vec<(usize, Outcome, usize)>,
+        cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
     ) -> bool {
         let keep = keep.min(usize::try_from(limit).unwrap_or(usize::MAX));
         let mut small = [[0u8; 81]; 2];
@@ -1045,7 +1086,7 @@ pub(crate) mod lane9 {
             &mut large
         };
         let mut st = fast9::Fast9Stats::default();
-        let count = fast9::solve(&cells, limit, out, &mut st);
+        let count = fast9::solve_cancellable(&cells, limit, out, &mut st, cancel.map(|c| &**c));
         // givens in conflict give no solution: only then are they looked
         // at, and then the general path says where the conflict is
         if count == 0 && !givens_ok(&cells) {
@@ -1378,7 +1419,7 @@ mod tests {
         ) {
             let reader = Reader::new(&RulesSpec::default());
             let fast9 = Solver::new(&reader.rules9, Engine::Fast9).unwrap();
-            let general = solve_entry(Some(&fast9), reader.read_line(&line, 1), limit, keep);
+            let general = solve_entry(Some(&fast9), reader.read_line(&line, 1), limit, keep, None);
             let trimmed = line.trim_ascii();
             let meant = trimmed.len() == 81
                 && trimmed.bytes().all(|b| b == b'.' || b.is_ascii_digit());

@@ -116,9 +116,25 @@ impl Cover {
 /// Counts the solutions of `puzzle` with dancing links, up to `limit`,
 /// keeping the first `keep`. Returns (count, solutions, nodes).
 pub fn solve_dlx(puzzle: &Puzzle, limit: u64, keep: usize) -> (u64, Vec<Grid>, u64) {
+    let (count, kept, nodes, _) = solve_dlx_cancellable(puzzle, limit, keep, None);
+    (count, kept, nodes)
+}
+
+/// [`solve_dlx`], stopped when `cancel` is set (the engine looks at it
+/// every [`dancer_core::CANCEL_INTERVAL`] nodes): the last value says
+/// whether it was, and then the count is a lower bound.
+pub fn solve_dlx_cancellable(
+    puzzle: &Puzzle,
+    limit: u64,
+    keep: usize,
+    cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+) -> (u64, Vec<Grid>, u64, bool) {
     let cover = to_exact_cover(puzzle);
     // Sudoku as exact cover has no multiplicities: dlx takes it
     let mut dlx = Dlx::new(&cover.problem).expect("no multiplicities");
+    if let Some(c) = cancel {
+        dlx.set_cancel(c.clone());
+    }
     let mut count = 0;
     let mut kept = Vec::new();
     while count < limit {
@@ -130,5 +146,5 @@ pub fn solve_dlx(puzzle: &Puzzle, limit: u64, keep: usize) -> (u64, Vec<Grid>, u
             kept.push(cover.grid(puzzle, sol));
         }
     }
-    (count, kept, dlx.stats().nodes)
+    (count, kept, dlx.stats().nodes, dlx.is_cancelled())
 }

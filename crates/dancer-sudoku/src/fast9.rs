@@ -52,7 +52,15 @@ pub struct Fast9Stats {
     /// one (a branch on a cell with two candidates counts two once both
     /// are tried).
     pub guesses: u64,
+    /// The cancel flag stopped the search ([`solve_cancellable`]): the
+    /// count is a lower bound, not the answer.
+    pub cancelled: bool,
 }
+
+/// Solutions between two looks at a cancel flag: a count of many
+/// solutions (an empty grid has 6.7e21) can be stopped; a search with
+/// few is over in microseconds anyway.
+const CANCEL_EVERY: u64 = 1 << 12;
 
 /// Bit 0 of each row of a band word (rows are 10 bits apart).
 const L: u32 = 1 | 1 << 10 | 1 << 20;
@@ -753,6 +761,24 @@ struct Search<'a> {
     count: u64,
     out: &'a mut [[u8; 81]],
     guesses: u64,
+    /// Looked at every [`CANCEL_EVERY`] solutions; once set, `limit`
+    /// drops to the count, which ends the search.
+    cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    cancelled: bool,
+}
+
+impl Search<'_> {
+    /// At a solution: stops the search when the cancel flag is set.
+    #[cold]
+    fn look_at_cancel(&mut self) {
+        if self
+            .cancel
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            self.cancelled = true;
+            self.limit = self.count;
+        }
+    }
 }
 
 /// Band word (bit 10 r + c) -> 27 bits (bit 9 r + c).
@@ -897,6 +923,9 @@ fn run<V: Lanes>(ctx: &mut Search, s0: &[V; 5]) {
                 V::write(&s, o);
             }
             ctx.count += 1;
+            if ctx.count % CANCEL_EVERY == 0 {
+                ctx.look_at_cancel();
+            }
             return;
         }
         let (b, i, mut ds) = choose(&s);
@@ -939,7 +968,20 @@ fn run<V: Lanes>(ctx: &mut Search, s0: &[V; 5]) {
 /// Givens that conflict with each other (two equal digits in a row, column or box)
 /// simply give 0 solutions; any byte > 9 in `cells` also gives 0 solutions. Never panics.
 pub fn solve(cells: &[u8; 81], limit: u64, out: &mut [[u8; 81]], stats: &mut Fast9Stats) -> u64 {
-    solve_with(cells, limit, out, stats, Path::Best)
+    solve_with(cells, limit, out, stats, Path::Best, None)
+}
+
+/// [`solve`], stopped when `cancel` is set (looked at every 4,096
+/// solutions): then `stats.cancelled` says so, and the count returned is
+/// only those found before.
+pub fn solve_cancellable(
+    cells: &[u8; 81],
+    limit: u64,
+    out: &mut [[u8; 81]],
+    stats: &mut Fast9Stats,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+) -> u64 {
+    solve_with(cells, limit, out, stats, Path::Best, cancel)
 }
 
 /// The whole search with lanes V.
@@ -968,6 +1010,7 @@ fn solve_with(
     out: &mut [[u8; 81]],
     stats: &mut Fast9Stats,
     path: Path,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
 ) -> u64 {
     *stats = Fast9Stats::default();
     if limit == 0 {
@@ -978,6 +1021,8 @@ fn solve_with(
         count: 0,
         out,
         guesses: 0,
+        cancel,
+        cancelled: false,
     };
     match path {
         #[cfg(target_arch = "x86_64")]
@@ -990,6 +1035,7 @@ fn solve_with(
         _ => start::<Portable>(cells, &mut ctx),
     }
     stats.guesses = ctx.guesses;
+    stats.cancelled = ctx.cancelled;
     ctx.count
 }
 
@@ -1115,7 +1161,7 @@ mod tests {
         for path in [Path::Sse2, Path::Portable] {
             let mut out2 = vec![[0u8; 81]; out.len()];
             let mut st2 = Fast9Stats::default();
-            let n2 = solve_with(p, limit, &mut out2, &mut st2, path);
+            let n2 = solve_with(p, limit, &mut out2, &mut st2, path, None);
             assert_eq!(n, n2, "{path:?}: another count");
             assert_eq!(*st, st2, "{path:?}: other statistics");
             let written = out.len().min(n as usize);

@@ -96,6 +96,19 @@ fn take_bit(set: &mut [u64]) -> Option<usize> {
 pub struct PropagateStats {
     /// Guesses made (search nodes beyond the root).
     pub guesses: u64,
+    /// The cancel flag stopped the search ([`Propagator::solve_cancellable`]):
+    /// the count is a lower bound, not the answer.
+    pub cancelled: bool,
+}
+
+/// Guesses between two looks at a cancel flag.
+const CANCEL_EVERY: u64 = 1 << 10;
+
+/// What ends a search: the solutions wanted, those kept, a cancel flag.
+struct Bounds<'a> {
+    limit: u64,
+    keep: usize,
+    cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 impl Propagator {
@@ -157,6 +170,19 @@ impl Propagator {
         keep: usize,
         stats: &mut PropagateStats,
     ) -> (u64, Vec<Grid>) {
+        self.solve_cancellable(givens, limit, keep, stats, None)
+    }
+
+    /// [`solve`](Self::solve), stopped when `cancel` is set (looked at
+    /// every 1,024 guesses): then `stats.cancelled` says so.
+    pub fn solve_cancellable(
+        &self,
+        givens: &Grid,
+        limit: u64,
+        keep: usize,
+        stats: &mut PropagateStats,
+        cancel: Option<&std::sync::atomic::AtomicBool>,
+    ) -> (u64, Vec<Grid>) {
         let n = self.n;
         let words = self.units.len().div_ceil(64);
         let mut work = Work {
@@ -191,9 +217,12 @@ impl Propagator {
         }
         let empty = n * n - givens.filled();
         pool.resize(empty + 2, pool[0].clone());
-        self.search(
-            &mut pool, &mut work, limit, keep, &mut count, &mut out, stats,
-        );
+        let to = Bounds {
+            limit,
+            keep,
+            cancel,
+        };
+        self.search(&mut pool, &mut work, &to, &mut count, &mut out, stats);
         (count, out)
     }
 
@@ -432,8 +461,7 @@ impl Propagator {
         &self,
         pool: &mut [State],
         work: &mut Work,
-        limit: u64,
-        keep: usize,
+        to: &Bounds,
         count: &mut u64,
         out: &mut Vec<Grid>,
         stats: &mut PropagateStats,
@@ -445,7 +473,7 @@ impl Propagator {
         }
         if cur.unsolved == 0 {
             *count += 1;
-            if out.len() < keep {
+            if out.len() < to.keep {
                 out.push(Grid::from_cells(self.n, cur.val.clone()));
             }
             return;
@@ -473,15 +501,23 @@ impl Propagator {
             }
         }
         let mut m = cur.cand[best];
-        while m != 0 && *count < limit {
+        while m != 0 && *count < to.limit && !stats.cancelled {
             let bit = m & m.wrapping_neg();
             m ^= bit;
             stats.guesses += 1;
+            if stats.guesses % CANCEL_EVERY == 0
+                && to
+                    .cancel
+                    .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                stats.cancelled = true;
+                return;
+            }
             let next = &mut rest[0];
             next.clone_from(cur);
             work.clear();
             if self.assign(next, best, bit.trailing_zeros() as u8 + 1, work) {
-                self.search(rest, work, limit, keep, count, out, stats);
+                self.search(rest, work, to, count, out, stats);
             } else {
                 work.clear();
             }

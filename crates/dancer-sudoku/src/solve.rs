@@ -1,6 +1,5 @@
 //! One solving API over the engines.
 
-use crate::cover::solve_dlx;
 use crate::fast9;
 use crate::grid::Grid;
 use crate::propagate::{PropagateStats, Propagator};
@@ -142,43 +141,68 @@ impl Solver {
 
     /// Counts the solutions of `givens` up to `limit`, keeping the first `keep`.
     pub fn solve(&self, givens: &Grid, limit: u64, keep: usize) -> Solved {
+        self.solve_cancellable(givens, limit, keep, None).0
+    }
+
+    /// [`solve`](Self::solve), stopped when `cancel` is set (every engine
+    /// looks at it now and then: a count of many solutions, or a long
+    /// search, ends soon after): `true` then, and the count is only a
+    /// lower bound.
+    pub fn solve_cancellable(
+        &self,
+        givens: &Grid,
+        limit: u64,
+        keep: usize,
+        cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> (Solved, bool) {
         match self.engine {
             Engine::Fast9 => {
                 let cells: [u8; 81] = givens.cells().try_into().expect("9x9");
                 let mut buf = vec![[0u8; 81]; keep.min(limit as usize)];
                 let mut st = fast9::Fast9Stats::default();
-                let count = fast9::solve(&cells, limit, &mut buf, &mut st);
+                let count = fast9::solve_cancellable(
+                    &cells,
+                    limit,
+                    &mut buf,
+                    &mut st,
+                    cancel.map(|c| &**c),
+                );
                 buf.truncate(count.min(buf.len() as u64) as usize);
-                Solved {
+                let solved = Solved {
                     count,
                     solutions: buf
                         .into_iter()
                         .map(|c| Grid::from_cells(9, c.to_vec()))
                         .collect(),
                     effort: st.guesses,
-                }
+                };
+                (solved, st.cancelled)
             }
             Engine::Logic => {
                 let mut st = PropagateStats::default();
                 let g = self.propagator.as_ref().expect("built for logic");
-                let (count, solutions) = g.solve(givens, limit, keep, &mut st);
-                Solved {
+                let (count, solutions) =
+                    g.solve_cancellable(givens, limit, keep, &mut st, cancel.map(|c| &**c));
+                let solved = Solved {
                     count,
                     solutions: Grids::from_vec(solutions),
                     effort: st.guesses,
-                }
+                };
+                (solved, st.cancelled)
             }
             Engine::Dlx => {
                 let p = Puzzle {
                     rules: self.rules.clone(),
                     givens: givens.clone(),
                 };
-                let (count, solutions, nodes) = solve_dlx(&p, limit, keep);
-                Solved {
+                let (count, solutions, nodes, cancelled) =
+                    crate::cover::solve_dlx_cancellable(&p, limit, keep, cancel);
+                let solved = Solved {
                     count,
                     solutions: Grids::from_vec(solutions),
                     effort: nodes,
-                }
+                };
+                (solved, cancelled)
             }
             Engine::Auto => unreachable!("resolved in new"),
         }
