@@ -241,6 +241,35 @@ fn a_catalogue_polyform_in_4_tasks_equals_one_local_run() {
     assert_eq!(read(&d.join("run/result.txt")).trim(), local.trim());
 }
 
+/// `dancer slurm` of `n` queens in `tasks` parts with Knuth's dlx, a
+/// checkpoint every `every` seconds, into `d/run`: the job ids.
+fn queens_run(d: &Path, n: &str, tasks: &str, every: &str) -> (u64, u64) {
+    let file = format!("q{n}.dlx");
+    std::fs::write(
+        d.join(&file),
+        ok(dancer_in(d, &["gen", "queens", n]), "gen"),
+    )
+    .unwrap();
+    let (array, merge) = submit(
+        d,
+        &[
+            "--tasks",
+            tasks,
+            "--dir",
+            "run",
+            "--",
+            "solve",
+            &file,
+            "--count",
+            "--engine",
+            "dlx",
+            "--checkpoint-every",
+            every,
+        ],
+    );
+    (array.expect("an array was submitted"), merge)
+}
+
 #[test]
 fn tasks_killed_or_stopped_and_resubmitted_merge_exactly() {
     let _node = NODE.lock().unwrap_or_else(|e| e.into_inner());
@@ -248,30 +277,8 @@ fn tasks_killed_or_stopped_and_resubmitted_merge_exactly() {
         return;
     }
     let d = scratch("killed");
-    std::fs::write(
-        d.join("q16.dlx"),
-        ok(dancer_in(&d, &["gen", "queens", "16"]), "gen"),
-    )
-    .unwrap();
     // about 10 s of Knuth's search a task, a checkpoint every half second
-    let (array, merge) = submit(
-        &d,
-        &[
-            "--tasks",
-            "4",
-            "--dir",
-            "run",
-            "--",
-            "solve",
-            "q16.dlx",
-            "--count",
-            "--engine",
-            "dlx",
-            "--checkpoint-every",
-            "0.5",
-        ],
-    );
-    let array = array.unwrap();
+    let (array, merge) = queens_run(&d, "16", "4", "0.5");
     let run = d.join("run");
     // task 2: `scancel --signal=KILL` once it has saved a checkpoint
     // (Slurm cancels the task: SIGTERM, then SIGKILL after KillWait)
@@ -480,29 +487,7 @@ fn a_requeued_task_goes_on_from_its_checkpoint() {
         return;
     }
     let d = scratch("requeued");
-    std::fs::write(
-        d.join("q15.dlx"),
-        ok(dancer_in(&d, &["gen", "queens", "15"]), "gen"),
-    )
-    .unwrap();
-    let (array, merge) = submit(
-        &d,
-        &[
-            "--tasks",
-            "2",
-            "--dir",
-            "run",
-            "--",
-            "solve",
-            "q15.dlx",
-            "--count",
-            "--engine",
-            "dlx",
-            "--checkpoint-every",
-            "0.2",
-        ],
-    );
-    let array = array.unwrap();
+    let (array, merge) = queens_run(&d, "15", "2", "0.2");
     let run = d.join("run");
     wait_for_file(&run.join("checkpoints/1.json"), Duration::from_secs(120));
     let task1 = format!("{array}_1");

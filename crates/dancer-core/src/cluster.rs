@@ -458,23 +458,16 @@ impl RunRecord {
     }
 }
 
-/// `3-5,9`: the numbers `ks` (sorted) as `sbatch --array` ranges.
+/// `3-5,9`: the numbers `ks` (sorted, 1 or more) as `sbatch --array`
+/// ranges ([`ToRerun::array`](crate::shard::ToRerun::array)'s form).
 pub fn array_ranges(ks: &[usize]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < ks.len() {
-        let mut j = i;
-        while j + 1 < ks.len() && ks[j + 1] == ks[j] + 1 {
-            j += 1;
-        }
-        out.push(if i == j {
-            ks[i].to_string()
-        } else {
-            format!("{}-{}", ks[i], ks[j])
-        });
-        i = j + 1;
-    }
-    out.join(",")
+    let Some(&n) = ks.iter().max() else {
+        return String::new();
+    };
+    // the numbers to run are the gaps between those that are not
+    let run: std::collections::BTreeSet<usize> = ks.iter().copied().collect();
+    let good = (1..=n).filter(|k| !run.contains(k)).collect();
+    crate::shard::ToRerun::new(n, good, Vec::new()).array()
 }
 
 /// A path as it is written into a script.

@@ -888,6 +888,28 @@ pub struct ToRerun {
 }
 
 impl ToRerun {
+    /// The parts of `n` to run again when the parts `good` finished
+    /// (the others: missing, or among `incomplete`, the parts given that
+    /// did not finish).
+    pub fn new(n: usize, mut good: Vec<usize>, mut incomplete: Vec<usize>) -> ToRerun {
+        good.sort_unstable();
+        incomplete.sort_unstable();
+        // the gaps between the parts that finished
+        let mut ranges = Vec::new();
+        let mut next = 1;
+        for k in good.into_iter().chain([n + 1]) {
+            if k > next {
+                ranges.push((next, k - 1));
+            }
+            next = k + 1;
+        }
+        ToRerun {
+            n,
+            ranges,
+            incomplete,
+        }
+    }
+
     /// `3-5,9` (empty when nothing is to run again).
     pub fn array(&self) -> String {
         self.ranges
@@ -923,22 +945,7 @@ pub fn to_rerun(parts: &[(String, Saved)]) -> Result<ToRerun, MergeError> {
         }
     }
     debug_assert_eq!(by_number.len(), parts.len());
-    good.sort_unstable();
-    incomplete.sort_unstable();
-    // the gaps between the parts that finished
-    let mut ranges = Vec::new();
-    let mut next = 1;
-    for k in good.into_iter().chain([n + 1]) {
-        if k > next {
-            ranges.push((next, k - 1));
-        }
-        next = k + 1;
-    }
-    Ok(ToRerun {
-        n,
-        ranges,
-        incomplete,
-    })
+    Ok(ToRerun::new(n, good, incomplete))
 }
 
 /// The checks every part passes before parts are added up: shard results

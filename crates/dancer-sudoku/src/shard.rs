@@ -652,9 +652,6 @@ pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
 pub fn to_rerun(parts: &[(String, PartFile)]) -> Result<ToRerun, MergeError> {
     let (n, by_number) = numbered(parts)?;
     let mut incomplete = Vec::new();
-    let mut ranges = Vec::new();
-    let mut next = 1;
-    // the gaps between the parts that finished
     let good = by_number
         .iter()
         .filter_map(|(&k, &i)| {
@@ -666,17 +663,7 @@ pub fn to_rerun(parts: &[(String, PartFile)]) -> Result<ToRerun, MergeError> {
             }
         })
         .collect::<Vec<_>>();
-    for k in good.into_iter().chain([n + 1]) {
-        if k > next {
-            ranges.push((next, k - 1));
-        }
-        next = k + 1;
-    }
-    Ok(ToRerun {
-        n,
-        ranges,
-        incomplete,
-    })
+    Ok(ToRerun::new(n, good, incomplete))
 }
 
 /// The checks every part passes before parts merge: parts of one run (the
