@@ -25,7 +25,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
 fi
 shift || true
 
-all_targets=(dlx_text json_problem sudoku_text poly_toml shard_files zdd_text)
+all_targets=(dlx_text json_problem sudoku_text poly_toml shard_files zdd_text sudoku_parts)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=("${all_targets[@]}")
@@ -41,6 +41,7 @@ dict_of() {
         poly_toml) echo fuzz/dict/toml.dict ;;
         shard_files) echo fuzz/dict/shard.dict ;;
         zdd_text) echo fuzz/dict/zdd.dict ;;
+        sudoku_parts) echo fuzz/dict/sudoku_parts.dict ;;
         *) echo "unknown fuzz target $1 (known: ${all_targets[*]})" >&2; exit 2 ;;
     esac
 }
@@ -48,7 +49,7 @@ max_len_of() {
     case "$1" in
         dlx_text | json_problem) echo 2048 ;;
         sudoku_text | poly_toml) echo 1024 ;;
-        shard_files) echo 4096 ;;
+        shard_files | sudoku_parts) echo 4096 ;;
         zdd_text) echo 2048 ;;
     esac
 }

@@ -461,13 +461,19 @@ impl RunRecord {
 /// `3-5,9`: the numbers `ks` (sorted, 1 or more) as `sbatch --array`
 /// ranges ([`ToRerun::array`](crate::shard::ToRerun::array)'s form).
 pub fn array_ranges(ks: &[usize]) -> String {
-    let Some(&n) = ks.iter().max() else {
-        return String::new();
-    };
-    // the numbers to run are the gaps between those that are not
-    let run: std::collections::BTreeSet<usize> = ks.iter().copied().collect();
-    let good = (1..=n).filter(|k| !run.contains(k)).collect();
-    crate::shard::ToRerun::new(n, good, Vec::new()).array()
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for &k in ks {
+        match ranges.last_mut() {
+            Some((_, b)) if b.checked_add(1) == Some(k) => *b = k,
+            _ => ranges.push((k, k)),
+        }
+    }
+    crate::shard::ToRerun {
+        n: ks.last().copied().unwrap_or(0),
+        ranges,
+        incomplete: Vec::new(),
+    }
+    .array()
 }
 
 /// A path as it is written into a script.

@@ -893,15 +893,22 @@ impl ToRerun {
     /// did not finish).
     pub fn new(n: usize, mut good: Vec<usize>, mut incomplete: Vec<usize>) -> ToRerun {
         good.sort_unstable();
+        good.dedup();
         incomplete.sort_unstable();
-        // the gaps between the parts that finished
+        // the gaps between the parts that finished (`n` may be usize::MAX:
+        // nothing here goes past it)
         let mut ranges = Vec::new();
-        let mut next = 1;
-        for k in good.into_iter().chain([n + 1]) {
-            if k > next {
-                ranges.push((next, k - 1));
+        // the first part not yet looked at; `None` past usize::MAX
+        let mut next = Some(1usize);
+        for k in good.into_iter().filter(|&k| (1..=n).contains(&k)) {
+            let Some(from) = next else { break };
+            if k > from {
+                ranges.push((from, k - 1));
             }
-            next = k + 1;
+            next = k.checked_add(1);
+        }
+        if let Some(from) = next.filter(|&f| f <= n) {
+            ranges.push((from, n));
         }
         ToRerun {
             n,
@@ -1467,6 +1474,21 @@ mod tests {
             (m.stats.solutions, m.stats.nodes, m.stats.updates),
             (whole.solutions, whole.nodes, whole.updates)
         );
+    }
+
+    #[test]
+    fn parts_to_rerun_up_to_the_largest_n() {
+        assert_eq!(ToRerun::new(6, vec![1, 2, 4], vec![]).array(), "3,5-6");
+        assert_eq!(ToRerun::new(3, vec![1, 2, 3], vec![]).array(), "");
+        assert_eq!(ToRerun::new(3, vec![], vec![]).array(), "1-3");
+        let m = usize::MAX;
+        assert_eq!(
+            ToRerun::new(m, vec![1], vec![]).ranges,
+            vec![(2, m)],
+            "no overflow past usize::MAX"
+        );
+        assert_eq!(ToRerun::new(m, vec![m], vec![]).ranges, vec![(1, m - 1)]);
+        assert_eq!(ToRerun::new(m, vec![1, m], vec![]).ranges, vec![(2, m - 1)]);
     }
 
     #[test]
