@@ -118,6 +118,15 @@ pub fn run(args: SlurmArgs, out: &mut Out) -> Result<Found> {
         None => plan.name.clone(),
     };
     cluster::check_name(&name)?;
+    // the values checked before anything is written (the paths are, once
+    // the run's folder exists: `SlurmJob::check`)
+    cluster::check_values(
+        tasks,
+        args.cpus_per_task,
+        args.time.as_deref(),
+        args.mem.as_deref(),
+        args.partition.as_deref(),
+    )?;
     let dir = args
         .dir
         .clone()

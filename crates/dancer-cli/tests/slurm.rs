@@ -509,3 +509,58 @@ fn a_requeued_task_goes_on_from_its_checkpoint() {
     assert_eq!(units.len(), 2, "{log}");
     assert!(units[1] < units[0], "the second run went on: {log}");
 }
+
+/// Without a Slurm too: bad values and commands are refused (exit 2,
+/// saying what) before anything is written.
+#[test]
+fn bad_values_and_commands_are_refused_before_anything_is_written() {
+    let d = scratch("refused");
+    std::fs::write(
+        d.join("q.dlx"),
+        ok(dancer_in(&d, &["gen", "queens", "6"]), "gen"),
+    )
+    .unwrap();
+    for (args, says) in [
+        (vec!["--tasks", "0"], "--tasks 0"),
+        (vec!["--tasks", "100001"], "--tasks 100001"),
+        (vec!["--tasks", "2", "--time", "1h"], "--time"),
+        (vec!["--tasks", "2", "--mem", "4GB"], "--mem"),
+        (vec!["--tasks", "2", "--partition", "a b"], "--partition"),
+        (
+            vec!["--tasks", "2", "--cpus-per-task", "0"],
+            "--cpus-per-task",
+        ),
+        (vec!["--tasks", "2", "--name", "x$(id)"], "--name"),
+    ] {
+        let mut all = vec!["slurm"];
+        all.extend(&args);
+        all.extend(["--dir", "run", "--", "solve", "q.dlx", "--count"]);
+        let o = dancer_in(&d, &all);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!d.join("run").exists(), "{args:?}: nothing written");
+    }
+    for (cmd, says) in [
+        (vec!["solve", "q.dlx"], "--count"),
+        (vec!["solve", "-", "--count"], "standard input"),
+        (vec!["solve", "nope.dlx", "--count"], "no such file"),
+        (
+            vec!["solve", "q.dlx", "--count", "--shard", "1/2"],
+            "--shard",
+        ),
+        (vec!["gen", "queens", "8"], "dancer slurm runs"),
+        (
+            vec!["poly", "solve", "scott", "--count", "--unique"],
+            "--unique",
+        ),
+    ] {
+        let mut all = vec!["slurm", "--tasks", "2", "--dir", "run", "--"];
+        all.extend(&cmd);
+        let o = dancer_in(&d, &all);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd:?}: {err}");
+        assert!(err.contains(says), "{cmd:?}: {err}");
+        assert!(!d.join("run").exists(), "{cmd:?}: nothing written");
+    }
+}

@@ -169,6 +169,42 @@ pub fn check_name(s: &str) -> Result<(), ClusterError> {
     }
 }
 
+/// Checks the numbers and Slurm values of a job: 1 to [`MAX_TASKS`]
+/// tasks, 1 to 4,096 CPUs a task, and the time, memory and partition
+/// forms.
+pub fn check_values(
+    tasks: usize,
+    cpus_per_task: usize,
+    time: Option<&str>,
+    memory: Option<&str>,
+    partition: Option<&str>,
+) -> Result<(), ClusterError> {
+    if tasks == 0 || tasks > MAX_TASKS {
+        return Err(ClusterError::Count {
+            what: "--tasks",
+            n: tasks,
+            max: MAX_TASKS,
+        });
+    }
+    if cpus_per_task == 0 || cpus_per_task > 4096 {
+        return Err(ClusterError::Count {
+            what: "--cpus-per-task",
+            n: cpus_per_task,
+            max: 4096,
+        });
+    }
+    if let Some(t) = time {
+        check_time(t)?;
+    }
+    if let Some(m) = memory {
+        check_memory(m)?;
+    }
+    if let Some(p) = partition {
+        check_partition(p)?;
+    }
+    Ok(())
+}
+
 /// `s` as one word for a POSIX shell: as it is when it is made of safe
 /// characters only, else in single quotes (a `'` inside as `'\''`).
 pub fn shell_quote(s: &str) -> String {
@@ -194,29 +230,13 @@ impl SlurmJob {
     /// Checks every value that goes into the scripts.
     pub fn check(&self) -> Result<(), ClusterError> {
         check_name(&self.name)?;
-        if self.tasks == 0 || self.tasks > MAX_TASKS {
-            return Err(ClusterError::Count {
-                what: "--tasks",
-                n: self.tasks,
-                max: MAX_TASKS,
-            });
-        }
-        if self.cpus_per_task == 0 || self.cpus_per_task > 4096 {
-            return Err(ClusterError::Count {
-                what: "--cpus-per-task",
-                n: self.cpus_per_task,
-                max: 4096,
-            });
-        }
-        if let Some(t) = &self.time {
-            check_time(t)?;
-        }
-        if let Some(m) = &self.memory {
-            check_memory(m)?;
-        }
-        if let Some(p) = &self.partition {
-            check_partition(p)?;
-        }
+        check_values(
+            self.tasks,
+            self.cpus_per_task,
+            self.time.as_deref(),
+            self.memory.as_deref(),
+            self.partition.as_deref(),
+        )?;
         for p in [&self.dir, &self.workdir, &self.dancer] {
             path_text(p)?;
         }
