@@ -57,21 +57,52 @@ fn wait(child: &mut Child) -> std::process::ExitStatus {
     }
 }
 
+/// `dancer ARGS` started, its standard output and error piped.
+fn start<I, A>(args: I) -> Child
+where
+    I: IntoIterator<Item = A>,
+    A: AsRef<std::ffi::OsStr>,
+{
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child` (as [`wait`]): its exit status, standard output and
+/// standard error.
+fn finish(child: &mut Child) -> (std::process::ExitStatus, String, String) {
+    let status = wait(child);
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status, out, err)
+}
+
 /// What an interrupted `dancer solve ARGS` printed: (exit code, standard
 /// output, standard error). The signal is sent once the search runs (its
 /// first progress record is out).
 fn interrupt(args: &[&str], signal: &str) -> (Option<i32>, String, String) {
     let problem = long_problem();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
-        .arg("solve")
-        .args(args)
-        .args(["--progress", "json", "--threads", "2"])
-        .arg(problem.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut all: Vec<&std::ffi::OsStr> = vec!["solve".as_ref()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    all.extend(["--progress", "json", "--threads", "2"].map(std::ffi::OsStr::new));
+    all.push(problem.path().as_os_str());
+    let mut child = start(all);
     // standard output is read as it comes, so that dancer never waits on it
     let mut stdout = child.stdout.take().unwrap();
     let reader = std::thread::spawn(move || {
@@ -336,35 +367,21 @@ fn a_memoized_count_stops_on_a_signal() {
     let problem = dir.path().join("d.dlx");
     std::fs::write(&problem, &exported.stdout).unwrap();
     let zdd = dir.path().join("d.zdd");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
-        .args(["solve", "--count", "--memo", "--json", "--zdd"])
-        .arg(&zdd)
-        .arg(&problem)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = start([
+        "solve".as_ref(),
+        "--count".as_ref(),
+        "--memo".as_ref(),
+        "--json".as_ref(),
+        "--zdd".as_ref(),
+        zdd.as_os_str(),
+        problem.as_os_str(),
+    ]);
     // the count of the 22x22 board takes tens of seconds; its ZDD's
     // temporary file is made once the count holds the cancel flag
     wait_for(&zdd.with_extension("tmp"), "the count did not start");
     std::thread::sleep(Duration::from_millis(300));
     kill(&child, "TERM");
-    let status = wait(&mut child);
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let (status, out, err) = finish(&mut child);
     assert_eq!(status.code(), Some(130), "{err}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["complete"], false, "{out}");
@@ -508,33 +525,14 @@ fn a_sudoku_count_of_endless_solutions_stops_on_a_signal() {
                 args.extend(["--shard", "1/1", "--shard-out"].map(String::from));
                 args.push(part.display().to_string());
             }
-            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dancer"))
-                .args(&args)
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
+            let mut child = start(&args);
             std::thread::sleep(Duration::from_millis(700));
             assert!(
                 child.try_wait().unwrap().is_none(),
                 "{args:?}: still counting"
             );
             kill(&child, "TERM");
-            let status = wait(&mut child);
-            let mut out = String::new();
-            child
-                .stdout
-                .take()
-                .unwrap()
-                .read_to_string(&mut out)
-                .unwrap();
-            let mut err = String::new();
-            child
-                .stderr
-                .take()
-                .unwrap()
-                .read_to_string(&mut err)
-                .unwrap();
+            let (status, out, err) = finish(&mut child);
             assert_eq!(status.code(), Some(130), "{args:?}: {err}");
             assert!(!err.contains("panicked"), "{err}");
             if shard {
