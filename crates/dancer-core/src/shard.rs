@@ -254,13 +254,29 @@ pub enum ReadError {
 fn checksum_of(s: &Saved) -> String {
     let mut bare = s.clone();
     bare.checksum.clear();
-    let text = serde_json::to_vec(&bare).expect("plain data serialises");
+    checksum(&bare)
+}
+
+/// The checksum of saved files (checkpoints, shard results, Sudoku batch
+/// parts): 16 hex digits of the 64-bit FNV-1a hash of `record`'s compact
+/// JSON (the caller leaves the checksum field itself out).
+pub fn checksum<T: Serialize>(record: &T) -> String {
+    let text = serde_json::to_vec(record).expect("plain data serialises");
     let mut h: u64 = 0xcbf29ce484222325;
     for b in text {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x100000001b3);
     }
     format!("{h:016x}")
+}
+
+/// The numbers from 1 to `n` that `given` lacks: the first [`MAX_LISTED`]
+/// (found in time of the parts given, not of `n`).
+pub fn missing_numbers<V>(n: usize, given: &std::collections::BTreeMap<usize, V>) -> Vec<usize> {
+    (1..=n)
+        .filter(|k| !given.contains_key(k))
+        .take(MAX_LISTED)
+        .collect()
 }
 
 impl Saved {
@@ -863,10 +879,7 @@ pub struct Merged {
 /// splits, duplicates and missing parts.
 pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
     let (n, by_number) = numbered(parts)?;
-    let missing: Vec<usize> = (1..=n)
-        .filter(|k| !by_number.contains_key(k))
-        .take(MAX_LISTED)
-        .collect();
+    let missing = missing_numbers(n, &by_number);
     if !missing.is_empty() {
         return Err(MergeError::Missing { n, missing });
     }

@@ -300,13 +300,7 @@ pub fn format_of(text: &str) -> Option<String> {
 fn checksum_of(p: &PartFile) -> String {
     let mut bare = p.clone();
     bare.checksum.clear();
-    let text = serde_json::to_vec(&bare).expect("plain data serialises");
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
+    dancer_core::shard::checksum(&bare)
 }
 
 impl PartFile {
@@ -604,10 +598,7 @@ pub struct Merged {
 /// parts missing and parts incomplete.
 pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
     let (n, by_number) = numbered(parts)?;
-    let missing: Vec<usize> = (1..=n)
-        .filter(|k| !by_number.contains_key(k))
-        .take(MAX_LISTED)
-        .collect();
+    let missing = dancer_core::shard::missing_numbers(n, &by_number);
     if !missing.is_empty() {
         return Err(MergeError::Missing { n, missing });
     }
