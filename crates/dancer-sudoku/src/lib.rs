@@ -18,6 +18,7 @@
 //! * [`generate`]: new puzzles with one solution, of a symmetry and level;
 //!   [`play`]: a game in progress;
 //! * [`records`]: the NDJSON records of all of these;
+//! * [`canon`]: the canonical (minlex) form of a 9x9 grid, and its transform;
 //! * [`shard`]: batch files split by lines into parts that run apart
 //!   (part files, checked when read back) and merge back in order.
 //!
@@ -33,6 +34,7 @@
 //! ```
 
 pub mod batch;
+pub mod canon;
 pub mod cover;
 pub mod fast9;
 pub mod generate;

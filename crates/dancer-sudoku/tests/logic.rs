@@ -21,7 +21,7 @@
 use dancer_sudoku::generate::{generate, Options, Symmetry};
 use dancer_sudoku::logic::{
     apply, find, next_step, next_step_within, rate, rate_at_most, rate_with, rate_within, Board,
-    Budget, Level, Step, Stop, Technique as T,
+    Budget, Level, Step, Stop, Technique as T, ORDER,
 };
 use dancer_sudoku::play::{Check, Game, PlayError};
 use dancer_sudoku::{Engine, Grid, Puzzle, Rules, Solver};
@@ -142,6 +142,27 @@ const POSITIONS: &[Position] = &[
     (T::DynamicForcingChainPlus, "2...5...6.1.....9.6..8.1..3..7.9.6.....7.3...9...8...21.......5.6.9.2.1...3.6.2..", ""),
     // calibration 0001d2888928, not the easiest step
     (T::NestedForcingChain, "2...5...6.1.....9.6..8.1..3..7.9.6.....7.3...9...8...21.......5.6.9.2.1...3.6.2..", ""),
+    // se_rated_17clue_calibration line 120
+    (T::DirectPointing, "....1...6.....6..16.18.2.34..6........4....62.5.16.7.....681...18.5..6..76....81.", ""),
+    // crafted on the first 17-clue calibration puzzle: 1 of row 1 only in
+    // box 2, so row 3's 1 outside box 2 is r3c2 (SE never needs this one)
+    (T::DirectClaiming, ".................1.....2.34.....5.....1...6....7..38......6.7...4..1....35.4.....", "r1c1-1 r1c2-1 r3c1-1"),
+    // se_rated_17clue_calibration line 20
+    (T::DirectHiddenPair, ".....1........6..1.....2.34...6.541.5.12.46..467193852...36.74574.51.32.35.4271..", ""),
+    // se_rated_17clue_calibration line 920
+    (T::DirectHiddenTriple, ".1..4...2....2...1.52183.49..54129.3239567184.418392.5...258316168394527523671498", ""),
+    // calibration positions (SE's own solving paths)
+    (T::UniqueLoop1, "9.6.47...48.319.76317.56..956.4.8...2746319581.85.2.6.8...6572.7...846.36.17238.5", "r8c2-9 r8c3-9"),
+    (T::UniqueLoop2, "734...586589764..1126853947312....654...36.1969....7..2..6.917.86.1.5.9.9.13..65.", "r4c5-4 r6c5-4 r6c9-8"),
+    (T::UniqueLoop3, ".9..34.5.8...95.47..4.271.946237..151..462.73...51.462..694.5..9..75...4.4.28.79.", "r1c7-8 r8c3-3 r8c7-28"),
+    (T::UniqueLoop4, "12.645.98..529361..9681752.5.4.3698226..8943593852417665.978.41...461.5....352.6.", "r8c3-3 r8c7-3"),
+    (T::BugType2, "81..9.7.24.7.1.96...2753148548.3.6972.6.7.81.17..6.2.4321985476..4.2..89.8..4..21", ""),
+    (T::BugType3, "1..9728.38..6.4..2...8.5...97..2853..85.932.72315674893492.167....7.93...1.34692.", "r1c8-6 r2c8-1 r3c1-6 r3c2-6 r3c3-46 r3c8-1 r3c9-1 r8c2-5 r8c3-6 r8c8-5 r8c9-58"),
+    (T::BugType4, "..6..9..4847632195..9....6.96824751347215398615396824779..26.3.32487165968.39....", "r1c7-7"),
+    // calibration 09deeed61d84
+    (T::AlignedPairExclusion, ".3.871.4...74.38...489.67.3.615..92...42.83....21..4....36152...2638.17..1.7.2.3.", "r1c1-59 r1c9-5 r2c1-59 r2c9-5 r3c1-5 r6c1-8 r6c9-8 r7c1-8 r7c9-8 r9c1-5 r9c9-5"),
+    // calibration 00121d9a9024
+    (T::AlignedTripletExclusion, "7...4...6...759..29..861..3...524.3..3....42.4.......75.1...2.8.8.....1.2.9...3.4", "r1c2-2 r1c3-23 r4c1-1 r4c3-8 r4c7-1 r5c1-8 r5c3-7 r5c4-1 r6c3-8 r6c5-8 r6c7-1 r8c4-3 r8c5-3 r8c6-3 r9c5-7 r9c6-7"),
 ];
 
 /// Puzzles that logic finishes quickly, from easy to hard.
@@ -304,10 +325,15 @@ fn solve_checked(start: &Board, sol: &[u8; 81], what: &str) -> Vec<Board> {
     boards
 }
 
-/// The calibration set: `(id, puzzle, SE rating)`; `None` when `../shared`
-/// is absent.
+/// The calibration set of hard puzzles: `(id, puzzle, SE rating)`; `None`
+/// when `../shared` is absent.
 fn calibration() -> Option<Vec<(String, String, f64)>> {
-    let p = dancer_testdata::shared_file("sudoku", "se_rated_calibration.txt")?;
+    calibration_file("se_rated_calibration.txt")
+}
+
+/// A calibration file of `../shared/data/sudoku` (`id puzzle SE` lines).
+fn calibration_file(name: &str) -> Option<Vec<(String, String, f64)>> {
+    let p = dancer_testdata::shared_file("sudoku", name)?;
     let text = std::fs::read_to_string(p).unwrap();
     Some(
         text.lines()
@@ -499,7 +525,14 @@ fn uses_uniqueness(t: T) -> bool {
             | T::UniqueRectangle2
             | T::UniqueRectangle3
             | T::UniqueRectangle4
+            | T::UniqueLoop1
+            | T::UniqueLoop2
+            | T::UniqueLoop3
+            | T::UniqueLoop4
             | T::BugPlusOne
+            | T::BugType2
+            | T::BugType3
+            | T::BugType4
     )
 }
 
@@ -566,20 +599,62 @@ fn each_technique_applies_soundly_where_it_should() {
 }
 
 #[test]
+fn every_technique_is_in_one_group_or_found_by_name_only() {
+    // the techniques SE does not use by default: next_step never takes them
+    let by_name = [
+        T::FinnedXWing,
+        T::FinnedSwordfish,
+        T::FinnedJellyfish,
+        T::WWing,
+        T::ColourTrap,
+        T::ColourWrap,
+        T::FourStrongLinks,
+        T::UVWXYZWing,
+    ];
+    for t in T::ALL {
+        let n = ORDER.iter().filter(|g| g.contains(t)).count();
+        let want = usize::from(!by_name.contains(t));
+        assert_eq!(n, want, "{t} in {n} groups");
+    }
+    // the groups' least ratings never go down along the order: what is
+    // out of rating order is inside the groups' ranges (a 5.0 unique loop
+    // before a 5.0 naked quad, a 7.9 chain before a 7.5 aligned triplet
+    // exclusion), as in SE
+    let first: Vec<f64> = ORDER
+        .iter()
+        .map(|g| {
+            g.iter()
+                .map(|t| t.se_rating())
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect();
+    assert!(first.windows(2).all(|w| w[0] <= w[1]), "{first:?}");
+}
+
+#[test]
 fn next_step_is_the_easiest() {
-    // On every position, no technique finds a step rated below next_step's.
-    // (Nested forcing chains are left out: they take seconds.)
+    // On every position, next_step takes the easiest step of the first of
+    // SE's producers (ORDER) that has one: no technique of an earlier group
+    // finds a step, none of its own group an easier one. (Nested forcing
+    // chains are left out: they take seconds.)
     for &(t, values, removed) in POSITIONS {
         let b = board(values, removed);
         let best = next_step(&b).unwrap_or_else(|| panic!("{t}: no step"));
-        for &u in T::ALL {
-            if u == T::NestedForcingChain {
-                continue;
-            }
-            if let Some(s) = find(&b, u) {
+        let g = ORDER
+            .iter()
+            .position(|group| group.contains(&best.technique))
+            .unwrap_or_else(|| panic!("{t}: next_step took {}, in no group", best.technique));
+        for (i, group) in ORDER.iter().enumerate().take(g + 1) {
+            for &u in group.iter() {
+                if u == T::NestedForcingChain {
+                    continue;
+                }
+                let Some(s) = find(&b, u).filter(|s| s.is_productive()) else {
+                    continue;
+                };
                 assert_eq!(s.technique, u);
                 assert!(
-                    best.rating() <= s.rating() + 1e-9,
+                    i == g && best.rating() <= s.rating() + 1e-9,
                     "position of {t}: next_step gives {} {}, but {} finds {}",
                     best.rating(),
                     best.technique,
@@ -991,33 +1066,62 @@ fn capped_rating_agrees_with_the_full_one() {
     }
 }
 
+/// The goals of the ratings, on both calibration sets together (SE's
+/// numbers from SukakuExplainer's serate): identical for 90% or more,
+/// within 0.2 for 97%, the same level for 97%, Spearman 0.97 or more; and
+/// on the hard set alone no worse than before these goals (77.7% identical,
+/// Spearman 0.966). Measured: 99.1%, 100.0%, 100.0%, 0.9996; hard set
+/// 99.0% and 0.9994 (`examples/se_agreement.rs` prints them).
 #[test]
-#[ignore = "rates all 19,859 calibration puzzles: a minute or more"]
-fn ratings_follow_sudoku_explainer_on_the_whole_set() {
-    let Some(cal) = calibration() else {
-        return;
-    };
+fn ratings_follow_sudoku_explainer_on_both_whole_sets() {
     let start = Instant::now();
-    let (ours, se) = rate_all(&cal);
+    let mut all_ours = Vec::new();
+    let mut all_se = Vec::new();
+    for name in [
+        "se_rated_17clue_calibration.txt",
+        "se_rated_calibration.txt",
+    ] {
+        let Some(cal) = calibration_file(name) else {
+            return;
+        };
+        let (ours, se) = rate_all(&cal);
+        let share = |f: &dyn Fn(f64, f64) -> bool| {
+            100.0 * ours.iter().zip(&se).filter(|(a, b)| f(**a, **b)).count() as f64
+                / ours.len() as f64
+        };
+        let exact = share(&|a, b| (a - b).abs() < 0.05);
+        let rho = spearman(&ours, &se);
+        eprintln!(
+            "{name}: {} puzzles, {exact:.1}% identical, Spearman {rho:.4}",
+            ours.len()
+        );
+        if name == "se_rated_calibration.txt" {
+            assert!(
+                exact >= 77.7 && rho >= 0.966,
+                "{name}: {exact:.1}%, {rho:.4}"
+            );
+        }
+        all_ours.extend(ours);
+        all_se.extend(se);
+    }
+    let (ours, se) = (all_ours, all_se);
+    let share = |f: &dyn Fn(f64, f64) -> bool| {
+        100.0 * ours.iter().zip(&se).filter(|(a, b)| f(**a, **b)).count() as f64 / ours.len() as f64
+    };
+    let exact = share(&|a, b| (a - b).abs() < 0.05);
+    let near = share(&|a, b| (a - b).abs() < 0.25);
+    let level = share(&|a, b| Level::of(a) == Level::of(b));
     let rho = spearman(&ours, &se);
-    let exact = ours
-        .iter()
-        .zip(&se)
-        .filter(|(a, b)| (*a - *b).abs() < 0.05)
-        .count();
-    let near = ours
-        .iter()
-        .zip(&se)
-        .filter(|(a, b)| (*a - *b).abs() < 0.35)
-        .count();
-    println!(
-        "Spearman {rho:.4} on {} puzzles; {:.1}% rated exactly, {:.1}% within 0.3 ({:.1} s)",
-        cal.len(),
-        100.0 * exact as f64 / cal.len() as f64,
-        100.0 * near as f64 / cal.len() as f64,
+    eprintln!(
+        "together: {} puzzles, {exact:.1}% identical, {near:.1}% within 0.2, {level:.1}% same \
+         level, Spearman {rho:.4} ({:.1} s)",
+        ours.len(),
         start.elapsed().as_secs_f64()
     );
-    assert!(rho >= 0.9, "Spearman {rho:.4}");
+    assert!(exact >= 90.0, "identical {exact:.1}%");
+    assert!(near >= 97.0, "within 0.2 {near:.1}%");
+    assert!(level >= 97.0, "same level {level:.1}%");
+    assert!(rho >= 0.97, "Spearman {rho:.4}");
 }
 
 #[test]
@@ -1347,31 +1451,33 @@ fn play_a_game() {
 /// the assumed grid (a `debug_assert`).
 #[test]
 fn forcing_chain_ratings_are_unchanged() {
+    // (puzzle, our rating, steps); SukakuExplainer's serate (2020-01 default
+    // techniques) says 9.6, 9.5, 9.0, 8.9, 9.0, 8.4 and 8.5
     let cases = [
         (
             "7.8...3.....6.1...5.........4.....263...8.......1...9..9.2....4....7.5...........",
-            9.5,
-            100,
+            9.6,
+            109,
         ),
         (
             "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
-            9.5,
-            103,
+            9.6,
+            107,
         ),
         (
             "3.7..4.2....1..8..9............3..9..5.8......4.6...........5.12...7..........6..",
             9.0,
-            86,
+            87,
         ),
         (
             "5..6.3....2....98.......1...1..9.......3....67.......4....8.25.4..7..............",
             9.0,
-            115,
+            117,
         ),
         (
             ".......71.2.8........5.3...7.9.6.......2..8..1.........3...25..6...1..4..........",
             9.1,
-            113,
+            108,
         ),
         (
             "..7..81....4..9.8.2...1....4.837..1...........1..863.4....4...6.3.7..5....68..7..",
@@ -1381,7 +1487,7 @@ fn forcing_chain_ratings_are_unchanged() {
         (
             ".84.97...6......27...3..8....8..9.3.4.9.3.6.8.7.5..2....7..2...94......2...45.97.",
             8.5,
-            75,
+            81,
         ),
     ];
     for (line, se, steps) in cases {

@@ -39,7 +39,7 @@ pub fn full_house(b: &Board) -> Option<Step> {
                 "Full house: {} is the last empty cell of {}, so it is {}",
                 cell_name(c),
                 unit_name(u),
-                d
+                digit_name(d)
             );
             return Some(s);
         }
@@ -72,7 +72,7 @@ fn hidden_single_in(b: &Board, units: std::ops::Range<usize>, t: Technique) -> O
             s.description = format!(
                 "Hidden single: in {}, {} can only go in {}",
                 unit_name(u),
-                d,
+                digit_name(d),
                 cell_name(c)
             );
             return Some(s);
@@ -101,7 +101,11 @@ pub fn naked_single(b: &Board) -> Option<Step> {
             s.placements.push((c, d));
             s.cells.push(c);
             s.digits.push(d);
-            s.description = format!("Naked single: {} can only be {}", cell_name(c), d);
+            s.description = format!(
+                "Naked single: {} can only be {}",
+                cell_name(c),
+                digit_name(d)
+            );
             return Some(s);
         }
     }
@@ -154,7 +158,7 @@ fn locked(
                         "{}: in {}, {} lies only in {}, so it is removed from the rest of {}",
                         t.name(),
                         unit_name(u),
-                        d,
+                        digit_name(d),
                         unit_name(v),
                         unit_name(v)
                     );
@@ -379,9 +383,25 @@ fn fish_name(size: usize) -> &'static str {
     }
 }
 
+/// `rows 1,4` or `columns 2,5,8`, in the player's names.
 fn lines_name(lines: &[usize], rows: bool) -> String {
-    let v: Vec<String> = lines.iter().map(|&l| (l + 1).to_string()).collect();
-    format!("{} {}", if rows { "rows" } else { "columns" }, v.join(","))
+    let mut named: Vec<usize> = lines
+        .iter()
+        .map(|&l| named_unit(if rows { l } else { 9 + l }))
+        .collect();
+    named.sort_unstable();
+    let v: Vec<String> = named.iter().map(|&u| (u % 9 + 1).to_string()).collect();
+    format!("{} {}", lines_word(rows), v.join(","))
+}
+
+/// `rows` or `columns`, as the player sees lines that are rows here when
+/// `rows`.
+fn lines_word(rows: bool) -> &'static str {
+    if named_unit(if rows { 0 } else { 9 }) < 9 {
+        "rows"
+    } else {
+        "columns"
+    }
 }
 
 /// A basic fish of `size` on one digit: `size` lines whose candidates lie in
@@ -461,12 +481,12 @@ pub fn basic_fish(b: &Board, size: usize) -> Option<Step> {
                 s.description = format!(
                     "{} on {}: in {} the {}s lie in {}, so {} is removed from the rest of those {}",
                     fish_name(size),
-                    d,
+                    digit_name(d),
                     lines_name(&base, rows),
-                    d,
+                    digit_name(d),
                     lines_name(&covers, !rows),
-                    d,
-                    if rows { "columns" } else { "rows" }
+                    digit_name(d),
+                    lines_word(!rows)
                 );
                 Some(s)
             });
@@ -704,13 +724,13 @@ fn finned_candidate(
          either a fin is true or the fish holds, so {} leaves {}",
         if sashimi { "Sashimi" } else { "Finned" },
         fish_name(size),
-        d,
+        digit_name(d),
         lines_name(base, rows),
-        d,
+        digit_name(d),
         lines_name(&covers, !rows),
         if count_cells(fins) > 1 { "s" } else { "" },
         cells_name(cells_of(fins)),
-        d,
+        digit_name(d),
         cells_name(s.eliminations.iter().map(|e| e.0))
     );
     Some(s)
@@ -724,4 +744,164 @@ pub fn finned_swordfish(b: &Board) -> Option<Step> {
 }
 pub fn finned_jellyfish(b: &Board) -> Option<Step> {
     finned_fish(b, 4)
+}
+
+/// Direct pointing (Sudoku Explainer's, 1.7): a digit of a box lies only
+/// in one line; in another box that line crosses, the digit's places off
+/// the line come down to one: it goes there. SE takes only the placement,
+/// and so does the step (the locked candidates are not removed).
+pub fn direct_pointing(b: &Board) -> Option<Step> {
+    direct_locked(b, Technique::DirectPointing, 18..27, 0..18)
+}
+
+/// Direct claiming (SE's, 1.9): a digit of a line lies only in one box; in
+/// another line of the same kind through that box, the digit's places off
+/// the box come down to one: it goes there.
+pub fn direct_claiming(b: &Board) -> Option<Step> {
+    direct_locked(b, Technique::DirectClaiming, 0..18, 18..27)
+}
+
+/// Locked candidates of `from` units in `to` units that leave a hidden
+/// single in a third unit of the `from` kind crossing the same `to` unit.
+fn direct_locked(
+    b: &Board,
+    t: Technique,
+    from: std::ops::Range<usize>,
+    to: std::ops::Range<usize>,
+) -> Option<Step> {
+    // SE's order: digits, then the units the digit is locked in, then the
+    // units it is locked to; the first hidden single that follows
+    let all = b.all_positions();
+    for d in 1..=9u8 {
+        for u in from.clone() {
+            let p = all[d as usize] & UNIT_MASK[u];
+            if count_cells(p) < 2 {
+                continue;
+            }
+            // the unit of the other kind holding all of p, if any: the one
+            // of its first cell's units
+            let first = p.trailing_zeros() as usize;
+            for &v in &CELL_UNITS[first] {
+                let v = v as usize;
+                if !to.contains(&v) || p & !UNIT_MASK[v] != 0 {
+                    continue;
+                }
+                for w in from.clone() {
+                    // another unit of the kind of `u` crossing `v`
+                    if w == u || !same_kind(u, w) || UNIT_MASK[w] & UNIT_MASK[v] == 0 {
+                        continue;
+                    }
+                    let q = all[d as usize] & UNIT_MASK[w];
+                    let off = q & !UNIT_MASK[v];
+                    if count_cells(q) < 2 || count_cells(off) != 1 {
+                        continue;
+                    }
+                    let cell = off.trailing_zeros() as usize;
+                    let mut s = Step::new(t);
+                    s.placements.push((cell, d));
+                    s.cells = cells_of(p).collect();
+                    s.cells.push(cell);
+                    s.units = vec![unit_name(u), unit_name(v), unit_name(w)];
+                    s.digits.push(d);
+                    s.description = format!(
+                        "{}: in {}, {} can only go in {} ({}), so it cannot go elsewhere in {}; \
+                         then in {}, {} can only go in {}: place {} in {}",
+                        t.name(),
+                        unit_name(u),
+                        digit_name(d),
+                        unit_name(v),
+                        cells_name(cells_of(p)),
+                        unit_name(v),
+                        unit_name(w),
+                        digit_name(d),
+                        cell_name(cell),
+                        digit_name(d),
+                        cell_name(cell)
+                    );
+                    return Some(s);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Are units `u` and `w` of the same kind (rows, columns, boxes)?
+fn same_kind(u: usize, w: usize) -> bool {
+    u / 9 == w / 9
+}
+
+/// Direct hidden pair (SE's, 2.0): two digits of a unit confined to the
+/// same two cells; the other candidates of those cells removed, another
+/// digit of the unit has one place left: it goes there (the placement is
+/// the step, as in SE).
+pub fn direct_hidden_pair(b: &Board) -> Option<Step> {
+    direct_hidden_subset(b, 2, Technique::DirectHiddenPair)
+}
+
+/// Direct hidden triple (SE's, 2.5): as [`direct_hidden_pair`] with three
+/// digits in three cells.
+pub fn direct_hidden_triple(b: &Board) -> Option<Step> {
+    direct_hidden_subset(b, 3, Technique::DirectHiddenTriple)
+}
+
+fn direct_hidden_subset(b: &Board, size: usize, t: Technique) -> Option<Step> {
+    // SE's order of units: boxes, columns, rows
+    let all = b.all_positions();
+    let open = b.empty_cells();
+    for u in (18..27).chain(9..18).chain(0..9) {
+        if count_cells(UNIT_MASK[u] & open) as usize <= size {
+            continue;
+        }
+        let mut pos = [0 as Cells; 10];
+        for d in 1..=9usize {
+            pos[d] = all[d] & UNIT_MASK[u];
+        }
+        // each digit of the set has two places or more, all among `size`
+        let digits: Vec<u8> = (1..=9u8)
+            .filter(|&d| (2..=size as u32).contains(&count_cells(pos[d as usize])))
+            .collect();
+        if digits.len() < size {
+            continue;
+        }
+        let found = combinations(digits.len(), size, &mut |idx: &[usize]| {
+            let set: Vec<u8> = idx.iter().map(|&i| digits[i]).collect();
+            let cells = set.iter().fold(0 as Cells, |m, &d| m | pos[d as usize]);
+            if count_cells(cells) as usize != size {
+                return None;
+            }
+            let d = (1..=9u8).find(|d| {
+                let q = pos[*d as usize];
+                !set.contains(d) && count_cells(q) >= 2 && count_cells(q & !cells) == 1
+            })?;
+            let cell = (pos[d as usize] & !cells).trailing_zeros() as usize;
+            let mut s = Step::new(t);
+            s.placements.push((cell, d));
+            s.cells = cells_of(cells).collect();
+            s.cells.push(cell);
+            s.units.push(unit_name(u));
+            s.digits = set.clone();
+            s.digits.push(d);
+            s.description = format!(
+                "{}: in {}, {} can only go in {}, so those cells hold nothing else; \
+                 then {} can only go in {}: place {} in {}",
+                t.name(),
+                unit_name(u),
+                set.iter()
+                    .map(|&d| digit_name(d).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" and "),
+                cells_name(cells_of(cells)),
+                digit_name(d),
+                cell_name(cell),
+                digit_name(d),
+                cell_name(cell)
+            );
+            Some(s)
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }

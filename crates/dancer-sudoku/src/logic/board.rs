@@ -5,6 +5,7 @@
 //! holds digit `d` in bit `d - 1`. Units are numbered 0..27: rows 0..9,
 //! columns 9..18, boxes 18..27.
 
+use crate::canon::Transform;
 use crate::grid::Grid;
 use std::fmt;
 
@@ -185,8 +186,41 @@ pub fn common_peers(set: Cells) -> Cells {
     m & !set
 }
 
+thread_local! {
+    /// While a search runs on a puzzle's canonical form (see
+    /// [`crate::canon`]), the transform back to the puzzle as the player
+    /// has it: the names in the steps' words are the player's.
+    static NAMES: std::cell::Cell<Option<Transform>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with the names of cells, units and digits taken through `back`
+/// (the transform from the board searched to the board the player sees),
+/// then restores the names as they were.
+pub(crate) fn with_names<R>(back: Option<Transform>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Transform>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            NAMES.with(|n| n.set(self.0));
+        }
+    }
+    let _restore = Restore(NAMES.with(|n| n.replace(back)));
+    f()
+}
+
+/// The cell the player knows as `c`.
+fn named_cell(c: usize) -> usize {
+    NAMES.with(|n| n.get()).map_or(c, |t| t.cell(c))
+}
+
+/// The digit the player knows as `d`: what a step's words print for a
+/// digit (`{}` of a bare digit would print the searched board's label).
+pub fn digit_name(d: u8) -> u8 {
+    NAMES.with(|n| n.get()).map_or(d, |t| t.digit(d))
+}
+
 /// `r3c7`, 1-based.
 pub fn cell_name(c: usize) -> String {
+    let c = named_cell(c);
     format!("r{}c{}", c / 9 + 1, c % 9 + 1)
 }
 
@@ -196,8 +230,27 @@ pub fn cells_name(cells: impl IntoIterator<Item = usize>) -> String {
     v.join(",")
 }
 
+/// The unit that unit `u` (0..27: rows, columns, boxes) becomes under `t`.
+pub fn unit_image(t: &Transform, u: usize) -> usize {
+    let a = t.cell(UNITS[u][0] as usize);
+    let b = t.cell(UNITS[u][8] as usize);
+    if a / 9 == b / 9 {
+        a / 9
+    } else if a % 9 == b % 9 {
+        9 + a % 9
+    } else {
+        18 + a / 27 * 3 + a % 9 / 3
+    }
+}
+
+/// The unit the player knows as `u` (0..27: rows, columns, boxes).
+pub(crate) fn named_unit(u: usize) -> usize {
+    NAMES.with(|n| n.get()).map_or(u, |t| unit_image(&t, u))
+}
+
 /// `row 3`, `column 5`, `box 7` (1-based).
 pub fn unit_name(u: usize) -> String {
+    let u = named_unit(u);
     match u {
         0..=8 => format!("row {}", u + 1),
         9..=17 => format!("column {}", u - 8),
@@ -207,7 +260,9 @@ pub fn unit_name(u: usize) -> String {
 
 /// `1/5/9`.
 pub fn digits_name(mask: Digits) -> String {
-    let v: Vec<String> = digits_of(mask).map(|d| d.to_string()).collect();
+    let mut v: Vec<u8> = digits_of(mask).map(digit_name).collect();
+    v.sort_unstable();
+    let v: Vec<String> = v.iter().map(|d| d.to_string()).collect();
     v.join("/")
 }
 
@@ -315,6 +370,21 @@ impl Board {
         b
     }
 
+    /// The board `t` makes of this one: values and candidates moved and
+    /// relabelled.
+    pub fn transformed(&self, t: &Transform) -> Board {
+        let mut b = Board {
+            values: [0; 81],
+            cands: [0; 81],
+        };
+        for c in 0..81 {
+            let to = t.cell(c);
+            b.values[to] = t.digit(self.values[c]);
+            b.cands[to] = digits_of(self.cands[c]).fold(0, |m, d| m | bit(t.digit(d)));
+        }
+        b
+    }
+
     /// The digit in a cell, 0 if empty.
     #[inline]
     pub fn value(&self, c: usize) -> u8 {
@@ -345,6 +415,21 @@ impl Board {
         for c in 0..81 {
             if self.cands[c] & b != 0 {
                 m |= 1u128 << c;
+            }
+        }
+        m
+    }
+    /// For every digit `d`, the cells where it is a candidate (`[d]`; `[0]`
+    /// is empty): one pass over the grid, for searches that look at many
+    /// digits and units.
+    pub fn all_positions(&self) -> [Cells; 10] {
+        let mut m = [0u128; 10];
+        for c in 0..81 {
+            let mut k = self.cands[c];
+            while k != 0 {
+                let d = k.trailing_zeros() as usize + 1;
+                m[d] |= 1u128 << c;
+                k &= k - 1;
             }
         }
         m

@@ -1391,9 +1391,17 @@ fn build_step(b: &Board, net: &Net, kind: Kind, c: Conclusion) -> Step {
     let mut prop = Propagator::new(net, kind);
     let mut br = Branch::new();
     let verdict = if target & 1 == 1 {
-        format!("{} is {}", cell_name(cand_cell(tc)), cand_digit(tc))
+        format!(
+            "{} is {}",
+            cell_name(cand_cell(tc)),
+            digit_name(cand_digit(tc))
+        )
     } else {
-        format!("{} leaves {}", cand_digit(tc), cell_name(cand_cell(tc)))
+        format!(
+            "{} leaves {}",
+            digit_name(cand_digit(tc)),
+            cell_name(cand_cell(tc))
+        )
     };
     let name = c.technique.name();
     s.description = match c.contradiction {
@@ -1438,7 +1446,7 @@ fn build_step(b: &Board, net: &Net, kind: Kind, c: Conclusion) -> Step {
                 ),
                 Some(u) => format!(
                     "every place of {} in {} implies {}",
-                    cand_digit(c.sources[0] >> 1),
+                    digit_name(cand_digit(c.sources[0] >> 1)),
                     unit_name(u),
                     node_name(target)
                 ),

@@ -4,10 +4,10 @@
 //! * [`Board`]: the grid with its pencil marks (candidates);
 //! * one function per technique, each finding one [`Step`] (see
 //!   [`Technique`] for the list and [`find`] to call one by name);
-//! * [`next_step`]: the easiest step available (lowest SE rating, then the
-//!   order of [`Technique::ALL`]), and [`apply`];
-//! * [`rate`]: solves by always taking the easiest step and reports the
-//!   hardest one, as SE does.
+//! * [`next_step`]: the step Sudoku Explainer would take next (see *Order*
+//!   below), and [`apply`];
+//! * [`rate`]: solves by always taking that step and reports the hardest
+//!   one, as SE does.
 //!
 //! ```
 //! use dancer_sudoku::logic::{rate, Board, next_step, Level};
@@ -25,20 +25,46 @@
 //!
 //! ## Ratings
 //!
-//! The values follow SE and its Sukaku Explainer fork: full house 1.0,
-//! hidden single 1.2 (box) / 1.5 (line), naked single 2.3, pointing 2.6,
-//! claiming 2.8, naked pair 3.0, X-Wing 3.2, hidden pair 3.4, naked triple
-//! 3.6, swordfish 3.8, hidden triple 4.0, skyscraper 4.0, 2-string kite 4.1,
-//! turbot fish and empty rectangle 4.2, XY-Wing 4.2, XYZ-Wing 4.4, unique
-//! rectangles 4.5-4.8, naked quad 5.0, jellyfish 5.2, hidden quad 5.4, three
-//! strong links 5.4-5.6, WXYZ-Wing 5.5, BUG+1 5.6, four strong links 6.2-6.4,
-//! X-cycles 6.5+, X-chains 6.6+, XY-chains, AICs and loops 7.0+,
-//! Nishio 7.5+, cell/digit/double/contradiction forcing chains 8.0+, their
-//! dynamic forms 8.5+, dynamic plus 9.0+, nested 9.5+. Chains add
-//! [`length_increment`] for their length. Patterns SE lacks by name are rated
-//! like the deduction SE would find instead (see [`Technique::se_rating`]).
+//! The values are those of SukakuExplainer's `serate` (the SE fork the
+//! calibration sets were rated with; its default techniques of early
+//! 2020): full house 1.0, hidden single 1.2 (box) / 1.5 (line), direct
+//! pointing 1.7, direct claiming 1.9, direct hidden pair 2.0, naked single
+//! 2.3, direct hidden triple 2.5, pointing 2.6, claiming 2.8, naked pair
+//! 3.0, X-Wing 3.2, hidden pair 3.4, naked triple 3.6, swordfish 3.8,
+//! hidden triple 4.0, two strong links 4.0-4.3 (skyscraper, kite, turbot
+//! fish, grouped), XY-Wing 4.2, XYZ-Wing 4.4, unique rectangles and loops
+//! 4.5 and up, naked quad 5.0, jellyfish 5.2, hidden quad 5.4, three strong
+//! links 5.4-5.7, WXYZ-Wing 5.5-5.6, BUG 5.6 and up, VWXYZ-Wing 6.2-6.4,
+//! aligned pair exclusion 6.2, X- and Y-cycles 6.5+, X-chains 6.6+,
+//! XY-chains, AICs and loops 7.0+, aligned triplet exclusion 7.5, Nishio
+//! 7.5+, cell/digit/double/contradiction forcing chains 8.0+, their dynamic
+//! forms 8.5+, dynamic plus 9.0+, nested 9.5+. Chains add
+//! [`length_increment`] for their length.
+//!
+//! ## Order
+//!
+//! SE does not take the lowest-rated step: it runs its hint producers in a
+//! fixed order and takes the easiest hint of the first one that has any
+//! (see `groups`). So does [`next_step`], which is what makes a rating
+//! SE's: the path decides which hard steps are needed. Techniques SE does
+//! not use by default (finned fish, W-Wing, colouring, four strong links,
+//! UVWXYZ-Wing) are still here to be called by name ([`find`]) but never
+//! taken by [`next_step`].
+//!
+//! ## Invariance
+//!
+//! A rating, a level and a hint do not depend on how the puzzle is written:
+//! [`rate`] and [`next_step`] search the canonical form of the grid (see
+//! [`crate::canon`]) and give the step back in the player's cells and
+//! digits, its words written with the player's names (the search runs
+//! under `board::with_names`, so every name a step prints goes through
+//! [`cell_name`], [`unit_name`], [`digits_name`] and [`digit_name`]).
+//! Where two steps tie, the canonical form decides, the same way for every
+//! form. (SE itself takes the first hint in its own scan order, so two
+//! forms of one puzzle can rate differently there; they cannot here.)
 
 #![allow(clippy::needless_range_loop)] // unit and peer tables are walked by index
+mod aligned;
 mod basic;
 mod board;
 mod chains;
@@ -48,14 +74,16 @@ mod step;
 mod unique;
 mod wings;
 
+pub use aligned::{aligned_pair_exclusion, aligned_triplet_exclusion};
 pub use basic::{
-    claiming, finned_jellyfish, finned_swordfish, finned_x_wing, full_house, hidden_pair,
-    hidden_quad, hidden_single_box, hidden_single_line, hidden_triple, jellyfish, naked_pair,
-    naked_quad, naked_single, naked_triple, pointing, swordfish, x_wing,
+    claiming, direct_claiming, direct_hidden_pair, direct_hidden_triple, direct_pointing,
+    finned_jellyfish, finned_swordfish, finned_x_wing, full_house, hidden_pair, hidden_quad,
+    hidden_single_box, hidden_single_line, hidden_triple, jellyfish, naked_pair, naked_quad,
+    naked_single, naked_triple, pointing, swordfish, x_wing,
 };
 pub use board::{
-    bit, box_of, cell_name, cells_of, col_of, digits_of, row_of, sees, unit_name, Board, Cells,
-    Digits, ALL_DIGITS, CELL_UNITS, PEERS, PEER_MASK, UNITS, UNIT_MASK,
+    bit, box_of, cell_name, cells_of, col_of, digit_name, digits_of, row_of, sees, unit_name,
+    Board, Cells, Digits, ALL_DIGITS, CELL_UNITS, PEERS, PEER_MASK, UNITS, UNIT_MASK,
 };
 pub use chains::{aic, continuous_loop, x_chain, x_cycle, xy_chain, y_cycle};
 pub use forcing::{
@@ -69,12 +97,12 @@ pub use links::{
 };
 pub use step::{length_increment, Step, Technique};
 pub use unique::{
-    bug_plus_one, unique_rectangle_1, unique_rectangle_2, unique_rectangle_3, unique_rectangle_4,
+    bug_plus_one, bug_type_2, bug_type_3, bug_type_4, unique_loop_1, unique_loop_2, unique_loop_3,
+    unique_loop_4, unique_rectangle_1, unique_rectangle_2, unique_rectangle_3, unique_rectangle_4,
 };
 pub use wings::{als_wing, uvwxyz_wing, vwxyz_wing, w_wing, wxyz_wing, xy_wing, xyz_wing};
 
 use crate::grid::Grid;
-use chains::Mode;
 use forcing::Kind;
 
 /// A technique search: the board, the rating a step must stay below, and
@@ -96,206 +124,164 @@ macro_rules! plain {
     }};
 }
 
-fn entries() -> &'static [Entry] {
+/// The searches of [`next_step`], grouped as Sudoku Explainer's hint
+/// producers, in the order SE runs them. SE takes a hint from the first
+/// producer that has one, the easiest of that producer's hints; so does
+/// [`next_step`]. The order is not quite that of the ratings (a 6.6 chain
+/// comes before a 7.5 aligned triplet exclusion, but a 4.5 unique
+/// rectangle before a 5.0 naked quad), and following it is what makes the
+/// ratings SE's.
+fn groups() -> &'static [Vec<Entry>] {
     use std::sync::OnceLock;
-    static E: OnceLock<Vec<Entry>> = OnceLock::new();
-    E.get_or_init(|| {
-        let t = |t: Technique| t.se_rating();
-        let mut v = vec![
-            Entry {
-                floor: t(Technique::FullHouse),
-                find: plain!(full_house),
-            },
-            Entry {
-                floor: t(Technique::HiddenSingleBox),
-                find: plain!(hidden_single_box),
-            },
-            Entry {
-                floor: t(Technique::HiddenSingleLine),
-                find: plain!(hidden_single_line),
-            },
-            Entry {
-                floor: t(Technique::NakedSingle),
-                find: plain!(naked_single),
-            },
-            Entry {
-                floor: t(Technique::Pointing),
-                find: plain!(pointing),
-            },
-            Entry {
-                floor: t(Technique::Claiming),
-                find: plain!(claiming),
-            },
-            Entry {
-                floor: t(Technique::NakedPair),
-                find: plain!(naked_pair),
-            },
-            Entry {
-                floor: t(Technique::XWing),
-                find: plain!(x_wing),
-            },
-            Entry {
-                floor: t(Technique::HiddenPair),
-                find: plain!(hidden_pair),
-            },
-            Entry {
-                floor: t(Technique::NakedTriple),
-                find: plain!(naked_triple),
-            },
-            Entry {
-                floor: t(Technique::Swordfish),
-                find: plain!(swordfish),
-            },
-            Entry {
-                floor: t(Technique::HiddenTriple),
-                find: plain!(hidden_triple),
-            },
-            Entry {
-                floor: t(Technique::Skyscraper),
-                find: plain!(two_links),
-            },
-            Entry {
-                floor: t(Technique::EmptyRectangle),
-                find: plain!(empty_rectangle),
-            },
-            Entry {
-                floor: t(Technique::XYWing),
-                find: plain!(xy_wing),
-            },
-            Entry {
-                floor: t(Technique::FinnedXWing),
-                find: plain!(finned_x_wing),
-            },
-            Entry {
-                floor: t(Technique::XYZWing),
-                find: plain!(xyz_wing),
-            },
-            Entry {
-                floor: t(Technique::UniqueRectangle1),
-                find: plain!(unique_rectangle_1),
-            },
-            Entry {
-                floor: t(Technique::WXYZWing),
-                find: plain!(wxyz_wing),
-            },
-            Entry {
-                floor: t(Technique::UniqueRectangle2),
-                find: plain!(unique_rectangle_2),
-            },
-            Entry {
-                floor: t(Technique::UniqueRectangle3),
-                find: plain!(unique_rectangle_3),
-            },
-            Entry {
-                floor: t(Technique::UniqueRectangle4),
-                find: plain!(unique_rectangle_4),
-            },
-            Entry {
-                floor: t(Technique::NakedQuad),
-                find: plain!(naked_quad),
-            },
-            Entry {
-                floor: t(Technique::Jellyfish),
-                find: plain!(jellyfish),
-            },
-            Entry {
-                floor: t(Technique::HiddenQuad),
-                find: plain!(hidden_quad),
-            },
-            Entry {
-                floor: t(Technique::ThreeStrongLinks),
-                find: plain!(three_strong_links),
-            },
-            Entry {
-                floor: t(Technique::FinnedSwordfish),
-                find: plain!(finned_swordfish),
-            },
-            Entry {
-                floor: t(Technique::BugPlusOne),
-                find: plain!(bug_plus_one),
-            },
-            Entry {
-                floor: t(Technique::VWXYZWing),
-                find: plain!(vwxyz_wing),
-            },
-            Entry {
-                floor: t(Technique::UVWXYZWing),
-                find: plain!(uvwxyz_wing),
-            },
-            Entry {
-                floor: t(Technique::FinnedJellyfish),
-                find: plain!(finned_jellyfish),
-            },
-            Entry {
-                floor: t(Technique::FourStrongLinks),
-                find: plain!(four_strong_links),
-            },
-            Entry {
-                floor: t(Technique::WWing),
-                find: plain!(w_wing),
-            },
-            Entry {
-                floor: t(Technique::XCycle),
-                find: |b, l, _| chains::cycle(b, Mode::X, Technique::XCycle, l),
-            },
-            Entry {
-                floor: t(Technique::YCycle),
-                find: |b, l, _| chains::cycle(b, Mode::Y, Technique::YCycle, l),
-            },
-            Entry {
-                floor: t(Technique::ColourTrap),
-                find: plain!(colour_trap),
-            },
-            Entry {
-                floor: t(Technique::ColourWrap),
-                find: plain!(colour_wrap),
-            },
-            Entry {
-                floor: t(Technique::XChain),
-                find: |b, l, _| chains::forcing_chain(b, Mode::X, Technique::XChain, l),
-            },
-            Entry {
-                floor: t(Technique::XYChain),
-                find: |b, l, _| chains::forcing_chain(b, Mode::Y, Technique::XYChain, l),
-            },
-            Entry {
-                floor: t(Technique::ContinuousLoop),
-                find: |b, l, _| chains::cycle(b, Mode::XY, Technique::ContinuousLoop, l),
-            },
-            Entry {
-                floor: t(Technique::Aic),
-                find: |b, l, _| chains::forcing_chain(b, Mode::XY, Technique::Aic, l),
-            },
-            Entry {
-                floor: t(Technique::Nishio),
-                find: |b, l, budget| forcing::forcing(b, Kind::Nishio, l, budget),
-            },
-            Entry {
-                floor: t(Technique::CellForcingChain),
-                find: |b, l, budget| forcing::forcing(b, Kind::Static, l, budget),
-            },
-            Entry {
-                floor: t(Technique::DynamicCellForcingChain),
-                find: |b, l, budget| forcing::forcing(b, Kind::Dynamic, l, budget),
-            },
-            Entry {
-                floor: t(Technique::DynamicForcingChainPlus),
-                find: |b, l, budget| forcing::forcing(b, Kind::Plus, l, budget),
-            },
-            Entry {
-                floor: t(Technique::NestedForcingChain),
-                find: |b, l, budget| forcing::forcing(b, Kind::Nested, l, budget),
-            },
-        ];
-        // stable: equal floors keep the order above
-        v.sort_by(|a, b| a.floor.partial_cmp(&b.floor).unwrap());
-        v
+    static G: OnceLock<Vec<Vec<Entry>>> = OnceLock::new();
+    G.get_or_init(|| {
+        let e = |t: Technique, find: Finder| Entry {
+            floor: t.se_rating(),
+            find,
+        };
+        use Technique as T;
+        vec![
+            vec![
+                e(T::FullHouse, plain!(full_house)),
+                e(T::HiddenSingleBox, plain!(hidden_single_box)),
+                e(T::HiddenSingleLine, plain!(hidden_single_line)),
+            ],
+            vec![
+                e(T::DirectPointing, plain!(direct_pointing)),
+                e(T::DirectClaiming, plain!(direct_claiming)),
+            ],
+            vec![e(T::DirectHiddenPair, plain!(direct_hidden_pair))],
+            vec![e(T::NakedSingle, plain!(naked_single))],
+            vec![e(T::DirectHiddenTriple, plain!(direct_hidden_triple))],
+            vec![
+                e(T::Pointing, plain!(pointing)),
+                e(T::Claiming, plain!(claiming)),
+            ],
+            vec![e(T::NakedPair, plain!(naked_pair))],
+            vec![e(T::XWing, plain!(x_wing))],
+            vec![e(T::HiddenPair, plain!(hidden_pair))],
+            vec![e(T::NakedTriple, plain!(naked_triple))],
+            vec![e(T::Swordfish, plain!(swordfish))],
+            vec![e(T::HiddenTriple, plain!(hidden_triple))],
+            vec![e(T::Skyscraper, |b, _, _| {
+                links::strong_links_producer(b, 2)
+            })],
+            vec![e(T::XYWing, plain!(xy_wing))],
+            vec![e(T::XYZWing, plain!(xyz_wing))],
+            vec![e(T::UniqueRectangle1, |b, _, _| unique::unique_loops(b))],
+            vec![e(T::NakedQuad, plain!(naked_quad))],
+            vec![e(T::Jellyfish, plain!(jellyfish))],
+            vec![e(T::HiddenQuad, plain!(hidden_quad))],
+            vec![e(T::ThreeStrongLinks, |b, _, _| {
+                links::strong_links_producer(b, 3)
+            })],
+            vec![e(T::WXYZWing, plain!(wxyz_wing))],
+            vec![e(T::BugPlusOne, |b, _, _| unique::bugs(b))],
+            vec![e(T::VWXYZWing, plain!(vwxyz_wing))],
+            vec![e(T::AlignedPairExclusion, plain!(aligned_pair_exclusion))],
+            vec![e(T::XCycle, |b, l, _| chains::chain_producer(b, l))],
+            vec![e(
+                T::AlignedTripletExclusion,
+                plain!(aligned_triplet_exclusion),
+            )],
+            vec![e(T::Nishio, |b, l, budget| {
+                forcing::forcing(b, Kind::Nishio, l, budget)
+            })],
+            vec![e(T::CellForcingChain, |b, l, budget| {
+                forcing::forcing(b, Kind::Static, l, budget)
+            })],
+            vec![e(T::DynamicCellForcingChain, |b, l, budget| {
+                forcing::forcing(b, Kind::Dynamic, l, budget)
+            })],
+            vec![e(T::DynamicForcingChainPlus, |b, l, budget| {
+                forcing::forcing(b, Kind::Plus, l, budget)
+            })],
+            vec![e(T::NestedForcingChain, |b, l, budget| {
+                forcing::forcing(b, Kind::Nested, l, budget)
+            })],
+        ]
     })
 }
 
-/// Skyscraper, 2-string kite or turbot fish, the easiest.
-fn two_links(b: &Board) -> Option<Step> {
-    links::strong_link_chain(b, 2, None)
+/// Sudoku Explainer's hint producers in the order [`next_step`] runs them,
+/// each as the techniques whose steps it gives: the step taken is the
+/// easiest of the first group that has one. Techniques in no group
+/// (finned fish, W-Wing, colouring, four strong links, UVWXYZ-Wing: not in
+/// SE's default set) are only found by name, with [`find`].
+pub const ORDER: &[&[Technique]] = {
+    use Technique::*;
+    &[
+        &[FullHouse, HiddenSingleBox, HiddenSingleLine],
+        &[DirectPointing, DirectClaiming],
+        &[DirectHiddenPair],
+        &[NakedSingle],
+        &[DirectHiddenTriple],
+        &[Pointing, Claiming],
+        &[NakedPair],
+        &[XWing],
+        &[HiddenPair],
+        &[NakedTriple],
+        &[Swordfish],
+        &[HiddenTriple],
+        &[Skyscraper, TwoStringKite, TurbotFish, EmptyRectangle],
+        &[XYWing],
+        &[XYZWing],
+        &[
+            UniqueRectangle1,
+            UniqueRectangle2,
+            UniqueRectangle3,
+            UniqueRectangle4,
+            UniqueLoop1,
+            UniqueLoop2,
+            UniqueLoop3,
+            UniqueLoop4,
+        ],
+        &[NakedQuad],
+        &[Jellyfish],
+        &[HiddenQuad],
+        &[ThreeStrongLinks],
+        &[WXYZWing],
+        &[BugPlusOne, BugType2, BugType3, BugType4],
+        &[VWXYZWing],
+        &[AlignedPairExclusion],
+        &[XCycle, YCycle, XChain, XYChain, ContinuousLoop, Aic],
+        &[AlignedTripletExclusion],
+        &[Nishio],
+        &[
+            ContradictionForcingChain,
+            DoubleForcingChain,
+            CellForcingChain,
+            DigitForcingChain,
+        ],
+        &[
+            DynamicContradictionForcingChain,
+            DynamicDoubleForcingChain,
+            DynamicCellForcingChain,
+            DynamicDigitForcingChain,
+        ],
+        &[DynamicForcingChainPlus],
+        &[NestedForcingChain],
+    ]
+};
+
+/// For each group, the lowest rating a step of it or of a later group can
+/// have (a technique's base is the least it rates): once the search has
+/// passed the groups before, the step is at least that hard.
+fn floors_from() -> &'static [f64] {
+    use std::sync::OnceLock;
+    static F: OnceLock<Vec<f64>> = OnceLock::new();
+    F.get_or_init(|| {
+        debug_assert_eq!(groups().len(), ORDER.len());
+        let mut v = vec![f64::INFINITY; ORDER.len() + 1];
+        for i in (0..ORDER.len()).rev() {
+            let own = ORDER[i]
+                .iter()
+                .map(|t| t.se_rating())
+                .fold(f64::INFINITY, f64::min);
+            v[i] = own.min(v[i + 1]);
+        }
+        v
+    })
 }
 
 /// Finds one step of a given technique, if the board has one.
@@ -305,7 +291,11 @@ pub fn find(board: &Board, technique: Technique) -> Option<Step> {
         FullHouse => full_house(board),
         HiddenSingleBox => hidden_single_box(board),
         HiddenSingleLine => hidden_single_line(board),
+        DirectPointing => direct_pointing(board),
+        DirectClaiming => direct_claiming(board),
+        DirectHiddenPair => direct_hidden_pair(board),
         NakedSingle => naked_single(board),
+        DirectHiddenTriple => direct_hidden_triple(board),
         Pointing => pointing(board),
         Claiming => claiming(board),
         NakedPair => naked_pair(board),
@@ -325,6 +315,10 @@ pub fn find(board: &Board, technique: Technique) -> Option<Step> {
         UniqueRectangle2 => unique_rectangle_2(board),
         UniqueRectangle3 => unique_rectangle_3(board),
         UniqueRectangle4 => unique_rectangle_4(board),
+        UniqueLoop1 => unique_loop_1(board),
+        UniqueLoop2 => unique_loop_2(board),
+        UniqueLoop3 => unique_loop_3(board),
+        UniqueLoop4 => unique_loop_4(board),
         WXYZWing => wxyz_wing(board),
         NakedQuad => naked_quad(board),
         Jellyfish => jellyfish(board),
@@ -332,6 +326,11 @@ pub fn find(board: &Board, technique: Technique) -> Option<Step> {
         ThreeStrongLinks => three_strong_links(board),
         FinnedSwordfish => finned_swordfish(board),
         BugPlusOne => bug_plus_one(board),
+        BugType2 => bug_type_2(board),
+        BugType3 => bug_type_3(board),
+        BugType4 => bug_type_4(board),
+        AlignedPairExclusion => aligned_pair_exclusion(board),
+        AlignedTripletExclusion => aligned_triplet_exclusion(board),
         VWXYZWing => vwxyz_wing(board),
         UVWXYZWing => uvwxyz_wing(board),
         FinnedJellyfish => finned_jellyfish(board),
@@ -359,11 +358,11 @@ pub fn find(board: &Board, technique: Technique) -> Option<Step> {
     }
 }
 
-/// The easiest step: the lowest SE rating, and among equal ratings the
-/// first technique in the order of [`Technique::ALL`]. `None` when the board
-/// is solved or no technique applies (no or several solutions).
+/// The next step, as SE takes it: the easiest step of the first group of
+/// techniques (in SE's order) that has one. `None` when the board is solved
+/// or no technique applies (no or several solutions).
 pub fn next_step(board: &Board) -> Option<Step> {
-    match next_step_below(board, f64::INFINITY, &Budget::unlimited()) {
+    match next_step_within(board, &Budget::unlimited()) {
         Ok(step) => step,
         Err(_) => unreachable!("an unlimited budget never runs out"),
     }
@@ -371,41 +370,64 @@ pub fn next_step(board: &Board) -> Option<Step> {
 
 /// [`next_step`] within a budget: `Err` when it ran out before the step was
 /// known, saying how hard the step is at least.
+///
+/// The search runs on the canonical form of the board's digits (see
+/// [`crate::canon`]) and the step comes back in the board's own cells,
+/// digits and words: every equivalent form of a position (digits
+/// relabelled, rows or bands swapped, transposed...) gets the same step,
+/// moved the same way.
 pub fn next_step_within(board: &Board, budget: &Budget) -> Result<Option<Step>, Stopped> {
-    next_step_below(board, f64::INFINITY, budget)
+    let (_, to) = crate::canon::canonical(board.values());
+    let searched = board.transformed(&to);
+    let back = to.inverse();
+    let step = board::with_names(Some(back), || {
+        next_step_below(&searched, f64::INFINITY, budget)
+    })?;
+    Ok(step.map(|s| s.transformed(&back)))
 }
 
-/// [`next_step`] among the steps rated at most `max`: the techniques whose
-/// base rating is above it are not tried.
+/// The next step of `board` as it is (not its canonical form), `None` as
+/// well when that step is rated above `max`: the groups that can only give
+/// steps above it are not tried.
 ///
-/// The searches run from the lowest base rating up, so when the budget runs
-/// out during one, no step rated below its base exists: the step is at
-/// least that hard.
+/// When the budget runs out during a group, the groups before it had no
+/// step: the step is at least the lowest base rating of that group and
+/// the ones after it.
 fn next_step_below(board: &Board, max: f64, budget: &Budget) -> Result<Option<Step>, Stopped> {
     if board.is_solved() {
         return Ok(None);
     }
-    let mut best: Option<Step> = None;
-    let mut limit = max + 2e-9;
-    for e in entries() {
-        if e.floor >= limit - 1e-9 {
-            break;
+    let floors = floors_from();
+    for (i, group) in groups().iter().enumerate() {
+        if floors[i] > max + 1e-9 {
+            // every step left is harder than asked
+            return Ok(None);
         }
-        let found = (e.find)(board, limit, budget);
-        if let Some(why) = budget.check() {
-            return Err(Stopped {
-                why,
-                at_least: e.floor,
-            });
-        }
-        if let Some(s) = found {
-            if s.is_productive() && s.rating() < limit - 1e-9 {
-                limit = s.rating();
-                best = Some(s);
+        let mut best: Option<Step> = None;
+        let mut limit = f64::INFINITY;
+        for e in group {
+            if e.floor >= limit - 1e-9 {
+                continue;
+            }
+            let found = (e.find)(board, limit, budget);
+            if let Some(why) = budget.check() {
+                return Err(Stopped {
+                    why,
+                    at_least: floors[i],
+                });
+            }
+            if let Some(s) = found {
+                if s.is_productive() && s.rating() < limit - 1e-9 {
+                    limit = s.rating();
+                    best = Some(s);
+                }
             }
         }
+        if let Some(s) = best {
+            return Ok((s.rating() <= max + 1e-9).then_some(s));
+        }
     }
-    Ok(best)
+    Ok(None)
 }
 
 /// Why a search stopped before its end.
@@ -495,20 +517,26 @@ pub fn apply(board: &mut Board, step: &Step) {
     }
 }
 
-/// A difficulty level, from the SE rating.
+/// A difficulty level, from the SE rating: the same number gives the same
+/// level, so a puzzle SE rates 2.0 is easy here and for SE's users alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
-    /// Singles only (SE <= 2.3): scanning and counting.
+    /// SE 1.0-2.3: singles, and the direct techniques that end in a single
+    /// (direct pointing and claiming, direct hidden pair).
     Easy,
-    /// Locked candidates, pairs, X-Wing (SE <= 3.4).
+    /// SE 2.4-3.4: direct hidden triple, pointing and claiming, naked and
+    /// hidden pairs, X-Wing.
     Medium,
-    /// Triples, swordfish, skyscraper and kite, XY- and XYZ-Wings, finned
-    /// X-Wings, unique rectangles (SE <= 4.6).
+    /// SE 3.5-4.6: naked and hidden triples, swordfish, two strong links
+    /// (skyscraper, kite, turbot fish, empty rectangle), XY- and XYZ-Wings,
+    /// unique rectangles and short unique loops.
     Hard,
-    /// Quads, jellyfish, WXYZ-Wings, chains of three or four strong links,
-    /// BUG+1, X-cycles, colouring, short X-chains (SE <= 6.9).
+    /// SE 4.7-6.9: longer unique loops, quads, jellyfish, three strong
+    /// links, WXYZ- and VWXYZ-Wings, BUG, aligned pair exclusion, X- and
+    /// Y-cycles, short chains.
     Expert,
-    /// XY-chains, AICs, forcing chains and beyond (SE above 6.9).
+    /// SE 7.0 and above: XY-chains, AICs and nice loops, aligned triplet
+    /// exclusion, Nishio and forcing chains.
     Extreme,
 }
 
@@ -665,14 +693,19 @@ fn rate_below(
         level: Level::Easy,
         stopped: None,
     };
-    let Some(mut b) = Board::try_from_grid(givens) else {
+    let Some(given) = Board::try_from_grid(givens) else {
         return r;
     };
-    if !b.is_consistent() {
+    if !given.is_consistent() {
         return r;
     }
+    // the canonical form is rated, so that every equivalent form of the
+    // puzzle gets the same rating; `f` sees the puzzle as given
+    let (_, to) = crate::canon::canonical(given.values());
+    let back = to.inverse();
+    let mut b = given.transformed(&to);
     while !b.is_solved() {
-        let s = match next_step_below(&b, max, budget) {
+        let s = match board::with_names(Some(back), || next_step_below(&b, max, budget)) {
             Ok(Some(s)) => s,
             Ok(None) => break,
             Err(stopped) => {
@@ -680,7 +713,7 @@ fn rate_below(
                 break;
             }
         };
-        f(&b, &s);
+        f(&b.transformed(&back), &s.transformed(&back));
         let x = s.rating();
         if x > r.se || r.hardest.is_none() {
             r.se = r.se.max(x);
@@ -688,11 +721,13 @@ fn rate_below(
         }
         apply(&mut b, &s);
         r.steps += 1;
-        if !b.is_consistent() || r.steps > 1000 {
+        // every step places or removes something: a broken board (a
+        // puzzle without solution) still ends, and is caught below
+        if r.steps > 1000 {
             break;
         }
     }
-    r.solved = b.is_solved();
+    r.solved = b.is_solved() && b.is_consistent();
     r.level = Level::of(r.at_least());
     r
 }

@@ -17,8 +17,20 @@ pub enum Technique {
     HiddenSingleBox,
     /// The only place for a digit in a row or column.
     HiddenSingleLine,
+    /// Locked candidates in a box whose removal leaves a digit one place in
+    /// another box: that digit is placed (no candidate is removed).
+    DirectPointing,
+    /// Locked candidates in a line whose removal leaves a digit one place in
+    /// a parallel line: that digit is placed.
+    DirectClaiming,
+    /// A hidden pair whose other candidates, removed, leave a digit one
+    /// place in the unit: that digit is placed.
+    DirectHiddenPair,
     /// The only candidate of a cell.
     NakedSingle,
+    /// A hidden triple whose other candidates, removed, leave a digit one
+    /// place in the unit: that digit is placed.
+    DirectHiddenTriple,
     /// Locked candidates in a box, confined to one line.
     Pointing,
     /// Locked candidates in a line, confined to one box.
@@ -45,6 +57,14 @@ pub enum Technique {
     UniqueRectangle2,
     UniqueRectangle3,
     UniqueRectangle4,
+    /// A unique loop (6, 8, ... cells of two digits) with one extra cell.
+    UniqueLoop1,
+    /// A unique loop whose extra cells hold one same extra digit.
+    UniqueLoop2,
+    /// A unique loop whose extra cells form a naked or hidden set.
+    UniqueLoop3,
+    /// A unique loop with a strong link in its extra cells.
+    UniqueLoop4,
     /// A bivalue cell and an almost locked set of three cells.
     WXYZWing,
     NakedQuad,
@@ -55,6 +75,18 @@ pub enum Technique {
     FinnedSwordfish,
     /// Bivalue universal grave plus one.
     BugPlusOne,
+    /// Bivalue universal grave: the extra cells share one extra digit.
+    BugType2,
+    /// Bivalue universal grave: the extra cells with a naked set.
+    BugType3,
+    /// Bivalue universal grave: two extra cells in a unit, with a strong link.
+    BugType4,
+    /// Two cells of a unit, or seeing each other: the pairs of digits they
+    /// can hold together, each excluded by a cell whose candidates it would
+    /// take.
+    AlignedPairExclusion,
+    /// Aligned exclusion on three cells.
+    AlignedTripletExclusion,
     /// A bivalue cell and an almost locked set of four cells.
     VWXYZWing,
     /// A bivalue cell and an almost locked set of five cells.
@@ -106,7 +138,11 @@ impl Technique {
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
+        Technique::DirectPointing,
+        Technique::DirectClaiming,
+        Technique::DirectHiddenPair,
         Technique::NakedSingle,
+        Technique::DirectHiddenTriple,
         Technique::Pointing,
         Technique::Claiming,
         Technique::NakedPair,
@@ -126,6 +162,10 @@ impl Technique {
         Technique::UniqueRectangle2,
         Technique::UniqueRectangle3,
         Technique::UniqueRectangle4,
+        Technique::UniqueLoop1,
+        Technique::UniqueLoop2,
+        Technique::UniqueLoop3,
+        Technique::UniqueLoop4,
         Technique::WXYZWing,
         Technique::NakedQuad,
         Technique::Jellyfish,
@@ -133,7 +173,11 @@ impl Technique {
         Technique::ThreeStrongLinks,
         Technique::FinnedSwordfish,
         Technique::BugPlusOne,
+        Technique::BugType2,
+        Technique::BugType3,
+        Technique::BugType4,
         Technique::VWXYZWing,
+        Technique::AlignedPairExclusion,
         Technique::UVWXYZWing,
         Technique::FinnedJellyfish,
         Technique::FourStrongLinks,
@@ -146,6 +190,7 @@ impl Technique {
         Technique::XYChain,
         Technique::ContinuousLoop,
         Technique::Aic,
+        Technique::AlignedTripletExclusion,
         Technique::Nishio,
         Technique::ContradictionForcingChain,
         Technique::DoubleForcingChain,
@@ -166,7 +211,11 @@ impl Technique {
             FullHouse => "Full House",
             HiddenSingleBox => "Hidden Single (box)",
             HiddenSingleLine => "Hidden Single (line)",
+            DirectPointing => "Direct Pointing",
+            DirectClaiming => "Direct Claiming",
+            DirectHiddenPair => "Direct Hidden Pair",
             NakedSingle => "Naked Single",
+            DirectHiddenTriple => "Direct Hidden Triple",
             Pointing => "Pointing",
             Claiming => "Claiming",
             NakedPair => "Naked Pair",
@@ -186,6 +235,10 @@ impl Technique {
             UniqueRectangle2 => "Unique Rectangle Type 2",
             UniqueRectangle3 => "Unique Rectangle Type 3",
             UniqueRectangle4 => "Unique Rectangle Type 4",
+            UniqueLoop1 => "Unique Loop Type 1",
+            UniqueLoop2 => "Unique Loop Type 2",
+            UniqueLoop3 => "Unique Loop Type 3",
+            UniqueLoop4 => "Unique Loop Type 4",
             WXYZWing => "WXYZ-Wing",
             NakedQuad => "Naked Quad",
             Jellyfish => "Jellyfish",
@@ -193,6 +246,11 @@ impl Technique {
             ThreeStrongLinks => "3 Strong Links",
             FinnedSwordfish => "Finned Swordfish",
             BugPlusOne => "BUG+1",
+            BugType2 => "BUG Type 2",
+            BugType3 => "BUG Type 3",
+            BugType4 => "BUG Type 4",
+            AlignedPairExclusion => "Aligned Pair Exclusion",
+            AlignedTripletExclusion => "Aligned Triplet Exclusion",
             VWXYZWing => "VWXYZ-Wing",
             UVWXYZWing => "UVWXYZ-Wing",
             FinnedJellyfish => "Finned Jellyfish",
@@ -228,7 +286,11 @@ impl Technique {
             FullHouse => 1.0,
             HiddenSingleBox => 1.2,
             HiddenSingleLine => 1.5,
+            DirectPointing => 1.7,
+            DirectClaiming => 1.9,
+            DirectHiddenPair => 2.0,
             NakedSingle => 2.3,
+            DirectHiddenTriple => 2.5,
             Pointing => 2.6,
             Claiming => 2.8,
             NakedPair => 3.0,
@@ -239,15 +301,19 @@ impl Technique {
             HiddenTriple => 4.0,
             Skyscraper => 4.0,
             TwoStringKite => 4.1,
-            TurbotFish => 4.2,
+            TurbotFish => 4.1,
             EmptyRectangle => 4.2,
             XYWing => 4.2,
             XYZWing => 4.4,
             FinnedXWing => 4.3,
             UniqueRectangle1 => 4.5,
-            UniqueRectangle2 => 4.6,
-            UniqueRectangle3 => 4.6,
-            UniqueRectangle4 => 4.6,
+            UniqueRectangle2 => 4.5,
+            UniqueRectangle3 => 4.5,
+            UniqueRectangle4 => 4.5,
+            UniqueLoop1 => 4.5,
+            UniqueLoop2 => 4.5,
+            UniqueLoop3 => 4.5,
+            UniqueLoop4 => 4.5,
             WXYZWing => 5.5,
             NakedQuad => 5.0,
             Jellyfish => 5.2,
@@ -255,8 +321,13 @@ impl Technique {
             ThreeStrongLinks => 5.4,
             FinnedSwordfish => 5.7,
             BugPlusOne => 5.6,
-            VWXYZWing => 6.3,
-            UVWXYZWing => 7.1,
+            BugType2 => 5.7,
+            BugType3 => 5.7,
+            BugType4 => 5.7,
+            AlignedPairExclusion => 6.2,
+            AlignedTripletExclusion => 7.5,
+            VWXYZWing => 6.2,
+            UVWXYZWing => 6.6,
             FinnedJellyfish => 5.8,
             FourStrongLinks => 6.2,
             WWing => 7.0,
@@ -404,6 +475,20 @@ impl Step {
             r += length_increment(self.complexity);
         }
         (r * 10.0).round() / 10.0
+    }
+
+    /// The step `t` makes of this one on the transformed board: its cells
+    /// and digits moved and relabelled. Its words and unit names are kept:
+    /// they are written in the player's names when it is found (see
+    /// `board::with_names`).
+    pub(crate) fn transformed(&self, t: &crate::canon::Transform) -> Step {
+        let mut s = self.clone();
+        let cd = |&(c, d): &(usize, u8)| (t.cell(c), t.digit(d));
+        s.placements = self.placements.iter().map(cd).collect();
+        s.eliminations = self.eliminations.iter().map(cd).collect();
+        s.cells = self.cells.iter().map(|&c| t.cell(c)).collect();
+        s.digits = self.digits.iter().map(|&d| t.digit(d)).collect();
+        s
     }
 
     /// Does the step change anything?

@@ -78,9 +78,9 @@ fn pivot_wing(b: &Board, wings: usize, t: Technique, with_z: Option<bool>) -> Op
                             .map(|&c| format!("{} ({})", cell_name(c), digits_name(b.cands(c))))
                             .collect::<Vec<_>>()
                             .join(", "),
-                        z,
+                        digit_name(z),
                         cells_name(cells_of(zcells)),
-                        z,
+                        digit_name(z),
                         cells_name(s.eliminations.iter().map(|e| e.0))
                     );
                     return Some(s);
@@ -174,12 +174,12 @@ pub fn w_wing(b: &Board) -> Option<Step> {
                                 cell_name(c2),
                                 x.min(y),
                                 x.max(y),
-                                y,
+                                digit_name(y),
                                 unit_name(u),
                                 cell_name(e1),
                                 cell_name(e2),
-                                x,
-                                x,
+                                digit_name(x),
+                                digit_name(x),
                                 cells_name(s.eliminations.iter().map(|e| e.0))
                             );
                             return Some(s);
@@ -221,7 +221,7 @@ pub fn als_wing(b: &Board, k: usize) -> Option<Step> {
         *p = b.positions(d as u8);
     }
     let mut seen_sets: Vec<Cells> = Vec::new();
-    let mut fallback: Option<Step> = None;
+    let mut best: Option<Step> = None;
     for u in 0..27 {
         let cells: Vec<usize> = UNITS[u]
             .iter()
@@ -236,6 +236,11 @@ pub fn als_wing(b: &Board, k: usize) -> Option<Step> {
                 continue;
             }
             seen_sets.push(set);
+            let widest = cells_of(set).map(|c| count(b.cands(c))).max().unwrap_or(0);
+            let adjust = als_wing_adjust(k, widest as usize);
+            if best.as_ref().is_some_and(|s| s.adjust <= adjust) {
+                continue;
+            }
             for x in digits_of(m) {
                 let xcells = pos[x as usize] & set;
                 let ys = common_peers(xcells) & biv & !set;
@@ -246,47 +251,101 @@ pub fn als_wing(b: &Board, k: usize) -> Option<Step> {
                     }
                     let z = (ym & !bit(x)).trailing_zeros() as u8 + 1;
                     let zcells = pos[z as usize] & set;
-                    let targets = common_peers(zcells | 1u128 << y) & pos[z as usize] & !set;
-                    if targets == 0 {
+                    let ybit = 1u128 << y;
+                    let targets = common_peers(zcells | ybit) & pos[z as usize] & !set;
+                    // doubly linked: every z of the set sees the bivalue
+                    // cell too. Then the cell and the set hold x and z
+                    // between them, one each, and the set's other digits
+                    // are locked in it.
+                    let double = zcells & !PEER_MASK[y] == 0;
+                    let mut elim: Vec<(usize, u8)> = cells_of(targets).map(|c| (c, z)).collect();
+                    if double {
+                        let xt = common_peers(xcells | ybit) & pos[x as usize] & !set;
+                        elim.extend(cells_of(xt).map(|c| (c, x)));
+                        for w in digits_of(m & !bit(x) & !bit(z)) {
+                            let wt = common_peers(pos[w as usize] & set)
+                                & pos[w as usize]
+                                & !set
+                                & !ybit;
+                            elim.extend(cells_of(wt).map(|c| (c, w)));
+                        }
+                    }
+                    if elim.is_empty() {
                         continue;
                     }
-                    let mut s = Step::new(t);
-                    // a cell of the set holding every digit of it: 0.1 harder
-                    if cells_of(set).any(|c| b.cands(c) == m) {
-                        s.adjust = 0.1;
+                    if best.as_ref().is_some_and(|s| s.adjust <= adjust) {
+                        continue;
                     }
-                    s.eliminations = cells_of(targets).map(|c| (c, z)).collect();
+                    elim.sort_unstable();
+                    let mut s = Step::new(t);
+                    s.adjust = adjust;
+                    s.eliminations = elim;
                     s.cells.push(y);
                     s.cells.extend(cells_of(set));
                     s.units.push(unit_name(u));
                     s.digits = digits_of(m).collect();
-                    s.description = format!(
-                        "{}: {} ({}) is {} or {}; if {}, the cells {} of {} hold only {} and \
-                         must take {}: either way {} leaves {}",
-                        t.name(),
-                        cell_name(y),
-                        digits_name(ym),
-                        x,
-                        z,
-                        x,
-                        cells_name(cells_of(set)),
-                        unit_name(u),
-                        digits_name(m & !bit(x)),
-                        z,
-                        z,
-                        cells_name(cells_of(targets))
-                    );
-                    if s.adjust == 0.0 {
-                        return Some(s);
-                    }
-                    if fallback.is_none() {
-                        fallback = Some(s);
-                    }
+                    let gone = s
+                        .eliminations
+                        .iter()
+                        .map(|&(c, d)| format!("{} from {}", digit_name(d), cell_name(c)))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    s.description = if double {
+                        format!(
+                            "{} (doubly linked): {} ({}) is {} or {}, and every {} and every {} \
+                             of {} ({}) sees it; so the cell takes one of them and the set the \
+                             other, with all its other digits: {} go",
+                            t.name(),
+                            cell_name(y),
+                            digits_name(ym),
+                            digit_name(x),
+                            digit_name(z),
+                            digit_name(x),
+                            digit_name(z),
+                            unit_name(u),
+                            cells_name(cells_of(set)),
+                            gone
+                        )
+                    } else {
+                        format!(
+                            "{}: {} ({}) is {} or {}; if {}, the cells {} of {} hold only {} \
+                             and must take {}: either way {} leaves {}",
+                            t.name(),
+                            cell_name(y),
+                            digits_name(ym),
+                            digit_name(x),
+                            digit_name(z),
+                            digit_name(x),
+                            cells_name(cells_of(set)),
+                            unit_name(u),
+                            digits_name(m & !bit(x)),
+                            digit_name(z),
+                            digit_name(z),
+                            cells_name(cells_of(targets))
+                        )
+                    };
+                    best = Some(s);
                 }
             }
         }
     }
-    fallback
+    best
+}
+
+/// What the shape of an ALS wing of `k` cells adds to its base rating, as
+/// Sudoku Explainer rates it: by the most candidates a cell of the set
+/// holds (`widest`), the middle sizes being the hardest to see. WXYZ-Wing
+/// 5.5, or 5.6 when the widest cell holds three digits; VWXYZ-Wing 6.2 to
+/// 6.4 (6.4 at three, 6.3 at two or four, 6.2 at five); UVWXYZ-Wing and
+/// larger: the base alone.
+fn als_wing_adjust(k: usize, widest: usize) -> f64 {
+    let middle = 3i64;
+    let w = widest as i64;
+    match k {
+        3 => ((1 - (middle - w).abs()).max(0)) as f64 / 10.0,
+        4 => ((2 - (middle - w).abs()).max(0)) as f64 / 10.0,
+        _ => 0.0,
+    }
 }
 
 /// Every set of `k` of `cells` (from index `from`) holding `k + 1` digits.
