@@ -235,15 +235,7 @@ impl SplitMix64 {
 
     /// One of the six permutations of 0..3.
     fn perm3(&mut self) -> [u8; 3] {
-        const P: [[u8; 3]; 6] = [
-            [0, 1, 2],
-            [0, 2, 1],
-            [1, 0, 2],
-            [1, 2, 0],
-            [2, 0, 1],
-            [2, 1, 0],
-        ];
-        P[(self.next() % 6) as usize]
+        ORDERS3[(self.next() % 6) as usize].map(|i| i as u8)
     }
 
     /// A permutation of 0..9 that keeps groups of three together (bands or
