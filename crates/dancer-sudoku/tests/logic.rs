@@ -598,6 +598,44 @@ fn each_technique_applies_soundly_where_it_should() {
     eprintln!("positions: {:.2} s", start.elapsed().as_secs_f64());
 }
 
+/// Grids with several solutions or none end their rating without a panic,
+/// not solved (uniqueness steps can break such a grid; the search stops
+/// there).
+#[test]
+fn grids_without_one_solution_are_not_rated_solved() {
+    let mut lines: Vec<String> = Vec::new();
+    if let Some(p) = dancer_testdata::shared_file("sudoku", "serg_benchmark.txt") {
+        let text = std::fs::read_to_string(p).unwrap();
+        lines.extend(text.lines().take(20).map(str::to_string));
+    }
+    // no solution: a given changed to another digit its units allow
+    for line in PUZZLES {
+        let g = grid_of(line);
+        let sol = solution(line);
+        let c = (0..81).find(|&c| g.get(c) == 0).unwrap();
+        for d in 1..=9u8 {
+            let mut v: Vec<u8> = g.cells().to_vec();
+            v[c] = d;
+            let h = Grid::from_cells(9, v);
+            if d != sol[c] && Board::try_from_grid(&h).is_some_and(|b| b.is_consistent()) {
+                lines.push(h.to_line());
+                break;
+            }
+        }
+    }
+    let mut rated = 0;
+    for line in &lines {
+        let g = grid_of(line);
+        let n = dlx9().solve(&g, 2, 1).count;
+        let r = rate(&g);
+        if n != 1 {
+            assert!(!r.solved, "{line}: {n} solutions, rated {r:?}");
+            rated += 1;
+        }
+    }
+    assert!(rated >= PUZZLES.len(), "{rated}");
+}
+
 #[test]
 fn every_technique_is_in_one_group_or_found_by_name_only() {
     // the techniques SE does not use by default: next_step never takes them

@@ -264,6 +264,10 @@ pub const ORDER: &[&[Technique]] = {
     ]
 };
 
+/// The first group of [`ORDER`] whose steps remove candidates (locked
+/// candidates): the ones before only place digits.
+const FIRST_ELIMINATING_GROUP: usize = 5;
+
 /// For each group, the lowest rating a step of it or of a later group can
 /// have (a technique's base is the least it rates): once the search has
 /// passed the groups before, the step is at least that hard.
@@ -272,6 +276,7 @@ fn floors_from() -> &'static [f64] {
     static F: OnceLock<Vec<f64>> = OnceLock::new();
     F.get_or_init(|| {
         debug_assert_eq!(groups().len(), ORDER.len());
+        debug_assert!(ORDER[FIRST_ELIMINATING_GROUP].contains(&Technique::Pointing));
         let mut v = vec![f64::INFINITY; ORDER.len() + 1];
         for i in (0..ORDER.len()).rev() {
             let own = ORDER[i]
@@ -401,6 +406,12 @@ fn next_step_below(board: &Board, max: f64, budget: &Budget) -> Result<Option<St
     for (i, group) in groups().iter().enumerate() {
         if floors[i] > max + 1e-9 {
             // every step left is harder than asked
+            return Ok(None);
+        }
+        // past singles and direct techniques (sound and safe on any board),
+        // a board that lost its last candidate somewhere (a grid without
+        // solution, or with several and a uniqueness step) gets no step
+        if i == FIRST_ELIMINATING_GROUP && !board.is_consistent() {
             return Ok(None);
         }
         let mut best: Option<Step> = None;
