@@ -643,18 +643,18 @@ impl Rating {
 /// hardest. A grid that is not 9x9, or one logic cannot finish (no or
 /// several solutions), comes back with `solved == false`.
 pub fn rate(givens: &Grid) -> Rating {
-    rate_with(givens, |_, _| {})
+    rate_below(givens, f64::INFINITY, &Budget::unlimited(), None)
 }
 
 /// As [`rate`], calling `f` with the board before each step and the step.
-pub fn rate_with(givens: &Grid, f: impl FnMut(&Board, &Step)) -> Rating {
-    rate_below(givens, f64::INFINITY, &Budget::unlimited(), f)
+pub fn rate_with(givens: &Grid, mut f: impl FnMut(&Board, &Step)) -> Rating {
+    rate_below(givens, f64::INFINITY, &Budget::unlimited(), Some(&mut f))
 }
 
 /// As [`rate_with`], within a budget: when it runs out, the rating so far
 /// with [`Rating::stopped`] set.
-pub fn rate_within(givens: &Grid, budget: &Budget, f: impl FnMut(&Board, &Step)) -> Rating {
-    rate_below(givens, f64::INFINITY, budget, f)
+pub fn rate_within(givens: &Grid, budget: &Budget, mut f: impl FnMut(&Board, &Step)) -> Rating {
+    rate_below(givens, f64::INFINITY, budget, Some(&mut f))
 }
 
 /// Rates a puzzle as `dancer sudoku rate` does: plain 9x9 only (else why
@@ -686,15 +686,21 @@ pub fn rate_puzzle_within(
 /// trying the costlier techniques. A generator looking for easier puzzles
 /// throws the hard ones away quickly this way.
 pub fn rate_at_most(givens: &Grid, max: f64) -> Option<Rating> {
-    let r = rate_below(givens, max, &Budget::unlimited(), |_, _| {});
+    let r = rate_below(givens, max, &Budget::unlimited(), None);
     r.solved.then_some(r)
 }
 
+/// What [`rate_with`] calls with each board and step.
+type Watcher<'a> = dyn FnMut(&Board, &Step) + 'a;
+
+/// The rating loop; `watch` sees each board and step in the puzzle's own
+/// form (moving them back from the canonical form costs a board and a step
+/// a step, so it is only done for a watcher).
 fn rate_below(
     givens: &Grid,
     max: f64,
     budget: &Budget,
-    mut f: impl FnMut(&Board, &Step),
+    mut watch: Option<&mut Watcher<'_>>,
 ) -> Rating {
     let mut r = Rating {
         se: 0.0,
@@ -711,7 +717,7 @@ fn rate_below(
         return r;
     }
     // the canonical form is rated, so that every equivalent form of the
-    // puzzle gets the same rating; `f` sees the puzzle as given
+    // puzzle gets the same rating; `watch` sees the puzzle as given
     let (_, to) = crate::canon::canonical(given.values());
     let back = to.inverse();
     let mut b = given.transformed(&to);
@@ -724,7 +730,9 @@ fn rate_below(
                 break;
             }
         };
-        f(&b.transformed(&back), &s.transformed(&back));
+        if let Some(f) = watch.as_mut() {
+            f(&b.transformed(&back), &s.transformed(&back));
+        }
         let x = s.rating();
         if x > r.se || r.hardest.is_none() {
             r.se = r.se.max(x);

@@ -284,13 +284,13 @@ pub fn als_wing(b: &Board, k: usize) -> Option<Step> {
                     s.cells.extend(cells_of(set));
                     s.units.push(unit_name(u));
                     s.digits = digits_of(m).collect();
-                    let gone = s
-                        .eliminations
-                        .iter()
-                        .map(|&(c, d)| format!("{} from {}", digit_name(d), cell_name(c)))
-                        .collect::<Vec<_>>()
-                        .join(", ");
                     s.description = if double {
+                        let gone = s
+                            .eliminations
+                            .iter()
+                            .map(|&(c, d)| format!("{} from {}", digit_name(d), cell_name(c)))
+                            .collect::<Vec<_>>()
+                            .join(", ");
                         format!(
                             "{} (doubly linked): {} ({}) is {} or {}, and every {} and every {} \
                              of {} ({}) sees it; so the cell takes one of them and the set the \
