@@ -110,7 +110,8 @@ pub fn hint_after(
     })
 }
 
-/// The step a hint gives on `board`: the one with the lowest rating.
+/// The step a hint gives on `board`: the one Sudoku Explainer would take
+/// (see [`logic::next_step`]).
 pub fn next_step(board: &Board) -> Option<Step> {
     logic::next_step(board)
 }

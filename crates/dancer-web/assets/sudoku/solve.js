@@ -78,7 +78,7 @@ export async function mount(section) {
       h('label', { for: id('limit') }, 'Count up to', ui.limit),
       ui.solve, ui.count, ui.rate, ui.pathBtn,
       btn('Load examples', () => { ui.text.value = EXAMPLES; save(); })),
-    h('p', { class: 'muted small' }, 'Up to 10,000 puzzles at once. Ratings are on the Sudoku Explainer scale, for plain 9×9. The solution path is the logic\'s, easiest step first.'),
+    h('p', { class: 'muted small' }, 'Up to 10,000 puzzles at once. Ratings are on the Sudoku Explainer scale, for plain 9×9. The solution path takes the steps Sudoku Explainer would: the easiest of the first technique that applies.'),
     ui.state,
     h('div', { class: 'sudoku-layout' },
       h('div', { class: 'board-wrap-outer' }, ui.boardWrap, ui.caption),
