@@ -82,8 +82,8 @@ pub use basic::{
     naked_single, naked_triple, pointing, swordfish, x_wing,
 };
 pub use board::{
-    bit, box_of, cell_name, cells_of, col_of, digit_name, digits_of, row_of, sees, unit_name,
-    Board, Cells, Digits, ALL_DIGITS, CELL_UNITS, PEERS, PEER_MASK, UNITS, UNIT_MASK,
+    bit, box_of, cell_name, cells_of, col_of, digit_name, digits_name, digits_of, row_of, sees,
+    unit_name, Board, Cells, Digits, ALL_DIGITS, CELL_UNITS, PEERS, PEER_MASK, UNITS, UNIT_MASK,
 };
 pub use chains::{aic, continuous_loop, x_chain, x_cycle, xy_chain, y_cycle};
 pub use forcing::{
