@@ -96,6 +96,8 @@ pub enum ClusterError {
     },
     #[error("{0}: a path in a job script must be valid UTF-8 without line breaks")]
     Path(String),
+    #[error("{0}: the run's folder cannot have a backslash in its path (Slurm reads one in --output as an escape, and drops it)")]
+    Backslash(String),
 }
 
 /// Checks a Slurm time limit: `minutes`, `MM:SS`, `HH:MM:SS`, `D-HH`,
@@ -237,14 +239,24 @@ impl SlurmJob {
             self.memory.as_deref(),
             self.partition.as_deref(),
         )?;
-        for p in [&self.dir, &self.workdir, &self.dancer] {
+        for p in [&self.workdir, &self.dancer] {
             path_text(p)?;
         }
-        Ok(())
+        check_dir(&self.dir)
     }
 
     fn dir_text(&self, sub: &str) -> String {
         format!("{}/{sub}", self.dir.display())
+    }
+
+    /// A file of the run's folder as an `#SBATCH --output` or `--error`
+    /// pattern: Slurm replaces `%a`, `%j`, ... there, so a `%` of the
+    /// folder's own name is written `%%`; `file` is the pattern's own part.
+    fn log_pattern(&self, file: &str) -> String {
+        format!(
+            "{}/logs/{file}",
+            self.dir.display().to_string().replace('%', "%%")
+        )
     }
 
     /// The `#SBATCH` lines both jobs share.
@@ -277,8 +289,8 @@ impl SlurmJob {
         self.common_lines(&mut s);
         let _ = writeln!(s, "#SBATCH --requeue");
         let _ = writeln!(s, "#SBATCH --open-mode=append");
-        let _ = writeln!(s, "#SBATCH --output={}", q(self.dir_text("logs/%a.out")));
-        let _ = writeln!(s, "#SBATCH --error={}", q(self.dir_text("logs/%a.err")));
+        let _ = writeln!(s, "#SBATCH --output={}", q(self.log_pattern("%a.out")));
+        let _ = writeln!(s, "#SBATCH --error={}", q(self.log_pattern("%a.err")));
         let _ = writeln!(s, "#");
         let _ = writeln!(
             s,
@@ -375,8 +387,8 @@ impl SlurmJob {
             let _ = writeln!(s, "#SBATCH --time={t}");
         }
         self.common_lines(&mut s);
-        let _ = writeln!(s, "#SBATCH --output={}", q(self.dir_text("logs/merge.out")));
-        let _ = writeln!(s, "#SBATCH --error={}", q(self.dir_text("logs/merge.err")));
+        let _ = writeln!(s, "#SBATCH --output={}", q(self.log_pattern("merge.out")));
+        let _ = writeln!(s, "#SBATCH --error={}", q(self.log_pattern("merge.err")));
         let _ = writeln!(s, "#");
         let _ = writeln!(
             s,
@@ -494,6 +506,17 @@ pub fn array_ranges(ks: &[usize]) -> String {
         incomplete: Vec::new(),
     }
     .array()
+}
+
+/// Checks the run's folder (as a full path) for the scripts: text that
+/// goes into them, and no backslash (Slurm drops one from `--output`).
+/// Called before the folder is made, and again on the job.
+pub fn check_dir(dir: &std::path::Path) -> Result<(), ClusterError> {
+    let text = path_text(dir)?;
+    if text.contains('\\') {
+        return Err(ClusterError::Backslash(text));
+    }
+    Ok(())
 }
 
 /// A path as it is written into a script.
@@ -640,8 +663,33 @@ mod tests {
         let mut bad = j.clone();
         bad.time = Some("1:00;rm -rf /".into());
         assert!(bad.check().is_err());
-        let mut bad = j;
+        let mut bad = j.clone();
         bad.dir = "/a\nb".into();
         assert!(bad.check().is_err());
+        let mut bad = j.clone();
+        bad.dir = "/a\\b".into();
+        assert!(matches!(bad.check(), Err(ClusterError::Backslash(_))));
+        // Slurm's patterns: a '%' of the folder's name is written '%%' in
+        // --output and --error (nowhere else: the shell lines and --chdir
+        // take it as it is)
+        let mut pct = j;
+        pct.dir = "/runs/d%a".into();
+        pct.workdir = "/home/100%".into();
+        let a = pct.array_script();
+        assert!(
+            a.contains("#SBATCH --output=/runs/d%%a/logs/%a.out\n"),
+            "{a}"
+        );
+        assert!(
+            a.contains("#SBATCH --error=/runs/d%%a/logs/%a.err\n"),
+            "{a}"
+        );
+        assert!(a.contains("#SBATCH --chdir=/home/100%\n"), "{a}");
+        assert!(a.contains("part=/runs/d%a/parts/$k.json"), "{a}");
+        let m = pct.merge_script();
+        assert!(
+            m.contains("#SBATCH --output=/runs/d%%a/logs/merge.out\n"),
+            "{m}"
+        );
     }
 }

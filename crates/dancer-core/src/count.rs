@@ -28,7 +28,52 @@ pub struct Count(Repr);
 enum Repr {
     Small(u128),
     /// Always above `u128::MAX`.
-    Big(BigUint),
+    Big(Box<Big>),
+}
+
+/// A count above `u128::MAX`, and its decimal digits once they are known:
+/// read from text, or written once. Writing a number of millions of digits
+/// takes seconds (the digits of one of 10^7 took 11 s), and a count read
+/// from a file is written again for its checksum and printed twice by
+/// `dancer merge`: the digits are kept, and dropped when the value
+/// changes. Equal values are equal counts, whatever is kept.
+#[derive(Clone, Debug)]
+struct Big {
+    value: BigUint,
+    digits: std::sync::OnceLock<String>,
+}
+
+impl Big {
+    fn new(value: BigUint) -> Box<Big> {
+        Box::new(Big {
+            value,
+            digits: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The value, to change: the digits kept are dropped.
+    fn value_mut(&mut self) -> &mut BigUint {
+        self.digits = std::sync::OnceLock::new();
+        &mut self.value
+    }
+
+    fn digits(&self) -> &str {
+        self.digits.get_or_init(|| self.value.to_string())
+    }
+}
+
+impl PartialEq for Big {
+    fn eq(&self, other: &Big) -> bool {
+        self.value == other.value
+    }
+}
+
+impl Eq for Big {}
+
+impl std::hash::Hash for Big {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.value.hash(h);
+    }
 }
 
 impl Default for Count {
@@ -66,9 +111,9 @@ impl Count {
         match &mut self.0 {
             Repr::Small(a) => match a.checked_add(v) {
                 Some(s) => *a = s,
-                None => self.0 = Repr::Big(BigUint::from(*a) + v),
+                None => self.0 = Repr::Big(Big::new(BigUint::from(*a) + v)),
             },
-            Repr::Big(b) => *b += v,
+            Repr::Big(b) => *b.value_mut() += v,
         }
     }
 
@@ -76,7 +121,7 @@ impl Count {
     pub fn to_biguint(&self) -> BigUint {
         match &self.0 {
             Repr::Small(v) => BigUint::from(*v),
-            Repr::Big(b) => b.clone(),
+            Repr::Big(b) => b.value.clone(),
         }
     }
 
@@ -84,7 +129,7 @@ impl Count {
     pub fn bits(&self) -> u64 {
         match &self.0 {
             Repr::Small(v) => u64::from(128 - v.leading_zeros()),
-            Repr::Big(b) => b.bits(),
+            Repr::Big(b) => b.value.bits(),
         }
     }
 }
@@ -105,19 +150,25 @@ impl From<BigUint> for Count {
     fn from(b: BigUint) -> Self {
         match u128::try_from(&b) {
             Ok(v) => Count(Repr::Small(v)),
-            Err(_) => Count(Repr::Big(b)),
+            Err(_) => Count(Repr::Big(Big::new(b))),
         }
     }
 }
 
 impl std::ops::AddAssign<&Count> for Count {
     fn add_assign(&mut self, other: &Count) {
-        match &other.0 {
-            Repr::Small(v) => self.add_u128(*v),
-            Repr::Big(b) => {
-                let sum = self.to_biguint() + b;
-                self.0 = Repr::Big(sum);
+        let b = match &other.0 {
+            Repr::Small(v) => return self.add_u128(*v),
+            Repr::Big(b) => b,
+        };
+        match &mut self.0 {
+            // 0 + a count read from text keeps its digits
+            Repr::Small(0) => *self = other.clone(),
+            Repr::Small(a) => {
+                let sum = &b.value + *a;
+                self.0 = Repr::Big(Big::new(sum));
             }
+            Repr::Big(a) => *a.value_mut() += &b.value,
         }
     }
 }
@@ -148,7 +199,7 @@ impl Ord for Count {
             (Repr::Small(a), Repr::Small(b)) => a.cmp(b),
             (Repr::Small(_), Repr::Big(_)) => std::cmp::Ordering::Less,
             (Repr::Big(_), Repr::Small(_)) => std::cmp::Ordering::Greater,
-            (Repr::Big(a), Repr::Big(b)) => a.cmp(b),
+            (Repr::Big(a), Repr::Big(b)) => a.value.cmp(&b.value),
         }
     }
 }
@@ -163,7 +214,7 @@ impl fmt::Display for Count {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
             Repr::Small(v) => fmt::Display::fmt(v, f),
-            Repr::Big(b) => fmt::Display::fmt(b, f),
+            Repr::Big(b) => f.pad_integral(true, "", b.digits()),
         }
     }
 }
@@ -182,10 +233,45 @@ impl FromStr for Count {
         if let Ok(v) = s.parse::<u128>() {
             return Ok(Count(Repr::Small(v)));
         }
-        BigUint::from_str(s)
-            .map(Count::from)
-            .map_err(|_| ParseCountError(s.chars().take(40).collect()))
+        let value = decimal(s.as_bytes());
+        if u128::try_from(&value).is_ok() {
+            return Ok(Count::from(value));
+        }
+        // the digits as read (without leading zeros): what writing it gives
+        let big = Big::new(value);
+        let _ = big.digits.set(s.trim_start_matches('0').to_string());
+        Ok(Count(Repr::Big(big)))
     }
+}
+
+/// Digits read by one `BigUint` parse (quadratic in its digits); longer
+/// runs are split.
+const CHUNK_DIGITS: usize = 1 << 10;
+
+/// The value of a run of ASCII decimal digits, in time
+/// `O(M(n) log n)` for `n` digits (`M`: the time of a multiplication)
+/// instead of the `O(n^2)` of a digit-by-digit parse: the run is split at
+/// `CHUNK_DIGITS * 2^j` digits from its end, `high * 10^k + low`, with the
+/// powers `10^(CHUNK_DIGITS * 2^j)` made once by squaring.
+fn decimal(digits: &[u8]) -> BigUint {
+    let mut powers = vec![BigUint::from(10u8).pow(CHUNK_DIGITS as u32)];
+    while CHUNK_DIGITS << powers.len() < digits.len() {
+        let last = powers.last().expect("one power at least");
+        powers.push(last * last);
+    }
+    fn go(digits: &[u8], powers: &[BigUint]) -> BigUint {
+        if digits.len() <= CHUNK_DIGITS {
+            return BigUint::parse_bytes(digits, 10).unwrap_or_default();
+        }
+        // the largest k = CHUNK_DIGITS * 2^j below the length
+        let mut j = 0;
+        while CHUNK_DIGITS << (j + 1) < digits.len() {
+            j += 1;
+        }
+        let (high, low) = digits.split_at(digits.len() - (CHUNK_DIGITS << j));
+        go(high, powers) * &powers[j] + go(low, powers)
+    }
+    go(digits, &powers)
 }
 
 impl serde::Serialize for Count {
@@ -197,7 +283,7 @@ impl serde::Serialize for Count {
             },
             Repr::Big(b) => {
                 // a JSON integer of any length: the digits as they are
-                let raw = serde_json::value::RawValue::from_string(b.to_string())
+                let raw = serde_json::value::RawValue::from_string(b.digits().to_string())
                     .map_err(serde::ser::Error::custom)?;
                 raw.serialize(s)
             }
@@ -301,5 +387,63 @@ mod tests {
         assert!(serde_json::from_str::<Count>("\"12\"").is_err());
         assert!("".parse::<Count>().is_err());
         assert!("1e9".parse::<Count>().is_err());
+    }
+
+    /// Long runs of digits are read exactly (split and put back together),
+    /// whatever their length around the split points.
+    #[test]
+    fn long_decimals_read_exactly() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for len in [1023, 1024, 1025, 2047, 2048, 2049, 3000, 5000, 9001] {
+            let text: String = (0..len)
+                .map(|i| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // a leading digit that is not 0; zeros inside, at split points too
+                    let d = if i == 0 {
+                        1 + x % 9
+                    } else if i % 1024 < 3 {
+                        0
+                    } else {
+                        x % 10
+                    };
+                    char::from(b'0' + d as u8)
+                })
+                .collect();
+            let c: Count = text.parse().unwrap();
+            assert_eq!(c.to_string(), text, "{len} digits");
+            assert_eq!(
+                c.to_biguint(),
+                BigUint::parse_bytes(text.as_bytes(), 10).unwrap()
+            );
+        }
+        // leading zeros
+        let c: Count = format!("{}7", "0".repeat(3000)).parse().unwrap();
+        assert_eq!(c, Count::from(7u64));
+        // the digits kept from the text are those of the value: leading
+        // zeros dropped, and dropped themselves when the value changes
+        let text = format!("000{}", "9".repeat(50));
+        let c: Count = text.parse().unwrap();
+        assert_eq!(c.to_string(), "9".repeat(50));
+        assert_eq!(serde_json::to_string(&c).unwrap(), "9".repeat(50));
+        let mut d = c.clone();
+        d.add_u128(1);
+        assert_eq!(d.to_string(), format!("1{}", "0".repeat(50)));
+        let mut e = c.clone();
+        e += &c;
+        assert_eq!(e.to_string(), format!("1{}8", "9".repeat(49)));
+        let mut z = Count::ZERO;
+        z += &c;
+        assert_eq!((z.to_string(), &z), ("9".repeat(50), &c));
+        assert_eq!(
+            Count::from(c.to_biguint()),
+            c,
+            "equal values, whatever is kept"
+        );
+        assert_eq!(
+            format!("{c:>60}"),
+            format!("{}{}", " ".repeat(10), "9".repeat(50))
+        );
     }
 }

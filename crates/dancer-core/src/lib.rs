@@ -20,6 +20,7 @@
 //! | [`shard`] | shards and checkpoints: the saved record, dealing units, [`shard::merge`] |
 //! | [`verify`](mod@verify) | the independent check |
 //! | [`memo`] | counting with memos of sub-problems ([`memo::count`]), without visiting each solution |
+//! | [`memory`] | the memory the process may really use (RLIMIT_AS, cgroups, MemAvailable): what caches are sized by |
 //! | [`count`](mod@count) | [`Count`], exact counts of any size |
 //! | [`zdd`] | ZDDs of solutions ([`memo::count_to_zdd`] writes them): read, count, list, uniformly random solutions |
 //! | [`classic`] | the n queens and Langford pairs, generated |
@@ -51,6 +52,7 @@ pub mod dlxm;
 pub mod engine;
 mod links;
 pub mod memo;
+pub mod memory;
 pub mod parallel;
 pub mod problem;
 pub mod shard;

@@ -115,6 +115,17 @@ pub const EXCLUSIVE: u32 = u32::MAX;
 /// to it.
 pub const MIN_MEMORY: usize = 1 << 20;
 
+/// The cache's size when none is asked for: a quarter of the machine's
+/// memory, but at most a quarter of what this process can still get under
+/// its address-space and cgroup limits and the machine's available memory
+/// ([`crate::memory::Limits`]: the cache's counts of thousands of digits
+/// were measured at up to twice the cap in the process); 1 GiB where
+/// nothing can be read.
+pub fn default_memory() -> usize {
+    let bytes = crate::memory::Limits::read().cache_size(0.25, 0.25, MIN_MEMORY as u64, 1 << 30);
+    usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
 /// How the counter runs.
 #[derive(Clone, Debug)]
 pub struct MemoOptions {
@@ -221,12 +232,29 @@ pub enum MemoError {
          count without --memo"
     )]
     TooWide { width: usize },
+    /// The frontiers of every position, together, take more than a
+    /// sixteenth of the memory cap.
+    #[error(
+        "the frontiers of the problem's {positions} positions take more than a sixteenth of the memory cap ({} MiB): count with more memory, or without memos",
+        cap >> 20
+    )]
+    Frontier { positions: usize, cap: usize },
     /// The ZDD could not be written.
     #[error("cannot write the ZDD: {0}")]
     Write(String),
     /// [`MemoOptions::part`] is not a part.
     #[error("part {k} of {n} is not a part (1 <= K <= N)")]
     Part { k: usize, n: usize },
+    /// The counts being added up on the way down (one a level, each as
+    /// long as its sub-problem's count) took more than the memory cap by
+    /// themselves, with no cache at all: the count cannot be made within
+    /// it.
+    #[error(
+        "the partial counts of the sub-problems being added up take {} MiB, more than the memory cap of {} MiB: this count needs more memory",
+        needed >> 20,
+        cap >> 20
+    )]
+    Memory { needed: usize, cap: usize },
 }
 
 /// Counts the solutions of `problem` with memos (see the module's prose).
@@ -287,7 +315,7 @@ fn run(
             if grew {
                 best = MemoSplit { depth, units };
             }
-            if !grew || units >= 8 * n as u64 {
+            if !grew || units >= (n as u64).saturating_mul(8) {
                 break;
             }
         }
@@ -303,6 +331,12 @@ fn run(
         });
     }
     let (count, root) = s.run();
+    if let Some(needed) = s.overflow {
+        return Err(MemoError::Memory {
+            needed,
+            cap: s.cache.cap,
+        });
+    }
     if let Some(z) = &mut s.zdd {
         z.root(root);
         if let Some(e) = z.error.take() {
@@ -561,6 +595,13 @@ impl Plan {
             gw_at.push(gw.len() as u32);
             gc_at.push(gc.len() as u32);
             if fw.len() + fc.len() + gw.len() + gc.len() > budget {
+                if budget < MAX_FRONTIER_WORDS {
+                    // the tables, not one position, outgrow the memory
+                    return Err(MemoError::Frontier {
+                        positions: np,
+                        cap: memory,
+                    });
+                }
                 return Err(MemoError::TooWide { width });
             }
             fw_at.push(fw.len() as u32);
@@ -1182,6 +1223,12 @@ struct Search<'a, 'w> {
     progress: Option<Arc<MemoProgress>>,
     cancelled: bool,
     check: bool,
+    /// Bytes the frames' sums take beyond their place in the frame (the
+    /// digits of counts above 128 bits): the cache gets the cap less
+    /// these.
+    held: usize,
+    /// Set (with `cancelled`) when `held` alone passed the cap.
+    overflow: Option<usize>,
 }
 
 impl<'a, 'w> Search<'a, 'w> {
@@ -1202,6 +1249,8 @@ impl<'a, 'w> Search<'a, 'w> {
             progress: opts.progress.clone(),
             cancelled: false,
             check: opts.check,
+            held: 0,
+            overflow: None,
         }
     }
 
@@ -1448,6 +1497,7 @@ impl<'a, 'w> Search<'a, 'w> {
             }
             if stop || k == end {
                 let f = self.frames.pop().expect("a frame");
+                self.held -= held_size(&f.sum);
                 if !stop && self.part.is_none_or(|s| top >= s.depth) {
                     let key_at = f.key_at as usize;
                     let cost = self.stats.nodes - f.nodes_at;
@@ -1457,6 +1507,7 @@ impl<'a, 'w> Search<'a, 'w> {
                         (&f.sum, f.z),
                         cost,
                         &mut self.stats,
+                        self.held,
                     );
                 }
                 self.keys.truncate(f.key_at as usize);
@@ -1521,7 +1572,13 @@ impl<'a, 'w> Search<'a, 'w> {
                 f.z = out.node(var, f.z, z);
             }
         }
+        let before = held_size(&f.sum);
         f.sum += &c;
+        self.held += held_size(&f.sum) - before;
+        if self.held > self.cache.cap {
+            self.overflow = Some(self.held);
+            self.cancelled = true;
+        }
     }
 }
 
@@ -1568,8 +1625,10 @@ impl Cache {
         (c, z): (&Count, u64),
         cost: u64,
         stats: &mut MemoStats,
+        held: usize,
     ) {
-        if self.table.bytes_after(key.len(), c, z) > self.cap && self.table.len() > 0 {
+        let cap = self.cap.saturating_sub(held);
+        if self.table.bytes_after(key.len(), c, z) > cap && self.table.len() > 0 {
             stats.evicted += self.table.drop_cheap_half() as u64;
         }
         self.table.insert(key, hash, c, z, cost);
@@ -1797,6 +1856,16 @@ impl Table {
 /// Bytes a count beyond `u128` takes in a table (roughly).
 fn big_size(c: &Count) -> usize {
     64 + c.bits() as usize / 8
+}
+
+/// Bytes a frame's sum takes beyond the frame: the digits of a count
+/// above 128 bits (0 below).
+fn held_size(c: &Count) -> usize {
+    if c.to_u128().is_some() {
+        0
+    } else {
+        big_size(c)
+    }
 }
 
 #[cfg(test)]

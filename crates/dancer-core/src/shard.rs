@@ -62,7 +62,8 @@
 //!   compact JSON without the checksum (fields in the order above); a file
 //!   whose checksum is missing or does not match is refused;
 //! * every field in range and consistent with the others: `depth` 1 to
-//!   [`parallel::MAX_DEPTH`], `units` at least 1 and `done` exactly
+//!   [`parallel::MAX_DEPTH`], `units` any number (0 for a search that ends
+//!   above the cut) and `done` exactly
 //!   `units` bits long, `shard` and `shards` both or neither with
 //!   `1 <= shard <= shards`, counts at most [`MAX_SAVED_COUNT`], the nodes
 //!   per level adding up to `nodes`, `seconds` finite, not negative, at
@@ -327,9 +328,8 @@ impl Saved {
                 ),
             );
         }
-        if self.units == 0 {
-            return bad("units", "a split has at least 1 unit".into());
-        }
+        // (0 units: a search that ends above the cut, a problem with no
+        // solution among them: its parts are empty and complete)
         if !self.done.is_empty() && parse_bitmap(&self.done, self.units).is_none() {
             return bad("done", format!("not a list of {} units", self.units));
         }
@@ -1188,7 +1188,6 @@ mod tests {
         let cases: Vec<(&str, Forge)> = vec![
             ("depth", Box::new(|v| v["depth"] = json!(0))),
             ("depth", Box::new(|v| v["depth"] = json!(99))),
-            ("units", Box::new(|v| v["units"] = json!(0))),
             ("shard", Box::new(|v| v["shard"] = json!(4))),
             (
                 "shard",
@@ -1502,6 +1501,70 @@ mod tests {
         );
         assert_eq!(ToRerun::new(m, vec![m], vec![]).ranges, vec![(1, m - 1)]);
         assert_eq!(ToRerun::new(m, vec![1, m], vec![]).ranges, vec![(2, m - 1)]);
+    }
+
+    /// A search that ends above the cut (here a problem with no solution)
+    /// has no units: its shard results merge, their parts to run again are
+    /// none, and its checkpoint resumes.
+    #[test]
+    fn a_split_of_no_units_merges_and_resumes() {
+        // item c is in no option: the search ends at its root
+        let mut b = crate::ProblemBuilder::new();
+        for x in ["a", "b", "c"] {
+            b.primary(x).unwrap();
+        }
+        b.option(["a", "b"]).unwrap();
+        b.option(["a"]).unwrap();
+        let p = b.build().unwrap();
+        let cfg = RunConfig {
+            engine: EngineKind::Dlx,
+            keep: false,
+            ..Default::default()
+        };
+        let mut parts = Vec::new();
+        for k in 1..=2 {
+            let spec = ShardSpec { k, n: 2 };
+            let split = Split::new(
+                &p,
+                EngineKind::Dlx,
+                SplitOptions {
+                    threads: 1,
+                    shard: Some(spec),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(split.plan.units.len(), 0);
+            let s = run(&p, &split.plan, &split.selected, &cfg, &Quiet).unwrap();
+            let totals = split.totals(&s.stats).unwrap();
+            let r = split.shard_result(&totals, None, 0.0);
+            let text = String::from_utf8(r.to_json()).unwrap();
+            parts.push((format!("{k}.json"), Saved::from_json(&text).unwrap()));
+        }
+        let m = merge(&parts).unwrap();
+        assert!(m.complete && m.solutions.is_zero());
+        assert!(to_rerun(&parts).unwrap().ranges.is_empty());
+        let opts = SplitOptions {
+            threads: 1,
+            checkpoints: true,
+            ..Default::default()
+        };
+        let split = Split::new(&p, EngineKind::Dlx, opts.clone()).unwrap();
+        let saved = split
+            .checkpoint(Duration::from_secs(3600))
+            .saved(true, None, 0.0);
+        let text = String::from_utf8(saved.to_json()).unwrap();
+        let saved = Saved::from_json(&text).unwrap();
+        let again = Split::new(
+            &p,
+            EngineKind::Dlx,
+            SplitOptions {
+                resume: Some(saved),
+                ..opts
+            },
+        )
+        .unwrap();
+        assert!(again.selected.is_empty());
     }
 
     #[test]
