@@ -85,11 +85,18 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| "too large a size".to_string())
 }
 
-/// A number of seconds: finite and above 0 (at most about 30 years).
+/// The most seconds a flag takes (about 31 years).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// A number of seconds: finite, above 0, at most [`MAX_SECONDS`].
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(x) if x.is_finite() && x > 0.0 && x <= 1e9 => Ok(x),
-        Ok(_) => Err("must be a number of seconds above 0".into()),
+        Ok(x) if x.is_nan() => Err("not a number of seconds".into()),
+        Ok(x) if x <= 0.0 => Err("must be a number of seconds above 0".into()),
+        Ok(x) if x > MAX_SECONDS => Err(format!(
+            "must be at most {MAX_SECONDS:.0} seconds (about 31 years)"
+        )),
+        Ok(x) => Ok(x),
         Err(e) => Err(format!("not a number: {e}")),
     }
 }

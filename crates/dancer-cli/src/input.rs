@@ -196,15 +196,6 @@ pub fn read_file(path: &Path, limit: u64) -> Result<String> {
     read_capped(file, &name, limit, max_line, hint as usize)
 }
 
-/// Whether `a` and `b` name the same file (both exist and are one file;
-/// a file that does not exist yet is no other file).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    }
-}
-
 /// Reads a problem from `path` (`-` or none for standard input). The format
 /// is `format`, else guessed from the extension (`.json`), else DLX.
 pub fn read_problem(path: Option<&str>, format: Option<Format>) -> Result<Parsed> {

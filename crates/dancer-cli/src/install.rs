@@ -78,7 +78,8 @@ fn write_pages(cmd: &clap::Command, dir: &Path) -> Result<usize> {
     let path = dir.join(name);
     let mut page = Vec::new();
     render(cmd, &mut page)?;
-    std::fs::write(&path, page).with_context(|| format!("cannot write {}", path.display()))?;
+    dancer_formats::out_file::OutFile::new(&path, dancer_formats::out_file::OutKind::Product, &[])?
+        .write(&page)?;
     Ok(n + 1)
 }
 

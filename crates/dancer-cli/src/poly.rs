@@ -5,6 +5,7 @@ use crate::output::Found;
 use crate::output::Out;
 use anyhow::{bail, Context, Result};
 use clap::{ArgGroup, Args, Subcommand};
+use dancer_formats::out_file::{OutFile, OutKind};
 use dancer_poly::model::{Model, Options};
 use dancer_poly::puzzle::counted;
 use dancer_poly::render::{contact_sheet, png, svg, Style};
@@ -159,7 +160,8 @@ pub struct SolveArgs {
     #[arg(long, requires = "count", conflicts_with_all = ["unique", "limit", "pictures", "no_symmetry_breaking"])]
     pub memo: bool,
     /// The most memory the memos take (2GiB, 512M; default: a quarter of
-    /// the machine's memory)
+    /// the machine's memory, at most a quarter of what this process may
+    /// still get under ulimit -v and its cgroup)
     #[arg(long, value_name = "SIZE", requires = "memo", value_parser = crate::args::parse_size)]
     pub memo_memory: Option<u64>,
     /// With --memo: also write the ZDD of all the solutions to FILE, for
@@ -309,7 +311,62 @@ impl Written {
     }
 }
 
+/// The files `poly solve` writes, checked before it starts
+/// ([`crate::outfile`]): never the puzzle's file, never one another; a
+/// contact sheet named `.svg` or `.png`.
+struct Outputs {
+    sheet: Option<OutFile>,
+    zdd: Option<OutFile>,
+}
+
+impl Outputs {
+    fn new(args: &SolveArgs) -> Result<Outputs> {
+        let mut inputs: Vec<(&Path, &str)> = Vec::new();
+        if let Some(f) = puzzle_file(&args.puzzle) {
+            inputs.push((f, "the puzzle"));
+        }
+        let sheet = match &args.sheet {
+            Some(f) => {
+                if sheet_format(f).is_none() {
+                    bail!(
+                        "--sheet {}: a contact sheet is an SVG or a PNG picture: name the file .svg or .png",
+                        f.display()
+                    );
+                }
+                Some(OutFile::new(f, OutKind::Product, &inputs).context("--sheet")?)
+            }
+            None => None,
+        };
+        if let Some(o) = &sheet {
+            inputs.push((o.path(), "the contact sheet"));
+        }
+        let zdd = match &args.zdd {
+            Some(f) => Some(OutFile::new(f, OutKind::Product, &inputs).context("--zdd")?),
+            None => None,
+        };
+        Ok(Outputs { sheet, zdd })
+    }
+}
+
+/// The puzzle's file, when the puzzle is read from one (not standard
+/// input, not a built-in name).
+fn puzzle_file(spec: &str) -> Option<&Path> {
+    (spec != "-" && catalog::puzzle(spec).is_none()).then(|| Path::new(spec))
+}
+
+/// Whether a contact sheet is a PNG (`Some(true)`) or an SVG
+/// (`Some(false)`) picture, by its file's extension.
+fn sheet_format(f: &Path) -> Option<bool> {
+    let ext = f.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "png" => Some(true),
+        "svg" => Some(false),
+        _ => None,
+    }
+}
+
 fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
+    let outputs = Outputs::new(&args)?;
     let puzzle = load(&args.puzzle)?;
     let model = Model::new(puzzle)?;
     if args.memo {
@@ -321,7 +378,7 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         let r = crate::solve::memo_count(
             &cover.problem,
             args.memo_memory,
-            args.zdd.as_deref(),
+            outputs.zdd.as_ref(),
             None,
             true,
         )?;
@@ -382,17 +439,19 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
             if svgs.is_some() || pngs.is_some() || (args.sheet.is_some() && sheet.len() < 100) {
                 let t = model.tiling(sol, title);
                 let picture = svg(&t, &style);
+                let inputs: Vec<(&Path, &str)> = puzzle_file(&args.puzzle)
+                    .map(|f| (f, "the puzzle"))
+                    .into_iter()
+                    .collect();
                 if let Some(w) = &mut svgs {
                     let f = w.file(n);
-                    std::fs::write(&f, &picture)
-                        .with_context(|| format!("cannot write {}", f.display()))?;
+                    OutFile::new(&f, OutKind::Product, &inputs)?.write(picture.as_bytes())?;
                 }
                 if let Some(w) = &mut pngs {
                     let f = w.file(n);
                     let bytes =
                         png(&picture).with_context(|| format!("cannot draw {}", f.display()))?;
-                    std::fs::write(&f, bytes)
-                        .with_context(|| format!("cannot write {}", f.display()))?;
+                    OutFile::new(&f, OutKind::Product, &inputs)?.write(&bytes)?;
                 }
                 if args.sheet.is_some() && sheet.len() < 100 {
                     sheet.push(t);
@@ -423,13 +482,14 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         out.line(&k.to_string())?;
     }
     out.flush()?;
-    if let Some(f) = &args.sheet {
+    if let Some(f) = &outputs.sheet {
         let picture = contact_sheet(&sheet, 5, &style);
-        if f.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
-            let bytes = png(&picture).with_context(|| format!("cannot draw {}", f.display()))?;
-            std::fs::write(f, bytes).with_context(|| format!("cannot write {}", f.display()))?;
+        if sheet_format(f.path()) == Some(true) {
+            let bytes =
+                png(&picture).with_context(|| format!("cannot draw {}", f.path().display()))?;
+            f.write(&bytes)?;
         } else {
-            std::fs::write(f, picture).with_context(|| format!("cannot write {}", f.display()))?;
+            f.write(picture.as_bytes())?;
         }
     }
     let how = if counts.complete {

@@ -39,6 +39,10 @@ pub struct ServeArgs {
     /// The most solutions one job keeps (it counts on past them)
     #[arg(long, value_name = "N", default_value = "1000", value_parser = parse_count)]
     pub job_solutions: usize,
+    /// The most time the work of one request may take, in seconds (a
+    /// batch: ten times this; 422 beyond; long searches are jobs)
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
+    pub work_time: f64,
     /// The largest request body, in bytes (413 beyond)
     #[arg(long, value_name = "BYTES", default_value = "1048576", value_parser = parse_body)]
     pub body_limit: usize,
@@ -115,6 +119,8 @@ fn run(args: ServeArgs) -> Result<()> {
         job_solutions: args.job_solutions,
         job_orphan: defaults.job_orphan,
         body_limit: args.body_limit,
+        work_time: Duration::try_from_secs_f64(args.work_time).context("--work-time")?,
+        batch_time: Duration::try_from_secs_f64(args.work_time * 10.0).context("--work-time")?,
         assets,
     };
     // the signal handler's flag: set by the first Ctrl-C or SIGTERM

@@ -30,7 +30,10 @@ run's folder) and `sudoku solve|count|check FILE` (a batch, split by lines; the
 merged output is that of one run, in input order).
 
 The run's folder (--dir) gets array.sbatch and merge.sbatch, parts/K.json,
-checkpoints/K.json, logs/ and, once merged, result.txt. Task K runs
+checkpoints/K.json, logs/ and, once merged, result.txt. It must be new or
+empty, or hold a run not yet run: a run with results, or a folder of yours,
+needs --force, which removes only that run's own parts, checkpoints and
+result, and never a file dancer did not write. Task K runs
 `dancer ... --shard K/N --shard-out DIR/parts/K.json` with its own checkpoint:
 a task killed by its time limit, by scancel or by a node failure goes on from
 its checkpoint when it runs again (requeued, or resubmitted). The merge runs
@@ -83,6 +86,11 @@ pub struct SlurmArgs {
     /// The dancer program the tasks run (default: this one)
     #[arg(long, value_name = "PATH", conflicts_with = "resubmit")]
     pub dancer: Option<PathBuf>,
+    /// Write the run into a folder that holds a run with results (its
+    /// own parts, checkpoints and result are removed first), or files of
+    /// yours (they stay; none may have the name of a file of the run)
+    #[arg(long, conflicts_with_all = ["resubmit", "wait"])]
+    pub force: bool,
     #[command(flatten)]
     pub json: JsonArg,
     /// The dancer command a task runs, after `--`: solve FILE --count, poly
@@ -131,6 +139,9 @@ pub fn run(args: SlurmArgs, out: &mut Out) -> Result<Found> {
         .dir
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("slurm-{name}")));
+    cluster::check_dir(&cwd.join(&dir))?;
+    // what is there already: nothing of anyone else's is lost
+    let clear = prepare_folder(&dir, tasks, args.force)?;
     for sub in ["parts", "checkpoints", "logs"] {
         std::fs::create_dir_all(dir.join(sub))
             .with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
@@ -168,11 +179,11 @@ pub fn run(args: SlurmArgs, out: &mut Out) -> Result<Found> {
     };
     job.check()?;
     // a run written again over an older one starts afresh: its parts and
-    // checkpoints were of another split or command
-    for sub in ["parts", "checkpoints"] {
-        clear(&dir.join(sub))?;
+    // checkpoints were of another split or command (only the files of
+    // that run, checked to be dancer's own, are removed)
+    for f in clear {
+        std::fs::remove_file(&f).with_context(|| format!("cannot remove {}", f.display()))?;
     }
-    let _ = std::fs::remove_file(dir.join("result.txt"));
     write(&dir.join("array.sbatch"), &job.array_script())?;
     write(&dir.join("merge.sbatch"), &job.merge_script())?;
     let mut record = RunRecord::new(tasks, plan.parts);
@@ -356,15 +367,151 @@ fn wrapped(command: &[String], cpus: usize) -> Result<Plan> {
     }
 }
 
-/// Removes the files in `dir` (not the folder).
-fn clear(dir: &Path) -> Result<()> {
-    for e in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let p = e?.path();
-        if p.is_file() {
-            std::fs::remove_file(&p).with_context(|| format!("cannot remove {}", p.display()))?;
+/// The files of a run's folder that dancer writes, for a run of `tasks`
+/// parts: the scripts, the record, the problem, the result, and part and
+/// checkpoint `K` for every `K`.
+fn own_files(dir: &Path, tasks: usize) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = [
+        "array.sbatch",
+        "merge.sbatch",
+        "job.json",
+        "problem.dlx",
+        "result.txt",
+        "result.txt.tmp",
+    ]
+    .iter()
+    .map(|f| dir.join(f))
+    .collect();
+    for k in 1..=tasks {
+        files.push(dir.join("parts").join(format!("{k}.json")));
+        files.push(dir.join("checkpoints").join(format!("{k}.json")));
+    }
+    files
+}
+
+/// Whether `path` is a file dancer's run writes there and holds what it
+/// would (a part, a checkpoint, or another file of the run's own names).
+fn dancers_own(path: &Path) -> bool {
+    let sub = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str());
+    if !matches!(sub, Some("parts" | "checkpoints")) {
+        return true;
+    }
+    let Ok(text) = crate::input::read_file(path, crate::input::MAX_TEXT) else {
+        return false;
+    };
+    dancer_core::shard::Saved::from_json(&text).is_ok()
+        || dancer_sudoku::shard::PartFile::from_json(&text).is_ok()
+}
+
+/// Looks at the run's folder before anything is written, and says which
+/// files of an older run there to remove. A new folder, or an empty one, is
+/// taken as it is; a folder of an older run without results too (its
+/// scripts are rewritten). Refused without `force`: a folder holding a run
+/// with results (parts, checkpoints or result.txt), or files dancer did not
+/// write. With `force`: the older run's own files are removed (each
+/// checked to be dancer's), anything else stays, and a file of someone
+/// else's at a name the run writes is still refused.
+fn prepare_folder(dir: &Path, tasks: usize, force: bool) -> Result<Vec<PathBuf>> {
+    let shown = dir.display();
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {shown}")),
+        Ok(m) if !m.is_dir() => bail!("--dir {shown}: not a folder"),
+        Ok(_) => {}
+    }
+    if is_empty(dir)? {
+        return Ok(Vec::new());
+    }
+    // a file at a name the run writes, if any (the names are looked at one
+    // by one: a folder of yours is never walked)
+    let present = |files: &[PathBuf]| -> Vec<PathBuf> {
+        files
+            .iter()
+            .filter(|f| std::fs::symlink_metadata(f).is_ok())
+            .cloned()
+            .collect()
+    };
+    let record = crate::input::read_file(&dir.join("job.json"), crate::input::MAX_SMALL)
+        .ok()
+        .and_then(|t| RunRecord::from_json(&t).ok());
+    let Some(old) = record else {
+        if !force {
+            bail!(
+                "--dir {shown}: a folder dancer slurm did not make (it holds files, and no run's job.json): give a new or empty folder, or --force to write the run beside them (none is removed)"
+            );
+        }
+        if let Some(f) = present(&own_files(dir, tasks)).first() {
+            bail!(
+                "--dir {shown}: {} is not a file of a dancer slurm run, and the run would write it: move it away",
+                f.display()
+            );
+        }
+        return Ok(Vec::new());
+    };
+    let old_files = own_files(dir, old.tasks);
+    let results: Vec<PathBuf> = present(&old_files)
+        .into_iter()
+        .filter(|f| {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let sub = f.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str());
+            name == "result.txt" || matches!(sub, Some("parts" | "checkpoints"))
+        })
+        .collect();
+    if !results.is_empty() && !force {
+        bail!(
+            "--dir {shown}: holds a run with results ({}{}): a new run there would remove them; give another folder, or --force to remove that run's own files (nothing else is touched)",
+            results
+                .iter()
+                .take(3)
+                .map(|f| f.strip_prefix(dir).unwrap_or(f).display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if results.len() > 3 { ", ..." } else { "" }
+        );
+    }
+    // files at the new run's names must be the older run's own
+    for f in present(&own_files(dir, tasks)) {
+        let plain = std::fs::symlink_metadata(&f).is_ok_and(|m| m.is_file());
+        if !old_files.contains(&f) || !plain || !dancers_own(&f) {
+            bail!(
+                "--dir {shown}: {} is not a file of the older run there, and the new run would write it: move it away",
+                f.display()
+            );
         }
     }
-    Ok(())
+    let mut clear = Vec::new();
+    for f in results {
+        if !std::fs::symlink_metadata(&f).is_ok_and(|m| m.is_file()) || !dancers_own(&f) {
+            bail!(
+                "--dir {shown}: {} is not a part, checkpoint or result dancer wrote: move it away",
+                f.display()
+            );
+        }
+        clear.push(f);
+    }
+    if dir.join("result.txt.tmp").is_file() {
+        clear.push(dir.join("result.txt.tmp"));
+    }
+    Ok(clear)
+}
+
+/// Whether `dir` holds nothing but, at most, the empty `parts`,
+/// `checkpoints` and `logs` folders of a run that was never written.
+fn is_empty(dir: &Path) -> Result<bool> {
+    for e in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let e = e.with_context(|| format!("cannot read {}", dir.display()))?;
+        let name = e.file_name();
+        let sub = matches!(name.to_str(), Some("parts" | "checkpoints" | "logs"));
+        let empty_dir = e.file_type().is_ok_and(|t| t.is_dir())
+            && std::fs::read_dir(e.path()).is_ok_and(|mut d| d.next().is_none());
+        if !(sub && empty_dir) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {

@@ -18,8 +18,8 @@ use dancer_core::parallel::{self, Observer, Progress, RunConfig, Stop, UnitResul
 use dancer_core::shard::{Checkpoint, Saved, ShardSpec, Split, SplitError, SplitOptions};
 use dancer_core::{verify, EngineKind, Problem};
 use dancer_formats::ndjson::SolveRecord;
+use dancer_formats::out_file::{OutFile, OutKind};
 use indicatif::ProgressBar;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -80,8 +80,9 @@ pub struct SolveArgs {
     #[arg(long, requires = "count", conflicts_with_all = ["limit", "checkpoint", "resume", "ordered", "verify"])]
     pub memo: bool,
     /// The most memory the memos take (2GiB, 512M; default: a quarter of
-    /// the machine's memory); beyond it the oldest are dropped and the
-    /// count goes on, exact
+    /// the machine's memory, at most a quarter of what this process may
+    /// still get under ulimit -v and its cgroup); beyond it the cheapest
+    /// are dropped and the count goes on, exact
     #[arg(long, value_name = "SIZE", requires = "memo", value_parser = crate::args::parse_size)]
     pub memo_memory: Option<u64>,
     /// With --memo: also write the ZDD of all the solutions to FILE
@@ -91,16 +92,58 @@ pub struct SolveArgs {
     pub zdd: Option<PathBuf>,
 }
 
-/// Writes `data` to `path` atomically: a temporary file beside it, flushed
-/// to disk, then renamed over it.
-fn write_atomically(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(data)?;
-        f.sync_all()?;
+/// The files a solve writes, checked before it starts
+/// ([`crate::outfile`]): never the problem, never one another, a
+/// checkpoint and a shard result only to regular files.
+struct Outputs {
+    checkpoint: Option<OutFile>,
+    shard: Option<OutFile>,
+    zdd: Option<OutFile>,
+}
+
+impl Outputs {
+    fn new(args: &SolveArgs) -> Result<Outputs> {
+        let problem = args.file.as_deref().filter(|f| *f != "-").map(Path::new);
+        let mut inputs: Vec<(&Path, &str)> =
+            problem.map(|p| (p, "the problem")).into_iter().collect();
+        let checkpoint = match (&args.checkpoint, &args.resume) {
+            (Some(p), _) | (None, Some(p)) => {
+                Some(OutFile::new(p, OutKind::State, &inputs).with_context(|| {
+                    if args.checkpoint.is_some() {
+                        "--checkpoint"
+                    } else {
+                        "--resume"
+                    }
+                })?)
+            }
+            _ => None,
+        };
+        if let Some(c) = &checkpoint {
+            inputs.push((c.path(), "the checkpoint"));
+        }
+        let shard = match args.shard {
+            Some(s) => {
+                let path = args
+                    .shard_out
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
+                Some(OutFile::new(&path, OutKind::State, &inputs).context("--shard-out")?)
+            }
+            None => None,
+        };
+        if let Some(o) = &shard {
+            inputs.push((o.path(), "the shard result"));
+        }
+        let zdd = match &args.zdd {
+            Some(p) => Some(OutFile::new(p, OutKind::Product, &inputs).context("--zdd")?),
+            None => None,
+        };
+        Ok(Outputs {
+            checkpoint,
+            shard,
+            zdd,
+        })
     }
-    std::fs::rename(&tmp, path)
 }
 
 /// What the workers' results go through, one unit at a time.
@@ -125,7 +168,7 @@ struct Printer<'a, 'o> {
     /// Stops the run: a signal (see interrupt.rs), or a write error.
     cancel: Arc<AtomicBool>,
     bar: Option<ProgressBar>,
-    checkpoint_path: Option<PathBuf>,
+    checkpoint: Option<OutFile>,
     start: Instant,
 }
 
@@ -133,18 +176,15 @@ impl Printer<'_, '_> {
     /// Saves the checkpoint: `complete`, or `stopped` early, or neither
     /// (the run goes on); what was printed must be on its way first.
     fn save(&self, p: &mut Printed<'_>, complete: bool, stopped: Option<Stop>) {
-        let (Some(path), Some(cp)) = (&self.checkpoint_path, &mut p.checkpoint) else {
+        let (Some(file), Some(cp)) = (&self.checkpoint, &mut p.checkpoint) else {
             return;
         };
         let saved = cp.saved(complete, stopped, self.start.elapsed().as_secs_f64());
         if let Err(e) = p.out.flush() {
             p.error.get_or_insert(e);
         }
-        if let Err(e) = write_atomically(path, &saved.to_json()) {
-            p.save_error = Some(anyhow::anyhow!(
-                "cannot write the checkpoint {}: {e}",
-                path.display()
-            ));
+        if let Err(e) = file.write(&saved.to_json()) {
+            p.save_error = Some(anyhow::Error::from(e).context("cannot save the checkpoint"));
         }
     }
 
@@ -234,34 +274,18 @@ fn read_checkpoint(path: &Path) -> Result<Saved> {
 }
 
 pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
-    // the files it writes are never the problem it reads
-    if let Some(input) = args.file.as_deref().filter(|f| *f != "-") {
-        for (flag, out) in [
-            ("--checkpoint", args.checkpoint.as_deref()),
-            ("--resume", args.resume.as_deref()),
-            ("--shard-out", args.shard_out.as_deref()),
-            ("--zdd", args.zdd.as_deref()),
-        ] {
-            if let Some(out) = out {
-                if crate::input::same_file(Path::new(input), out) {
-                    bail!(
-                        "{flag} {}: that is the problem's own file: it would be overwritten",
-                        out.display()
-                    );
-                }
-            }
-        }
-    }
+    // the files it writes: never the problem it reads, never one another
+    let outputs = Outputs::new(&args)?;
     let parsed = read_problem(args.file.as_deref(), args.format)?;
     let problem = &parsed.problem;
     // a count with `auto`: with memos, or the engine weighed for it
     let mut chosen = None;
     if args.memo {
-        return run_memo(&args, problem, out);
+        return run_memo(&args, &outputs, problem, out);
     }
     if auto_may_memo(&args) {
         match dancer_core::memo::choose(problem) {
-            dancer_core::memo::CountWith::Memo => return run_memo(&args, problem, out),
+            dancer_core::memo::CountWith::Memo => return run_memo(&args, &outputs, problem, out),
             dancer_core::memo::CountWith::Engine(e) => chosen = Some(e),
         }
     }
@@ -288,7 +312,6 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
         }
         e => e.into(),
     })?;
-    let checkpoint_path = args.checkpoint.clone().or_else(|| args.resume.clone());
 
     // set by Ctrl-C, SIGTERM or SIGHUP: the search stops, and what it
     // found is printed
@@ -307,14 +330,15 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
             error: None,
             bad: None,
             verified: 0,
-            checkpoint: checkpoint_path
+            checkpoint: outputs
+                .checkpoint
                 .as_ref()
                 .map(|_| split.checkpoint(Duration::from_secs_f64(args.checkpoint_every))),
             save_error: None,
         }),
         cancel: cancel.clone(),
         bar,
-        checkpoint_path,
+        checkpoint: outputs.checkpoint.clone(),
         start: Instant::now(),
     };
     let cfg = RunConfig {
@@ -356,14 +380,10 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     if let Some(e) = p.error.take() {
         return Err(anyhow::Error::from(e).context("cannot write the output"));
     }
-    if let Some(s) = args.shard {
-        let path = args
-            .shard_out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
+    if let Some(file) = &outputs.shard {
         let result = split.shard_result(&stats, stopped, elapsed.as_secs_f64());
-        write_atomically(&path, &result.to_json())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        file.write(&result.to_json())
+            .context("cannot write the shard result")?;
     }
     let out = &mut *p.out;
     if args.json.json {
@@ -436,6 +456,17 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     Ok(Found::of_search(stats.solutions, stopped))
 }
 
+/// How many of `units` (numbered from 0, dealt round-robin) part `k` of
+/// `n` (1-based) takes: those numbered `k - 1`, `k - 1 + n`, ... (no sum
+/// that can wrap, whatever `n` is).
+fn units_of_part(units: u64, k: u64, n: u64) -> u64 {
+    if units < k {
+        0
+    } else {
+        (units - k) / n + 1
+    }
+}
+
 /// Whether `auto` may count with memos: a count (`--count`, no
 /// `--engine`) with nothing the counter does not take (a limit,
 /// checkpoints, shards, ordered or verified solutions); it does where the
@@ -454,34 +485,36 @@ fn auto_may_memo(args: &SolveArgs) -> bool {
 /// `dancer solve --count --memo`: the memoizing counter
 /// ([`dancer_core::memo`]), its count on standard output (a JSON summary
 /// with `--json`), what it did on standard error.
-fn run_memo(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found> {
+fn run_memo(
+    args: &SolveArgs,
+    outputs: &Outputs,
+    problem: &Problem,
+    out: &mut Out,
+) -> Result<Found> {
     if args.engine.engine != EngineKind::Auto {
         bail!("--memo counts with its own search: leave out --engine");
     }
     let part = args.shard.map(|s| (s.k, s.n));
     let show = args.progress.progress == ProgressMode::Auto;
-    let r = memo_count(problem, args.memo_memory, args.zdd.as_deref(), part, show)?;
+    let r = memo_count(problem, args.memo_memory, outputs.zdd.as_ref(), part, show)?;
     let stopped = (!r.complete).then_some(dancer_core::parallel::Stop::Interrupted);
-    if let Some(s) = args.shard {
-        let path = args
-            .shard_out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
+    if let (Some(s), Some(file)) = (args.shard, &outputs.shard) {
         let saved = Saved::memo_shard(problem, (s.k, s.n), &r);
-        write_atomically(&path, &saved.to_json())
-            .with_context(|| format!("cannot write the shard result {}", path.display()))?;
+        file.write(&saved.to_json())
+            .context("cannot write the shard result")?;
+        let path = file.path();
         if let Some(sp) = r.split {
             eprintln!(
-                "shard {}/{}: {} of {} (memo, {} levels down), written to {}",
+                "shard {}/{}: {} of {} (memo, {} down), written to {}",
                 s.k,
                 s.n,
                 plural(
-                    (sp.units + s.n as u64 - s.k as u64) / s.n as u64,
+                    units_of_part(sp.units, s.k as u64, s.n as u64),
                     "unit",
                     "units"
                 ),
                 sp.units,
-                sp.depth,
+                plural(sp.depth, "level", "levels"),
                 path.display()
             );
         }
@@ -507,11 +540,11 @@ fn run_memo(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found>
 pub fn memo_count(
     problem: &Problem,
     memory: Option<u64>,
-    zdd: Option<&Path>,
+    zdd: Option<&OutFile>,
     part: Option<(usize, usize)>,
     show: bool,
 ) -> Result<dancer_core::memo::MemoOutcome> {
-    let memory = memory.unwrap_or_else(default_memo_memory);
+    let memory = memo_memory(memory)?;
     let shown = show.then(progress::on_terminal).flatten().map(|target| {
         let pr = Arc::new(dancer_core::memo::MemoProgress::default());
         (pr.clone(), memo_spinner(target, pr))
@@ -527,38 +560,21 @@ pub fn memo_count(
     let Some(path) = zdd else {
         return Ok(dancer_core::memo::count(problem, &opts)?);
     };
-    let tmp = path.with_extension("tmp");
-    let file = std::fs::File::create(&tmp)
-        .with_context(|| format!("cannot write the ZDD to {}", tmp.display()))?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 16, file);
-    let r = dancer_core::memo::count_to_zdd(problem, &opts, &mut w);
-    let file = w.into_inner().map_err(|e| e.into_error());
-    let r = match (r, file) {
-        (Ok(r), Ok(f)) if r.complete => f.sync_all().map(|()| r).map_err(anyhow::Error::from),
-        (Ok(r), Ok(_)) => {
-            let _ = std::fs::remove_file(&tmp);
-            return Ok(r);
-        }
-        (Err(e), _) => Err(e.into()),
-        (_, Err(e)) => Err(e.into()),
-    };
-    match r {
-        Ok(r) => {
-            std::fs::rename(&tmp, path)
-                .with_context(|| format!("cannot write the ZDD to {}", path.display()))?;
-            eprintln!(
-                "wrote the ZDD of {} to {} ({})",
-                plural(&r.count, "solution", "solutions"),
-                path.display(),
-                plural(r.stats.zdd_nodes, "node", "nodes")
-            );
-            Ok(r)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e.context(format!("cannot write the ZDD to {}", path.display())))
-        }
+    let mut w = path.create()?;
+    let r = dancer_core::memo::count_to_zdd(problem, &opts, &mut w)?;
+    if !r.complete {
+        // an interrupted count leaves no ZDD (the writer, dropped, takes
+        // its temporary file away)
+        return Ok(r);
     }
+    w.commit().context("cannot write the ZDD")?;
+    eprintln!(
+        "wrote the ZDD of {} to {} ({})",
+        plural(&r.count, "solution", "solutions"),
+        path.path().display(),
+        plural(r.stats.zdd_nodes, "node", "nodes")
+    );
+    Ok(r)
 }
 
 /// A spinner for a memoized count, redrawn five times a second from `pr`
@@ -675,21 +691,59 @@ pub fn memo_found(r: &dancer_core::memo::MemoOutcome) -> Found {
     }
 }
 
-/// `--memo-memory` when not given: a quarter of the machine's memory
-/// (Linux: `MemTotal` of /proc/meminfo), else 1 GiB.
+/// `--memo-memory` when not given: `dancer_core::memo::default_memory`
+/// (a quarter of the machine's memory, at most a quarter of what this process
+/// may still get under its limits).
 fn default_memo_memory() -> u64 {
-    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
-        let line = t.lines().find(|l| l.starts_with("MemTotal:"))?;
-        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        kib.checked_mul(1024)
-    });
-    total.map_or(1 << 30, |t| {
-        (t / 4).max(dancer_core::memo::MIN_MEMORY as u64)
-    })
+    dancer_core::memo::default_memory() as u64
+}
+
+/// `--memo-memory` as asked: refused when twice it is more than this
+/// process can get under its address-space (`ulimit -v`) or cgroup limit
+/// (the cache would grow until the process is aborted or killed: a cache
+/// of long counts takes up to about twice its cap in the process).
+fn memo_memory(asked: Option<u64>) -> Result<u64> {
+    let Some(m) = asked else {
+        return Ok(default_memo_memory());
+    };
+    let limits = dancer_core::memory::Limits::read();
+    let hard = [limits.address_space_left, limits.cgroup_left]
+        .into_iter()
+        .flatten()
+        .min();
+    if let Some(left) = hard.filter(|&left| m.saturating_mul(2) > left) {
+        bail!(
+            "--memo-memory {}: the memos may take up to twice that, and this process can get at most {} more (its address-space or cgroup limit); ask for at most {}, or leave it out (the default fits the limits)",
+            human_bytes(m),
+            human_bytes(left),
+            human_bytes(left / 2)
+        );
+    }
+    Ok(m)
+}
+
+/// `512 MiB`, `3.2 GiB`.
+fn human_bytes(b: u64) -> String {
+    if b >= 1 << 30 {
+        format!("{:.1} GiB", b as f64 / f64::from(1 << 30))
+    } else {
+        format!("{} MiB", b >> 20)
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_units_of_a_part_never_wrap() {
+        use super::units_of_part;
+        assert_eq!(units_of_part(1, 1, u64::MAX), 1);
+        assert_eq!(units_of_part(1, 2, u64::MAX), 0);
+        assert_eq!(units_of_part(10, 3, 4), 2); // 2 and 6
+        assert_eq!(units_of_part(10, 2, 4), 3); // 1, 5 and 9
+        assert_eq!(units_of_part(0, 1, 2), 0);
+        assert_eq!(units_of_part(u64::MAX, 1, 1), u64::MAX);
+    }
+
     /// The spinner's message fits 80 columns with its spinner, at the
     /// largest numbers it shows.
     #[test]

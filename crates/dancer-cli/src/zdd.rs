@@ -7,9 +7,9 @@
 use crate::args::JsonArg;
 use crate::input::{read_problem, Format};
 use crate::output::{plural, Found, Out};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
-use dancer_core::zdd::{SplitMix64, Zdd};
+use dancer_core::zdd::{SplitMix64, Zdd, ZddError};
 use dancer_core::{verify, Problem};
 use dancer_formats::ndjson::ZddRecord;
 use std::ops::ControlFlow;
@@ -27,7 +27,8 @@ pub enum ZddCommand {
 
 #[derive(Args)]
 pub struct CountArgs {
-    /// The ZDD file (Knuth's text format, as `dancer solve --zdd` and DLX6 write it)
+    /// The ZDD file (Knuth's text format, as `dancer solve --zdd` and DLX6
+    /// write it; - for standard input)
     pub file: PathBuf,
     #[command(flatten)]
     pub json: JsonArg,
@@ -56,7 +57,7 @@ pub struct Show {
 
 #[derive(Args)]
 pub struct ListArgs {
-    /// The ZDD file
+    /// The ZDD file (- for standard input)
     pub file: PathBuf,
     /// Stop after N solutions
     #[arg(long, value_name = "N", value_parser = crate::args::parse_limit)]
@@ -67,7 +68,7 @@ pub struct ListArgs {
 
 #[derive(Args)]
 pub struct SampleArgs {
-    /// The ZDD file
+    /// The ZDD file (- for standard input)
     pub file: PathBuf,
     /// How many solutions to draw (independently: one may come twice)
     #[arg(long, value_name = "N", default_value = "1", value_parser = crate::args::parse_limit)]
@@ -80,100 +81,148 @@ pub struct SampleArgs {
 }
 
 pub fn run(cmd: ZddCommand, out: &mut Out) -> Result<Found> {
+    let cancel = crate::interrupt::cancel_flag();
     match cmd {
         ZddCommand::Count(a) => {
             let z = read_zdd(&a.file)?;
+            let count = match z.count(budget(), Some(&cancel)) {
+                Err(ZddError::Cancelled) => {
+                    eprintln!("{}: interrupted before the count was done", name(&a.file));
+                    return Ok(Found::Interrupted);
+                }
+                r => r.map_err(|e| zdd_error(&a.file, e))?,
+            };
             if a.json.json {
                 out.record(&ZddRecord::Summary {
-                    solutions: z.count().clone(),
+                    solutions: count.clone(),
                     nodes: z.nodes() as u64,
                 })?;
             } else {
-                out.line(&z.count().to_string())?;
+                out.line(&count.to_string())?;
             }
             eprintln!(
                 "{}: {}, {}",
-                a.file.display(),
-                plural(z.count(), "solution", "solutions"),
+                name(&a.file),
+                plural(&count, "solution", "solutions"),
                 plural(z.nodes(), "node", "nodes")
             );
-            Ok(found(&z))
+            Ok(found(count.is_zero()))
         }
         ZddCommand::List(a) => {
             let z = read_zdd(&a.file)?;
             let mut p = Printer::new(&a.show, &z)?;
             let limit = a.limit.unwrap_or(u64::MAX);
-            let cancel = crate::interrupt::cancel_flag();
             let mut n = 0u64;
             let mut interrupted = false;
-            let r = z.for_each(|sol| {
-                if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                    interrupted = true;
-                    return ControlFlow::Break(Ok(()));
-                }
-                n += 1;
-                if let Err(e) = p.print(out, sol) {
-                    return ControlFlow::Break(Err(e));
-                }
-                if n >= limit {
-                    return ControlFlow::Break(Ok(()));
-                }
-                ControlFlow::Continue(())
-            });
+            let r = z
+                .for_each(|sol| {
+                    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                        interrupted = true;
+                        return ControlFlow::Break(Ok(()));
+                    }
+                    n += 1;
+                    if let Err(e) = p.print(out, sol) {
+                        return ControlFlow::Break(Err(e));
+                    }
+                    if n >= limit {
+                        return ControlFlow::Break(Ok(()));
+                    }
+                    ControlFlow::Continue(())
+                })
+                .map_err(|e| zdd_error(&a.file, e))?;
             if let Some(Err(e)) = r {
                 return Err(e);
             }
+            // the whole count, when it can be had (it is not needed for the
+            // list: a ZDD too large to count is still listed)
+            let of = match (interrupted, z.count(budget(), Some(&cancel))) {
+                (false, Ok(c)) => format!(" of {c}"),
+                _ => String::new(),
+            };
             eprintln!(
-                "{} of {} listed{}",
+                "{}{of} listed{}",
                 plural(n, "solution", "solutions"),
-                z.count(),
                 if interrupted { " (interrupted)" } else { "" }
             );
             Ok(if interrupted {
                 Found::Interrupted
             } else {
-                found(&z)
+                found(z.is_empty())
             })
         }
         ZddCommand::Sample(a) => {
             let z = read_zdd(&a.file)?;
             let mut p = Printer::new(&a.show, &z)?;
+            let counted = match z.counted(budget(), Some(&cancel)) {
+                Err(ZddError::Cancelled) => return Ok(Found::Interrupted),
+                r => r.map_err(|e| zdd_error(&a.file, e))?,
+            };
             let mut rng = SplitMix64::new(a.seed);
-            let cancel = crate::interrupt::cancel_flag();
+            let mut drawn = 0u64;
             for _ in 0..a.count {
                 if cancel.load(std::sync::atomic::Ordering::Relaxed) {
                     return Ok(Found::Interrupted);
                 }
-                match z.sample(|| rng.next_u64()) {
+                match counted
+                    .sample(|| rng.next_u64())
+                    .map_err(|e| zdd_error(&a.file, e))?
+                {
                     Some(sol) => p.print(out, &sol)?,
                     None => break,
                 }
+                drawn += 1;
             }
             eprintln!(
                 "{} drawn uniformly from {}",
-                plural(
-                    if z.count().is_zero() { 0 } else { a.count },
-                    "solution",
-                    "solutions"
-                ),
-                z.count()
+                plural(drawn, "solution", "solutions"),
+                counted.count()
             );
-            Ok(found(&z))
+            Ok(found(z.is_empty()))
         }
     }
 }
 
-fn found(z: &Zdd) -> Found {
-    if z.count().is_zero() {
+fn found(empty: bool) -> Found {
+    if empty {
         Found::None
     } else {
         Found::Some
     }
 }
 
+/// The memory a ZDD's work may take: nine tenths of what this process can
+/// still get under its limits (`dancer_core::memory`), all of it where
+/// they are unknown.
+fn budget() -> u64 {
+    dancer_core::memory::Limits::read()
+        .headroom()
+        .map_or(u64::MAX, |h| h / 10 * 9)
+}
+
+/// The file's name in messages (`<stdin>` for `-`).
+fn name(path: &Path) -> String {
+    if path == Path::new("-") {
+        crate::input::STDIN_NAME.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+fn zdd_error(path: &Path, e: ZddError) -> anyhow::Error {
+    match e {
+        ZddError::Text { .. } => anyhow::anyhow!("{}: not a ZDD: {e}", name(path)),
+        e => anyhow::anyhow!("{}: {e}", name(path)),
+    }
+}
+
+/// Reads a ZDD file (`-`: standard input).
 fn read_zdd(path: &Path) -> Result<Zdd> {
-    let text = crate::input::read_file(path, crate::input::MAX_TEXT)?;
-    Zdd::parse(text.as_bytes()).with_context(|| format!("{}: not a ZDD", path.display()))
+    let text = if path == Path::new("-") {
+        crate::input::read_stdin("a ZDD")?
+    } else {
+        crate::input::read_file(path, crate::input::MAX_TEXT)?
+    };
+    Zdd::parse_within(text.as_bytes(), budget()).map_err(|e| zdd_error(path, e))
 }
 
 /// Prints solutions the way `--problem` / `--poly` / `--json` ask.

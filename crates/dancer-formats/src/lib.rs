@@ -7,6 +7,8 @@
 //! * [`json`]: a JSON form of problems.
 //! * [`ndjson`]: every NDJSON record that `dancer` prints for programs,
 //!   documented in one place.
+//! * [`out_file`]: writing a file without losing anyone's data (never the
+//!   input, never over a FIFO, a device or a link, whole or not at all).
 //!
 //! Every error and warning says where: `FILE:LINE:COL: message`, the line
 //! and column 1-based (a column counts characters), for standard input
@@ -15,6 +17,7 @@
 pub mod dlx;
 pub mod json;
 pub mod ndjson;
+pub mod out_file;
 
 use std::fmt;
 
@@ -43,13 +46,16 @@ pub enum Error {
     /// The input breaks a rule of its format.
     #[error("{at}: {message}")]
     Syntax { at: Location, message: String },
-    /// The input could not be read.
+    /// The input could not be read, or an output written.
     #[error("{file}: {source}")]
     Io {
         file: String,
         #[source]
         source: std::io::Error,
     },
+    /// A file that is not written, and why (see [`out_file`]).
+    #[error("{file}: {message}")]
+    Refused { file: String, message: String },
 }
 
 impl Error {
@@ -68,7 +74,7 @@ impl Error {
     pub fn location(&self) -> Option<&Location> {
         match self {
             Error::Syntax { at, .. } => Some(at),
-            Error::Io { .. } => None,
+            Error::Io { .. } | Error::Refused { .. } => None,
         }
     }
 }

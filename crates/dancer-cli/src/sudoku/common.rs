@@ -18,6 +18,7 @@ use crate::output::Out;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_core::shard::ShardSpec;
+use dancer_formats::out_file::{OutFile, OutKind};
 use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally};
 use dancer_sudoku::shard::{self as part, PartFile, Stopped};
 use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
@@ -367,18 +368,13 @@ fn run_shard(
         .clone()
         .or_else(|| sa.resume.clone())
         .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
-    // the files it writes are never the input it reads
-    for (flag, p) in [
-        ("--shard-out", Some(&out_path)),
-        ("--resume", sa.resume.as_ref()),
-    ] {
-        if let Some(p) = p.filter(|p| crate::input::same_file(input, p)) {
-            bail!(
-                "{flag} {}: that is the batch file itself: it would be overwritten",
-                p.display()
-            );
-        }
+    // the files it writes are never the input it reads, and only
+    // regular files (read back to resume and merge)
+    let inputs = [(input, "the batch file")];
+    if let Some(r) = &sa.resume {
+        OutFile::new(r, OutKind::State, &inputs).context("--resume")?;
     }
+    let out_file = OutFile::new(&out_path, OutKind::State, &inputs).context("--shard-out")?;
     let (name, text) = read_input(a.input.as_deref())?;
     if batch::is_grid_text(&text, a.layout()) {
         bail!(
@@ -424,8 +420,8 @@ fn run_shard(
                     path.display(),
                     lines_text(&p)
                 );
-                if !crate::input::same_file(path, &out_path) {
-                    write_part(&out_path, &p)?;
+                if !dancer_formats::out_file::same_file(path, &out_path) {
+                    write_part(&out_file, &p)?;
                 }
                 return Ok(Found::Some);
             }
@@ -464,7 +460,7 @@ fn run_shard(
         }
         if last_save.elapsed() >= every {
             p.seconds = before + start.elapsed().as_secs_f64();
-            write_part(&out_path, &p).map_err(|e| std::io::Error::other(format!("{e:#}")))?;
+            write_part(&out_file, &p).map_err(|e| std::io::Error::other(format!("{e:#}")))?;
             last_save = Instant::now();
         }
         Ok(())
@@ -475,7 +471,7 @@ fn run_shard(
         Err(e) => {
             // what was answered before the error is kept (the error
             // may be the part file's own: then nothing is)
-            let _ = write_part(&out_path, &p);
+            let _ = write_part(&out_file, &p);
             return Err(e);
         }
     };
@@ -485,7 +481,7 @@ fn run_shard(
         p.next = p.end;
         p.complete = true;
     }
-    write_part(&out_path, &p)?;
+    write_part(&out_file, &p)?;
     summary(&tally, start.elapsed(), threads, a.threads.given());
     let file = out_path.display();
     if tally.stopped {
@@ -519,21 +515,10 @@ fn read_part(path: &Path) -> Result<PartFile> {
     PartFile::from_json(&text).with_context(|| format!("{}: cannot resume from it", path.display()))
 }
 
-/// Writes a part file atomically: a temporary file beside it (its name and
-/// `.tmp`), flushed to disk, then renamed over it.
-fn write_part(path: &Path, p: &PartFile) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let write = || -> std::io::Result<()> {
-        {
-            let mut f = std::fs::File::create(&tmp)?;
-            std::io::Write::write_all(&mut f, &p.to_json())?;
-            f.sync_all()?;
-        }
-        std::fs::rename(&tmp, path)
-    };
-    write().with_context(|| format!("cannot write the part file {}", path.display()))
+/// Writes a part file, whole or not at all ([`OutFile::write`]).
+fn write_part(file: &OutFile, p: &PartFile) -> Result<()> {
+    file.write(&p.to_json())
+        .context("cannot write the part file")
 }
 
 /// On a terminal, for a file of more than 100 puzzles, a bar of puzzles

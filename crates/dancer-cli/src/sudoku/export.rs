@@ -10,9 +10,17 @@ use anyhow::{bail, Result};
 pub fn run(a: CommonArgs, out: &mut Out) -> Result<Found> {
     let spec = a.spec()?;
     let (name, text) = read_input(a.input.as_deref())?;
-    let Some(e) = spec.read(&text, a.layout(), 1).into_iter().next() else {
+    let mut entries = spec.read(&text, a.layout(), 1).into_iter();
+    let Some(e) = entries.next() else {
         bail!("{name}: no puzzle found");
     };
+    // one problem is written: a second puzzle is not dropped without a word
+    if let Some(second) = entries.next() {
+        bail!(
+            "{name}:{}: a second puzzle: export writes the problem of one puzzle (give a file of one, or the puzzle itself)",
+            second.line
+        );
+    }
     let p = e
         .puzzle
         .map_err(|err| anyhow::anyhow!("{name}:{}: invalid puzzle: {err}", e.line))?;

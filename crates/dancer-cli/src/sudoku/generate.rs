@@ -8,7 +8,8 @@ use anyhow::{bail, Result};
 use clap::Args;
 use dancer_core::plural;
 use dancer_sudoku::generate::{
-    clock_seed, generate_range, Effort, RatingRange, Request, Symmetry, ATTEMPTS, RARE_RATING,
+    clock_seed, generate_range, Effort, RatingRange, Request, RequestError, Symmetry, ATTEMPTS,
+    RARE_RATING,
 };
 use dancer_sudoku::logic::Level;
 use dancer_sudoku::records;
@@ -35,7 +36,9 @@ pub struct GenerateArgs {
     /// Random seed (the same seed and flags give the same puzzles)
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Do not insist that no given can be removed
+    /// Do not insist that no given can be removed: with a symmetry, no
+    /// symmetric group of givens can (needed for 16x16 with a symmetry,
+    /// where minimal puzzles are too rare to look for)
     #[arg(long)]
     pub not_minimal: bool,
     /// (Output order is kept whatever the number of threads.)
@@ -65,7 +68,11 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
         minimal: !args.not_minimal,
         range,
     }
-    .options()?;
+    .options()
+    .map_err(|e| match e {
+        RequestError::RareMinimal { .. } => anyhow::anyhow!("{e}: add --not-minimal"),
+        e => e.into(),
+    })?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let threads = args.threads.get();
     let count = args.count;
