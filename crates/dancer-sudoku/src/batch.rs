@@ -49,7 +49,7 @@ pub enum SpecError {
     BoxRows(String, String),
     #[error("--box {0:?}: bad number of columns: {1}")]
     BoxColumns(String, String),
-    #[error("--box {0:?}: boxes that large cannot be")]
+    #[error("--box {0:?}: boxes that large cannot be: a box has at most 25 cells (grids are at most 25x25)")]
     BoxTooLarge(String),
     #[error("--box and --jigsaw cannot be used together")]
     BoxAndJigsaw,
@@ -896,18 +896,21 @@ impl Reader {
 
 /// One puzzle solved as a batch solves each of its puzzles (the answer
 /// checked against the rules and the givens), without a thread pool: for
-/// a server answering one puzzle per request.
+/// a server answering one puzzle per request. With `cancel` set
+/// meanwhile, the search stops and its count may be short: the caller
+/// looks at the flag and drops the outcome.
 pub fn solve_one(
     entry: Entry,
     engine: Engine,
     limit: u64,
     keep: usize,
+    cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Result<Outcome, EngineMismatch> {
     let solver = match &entry.puzzle {
         Ok(p) => Some(Solver::new(&p.rules, engine)?),
         Err(_) => None,
     };
-    Ok(solve_entry(solver.as_ref(), entry, limit, keep, None))
+    Ok(solve_entry(solver.as_ref(), entry, limit, keep, cancel))
 }
 
 /// A puzzle read on the general path, solved by `solver` (made for its

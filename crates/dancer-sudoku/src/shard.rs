@@ -425,7 +425,13 @@ impl PartFile {
         // the lines of the part are the split's (the last line's number,
         // one past it, must fit too)
         if self.lines == usize::MAX {
-            return bad("lines", format!("{} lines cannot be", self.lines));
+            return bad(
+                "lines",
+                format!(
+                    "{} lines cannot be: the number one past the last line must fit in a count",
+                    self.lines
+                ),
+            );
         }
         let (first, end) = part_lines(self.lines, self.spec());
         if (self.first, self.end) != (first, end) {

@@ -80,6 +80,9 @@ pub enum Error {
     Busy(String),
     #[error("the server is shutting down")]
     ShuttingDown,
+    /// The work of a request ran past its cap (seconds): it was stopped.
+    #[error("the work took longer than its cap of {0} s and was stopped: give it less to do, or run it as a job (or with the command line)")]
+    TooLong(u64),
     /// A bug: never the answer to an input.
     #[error("internal error: {0}")]
     Internal(String),
@@ -111,6 +114,7 @@ impl Error {
             Error::InvalidProblem { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_problem"),
             Error::Busy(_) => (StatusCode::TOO_MANY_REQUESTS, "busy"),
             Error::ShuttingDown => (StatusCode::SERVICE_UNAVAILABLE, "shutting_down"),
+            Error::TooLong(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_long"),
             Error::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
     }

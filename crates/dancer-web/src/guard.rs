@@ -9,6 +9,12 @@
 //! address), and when it has an `Origin`, that is `http://` and one of
 //! those. The list is made once the port is known (after binding).
 //!
+//! A request with two `Host` or two `Origin` headers is refused (`400`):
+//! only one can be the one a check looked at. A body announced larger than
+//! the cap (`Content-Length`) is refused (`413`) before a byte of it is
+//! read: the client would otherwise hold the connection open until it sent
+//! them.
+//!
 //! A server bound to all addresses (`--bind 0.0.0.0` or `::`) also answers
 //! to the address a connection really reached, written as an IP literal
 //! (`192.168.1.5:8080`), so that other machines can use it by its address:
@@ -18,7 +24,7 @@
 use crate::error::Error;
 use crate::AppState;
 use axum::extract::{Request, State};
-use axum::http::header::{HOST, ORIGIN};
+use axum::http::header::{CONTENT_LENGTH, HOST, ORIGIN};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::net::{IpAddr, SocketAddr};
@@ -74,6 +80,26 @@ pub async fn check(State(state): State<Arc<AppState>>, req: Request, next: Next)
         }
     }
     let hosts = &hosts;
+    for (name, header) in [("Host", HOST), ("Origin", ORIGIN)] {
+        if req.headers().get_all(&header).iter().count() > 1 {
+            return Error::bad_request(format!("the request has more than one {name} header"))
+                .into_response();
+        }
+    }
+    let limit = state.config.body_limit;
+    let announced = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().parse::<u64>());
+    match announced {
+        Some(Ok(n)) if n > limit as u64 => return Error::TooLarge(limit).into_response(),
+        Some(Err(_)) => {
+            return Error::bad_request("the Content-Length header is not a number of bytes")
+                .into_response()
+        }
+        _ => {}
+    }
     let host = req
         .headers()
         .get(HOST)
@@ -100,8 +126,7 @@ pub async fn check(State(state): State<Arc<AppState>>, req: Request, next: Next)
         }
     }
     let mut req = req;
-    req.extensions_mut()
-        .insert(crate::body::BodyLimit(state.config.body_limit));
+    req.extensions_mut().insert(crate::body::BodyLimit(limit));
     next.run(req).await
 }
 

@@ -74,6 +74,11 @@ pub struct Config {
     pub job_orphan: Duration,
     /// Request bodies are capped at this many bytes (`413` beyond).
     pub body_limit: usize,
+    /// The most time the work of a request without a time of its own may
+    /// take (`new`, `check`, `solve`, `count`, ...; `422 too_long` beyond).
+    pub work_time: Duration,
+    /// The most time a batch may take (`422 too_long` beyond).
+    pub batch_time: Duration,
     /// Serve the page's files from this folder instead of the binary.
     pub assets: Option<PathBuf>,
 }
@@ -89,6 +94,8 @@ impl Default for Config {
             job_solutions: 1000,
             job_orphan: Duration::from_secs(30),
             body_limit: 1 << 20,
+            work_time: Duration::from_secs(60),
+            batch_time: Duration::from_secs(600),
             assets: None,
         }
     }
@@ -127,6 +134,12 @@ impl AppState {
         })
     }
 
+    /// Requests whose work is running now (on blocking threads; a request
+    /// whose client left counts until its work has seen its flag).
+    pub fn work_in_progress(&self) -> usize {
+        self.flags.live()
+    }
+
     /// Stops everything: new work is refused with `503`, running work and
     /// jobs are cancelled.
     pub fn stop(&self) {
@@ -155,6 +168,11 @@ impl Flags {
         f
     }
 
+    fn live(&self) -> usize {
+        let v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        v.iter().filter(|w| w.strong_count() > 0).count()
+    }
+
     fn cancel_all(&self) {
         let v = self.0.lock().unwrap_or_else(|e| e.into_inner());
         for f in v.iter().filter_map(Weak::upgrade) {
@@ -174,9 +192,23 @@ impl Drop for CancelOnDrop {
 }
 
 /// Runs `work` on one of tokio's blocking threads, never on the executor,
-/// with a flag that is set when the client goes away or the server stops
-/// (`work` hands it to its budget). A panic in `work` is a `500 internal`.
+/// with a flag that is set when the client goes away, the server stops,
+/// or [`Config::work_time`] has passed (`work` hands it to its budget, and
+/// is answered `422 too_long` then): the work of a request without a time
+/// of its own (check, solve, count, a polyform or exact cover check, a
+/// picture, the game, a job's set-up). A panic in `work` is a `500
+/// internal`.
 pub async fn blocking<T, F>(state: &AppState, work: F) -> Result<T>
+where
+    T: Send + 'static,
+    F: FnOnce(Arc<AtomicBool>) -> Result<T> + Send + 'static,
+{
+    blocking_within(state, state.config.work_time, work).await
+}
+
+/// [`blocking`] with a cap of its own (`cap`: a little more than the time
+/// the request asked for, for work with its own time limit).
+pub async fn blocking_within<T, F>(state: &AppState, cap: Duration, work: F) -> Result<T>
 where
     T: Send + 'static,
     F: FnOnce(Arc<AtomicBool>) -> Result<T> + Send + 'static,
@@ -186,9 +218,13 @@ where
     }
     let flag = state.flags.new_flag();
     let _guard = CancelOnDrop(flag.clone());
-    match tokio::task::spawn_blocking(move || work(flag)).await {
-        Ok(r) => r,
-        Err(e) => Err(Error::Internal(format!("the work failed: {e}"))),
+    let seen = flag.clone();
+    let task = tokio::task::spawn_blocking(move || work(seen));
+    match tokio::time::timeout(cap, task).await {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => Err(Error::Internal(format!("the work failed: {e}"))),
+        // the guard sets the flag as this returns: the work stops
+        Err(_) => Err(Error::TooLong(cap.as_secs())),
     }
 }
 

@@ -12,7 +12,7 @@
 
 use crate::body::JsonBody;
 use crate::error::{At, Error, Result};
-use crate::{blocking, AppState};
+use crate::{blocking, blocking_within, AppState};
 use axum::extract::State;
 use axum::Json;
 use dancer_sudoku::batch::{self, Outcome, RulesSpec};
@@ -117,7 +117,13 @@ pub fn valid_puzzle(text: &str, rules: Option<&RulesReq>) -> Result<Puzzle> {
 }
 
 /// The outcome of one puzzle, as `dancer sudoku solve` has it.
-fn outcome(text: &str, rules: Option<&RulesReq>, limit: u64, keep: usize) -> Result<(Outcome, At)> {
+fn outcome(
+    text: &str,
+    rules: Option<&RulesReq>,
+    limit: u64,
+    keep: usize,
+    flag: &Arc<AtomicBool>,
+) -> Result<(Outcome, At)> {
     let (entry, at) = match read_puzzle(text, rules)? {
         Ok(p) => (Ok(p), At::none()),
         Err(e) => {
@@ -129,9 +135,20 @@ fn outcome(text: &str, rules: Option<&RulesReq>, limit: u64, keep: usize) -> Res
         line: 1,
         puzzle: entry,
     };
-    let o = batch::solve_one(e, Engine::Auto, limit, keep)
+    let o = batch::solve_one(e, Engine::Auto, limit, keep, Some(flag))
         .map_err(|e| Error::Internal(e.to_string()))?;
+    stopped(flag)?;
     Ok((o, at))
+}
+
+/// The answer of work whose flag was set (the client left, the server is
+/// stopping, or the cap passed: `blocking` answers for the last two) is
+/// not given: it may be short.
+fn stopped(flag: &AtomicBool) -> Result<()> {
+    if flag.load(Ordering::Relaxed) {
+        return Err(Error::ShuttingDown);
+    }
+    Ok(())
 }
 
 /// A record as JSON, with the cell of an invalid puzzle added.
@@ -172,8 +189,8 @@ pub async fn check(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<PuzzleReq>,
 ) -> Result<Json<Value>> {
-    blocking(&s, move |_| {
-        let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, 0)?;
+    blocking(&s, move |flag| {
+        let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, 0, &flag)?;
         Ok(Json(with_cell(&records::check_record(1, &o), &at)))
     })
     .await
@@ -184,8 +201,8 @@ pub async fn solve(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<PuzzleReq>,
 ) -> Result<Json<Value>> {
-    blocking(&s, move |_| {
-        let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, 2)?;
+    blocking(&s, move |flag| {
+        let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, 2, &flag)?;
         Ok(Json(with_cell(&records::solve_record(1, &o), &at)))
     })
     .await
@@ -220,14 +237,15 @@ pub async fn count(
     JsonBody(r): JsonBody<CountReq>,
 ) -> Result<Json<Value>> {
     let limit = count_limit(r.limit)?;
-    blocking(&s, move |_| {
+    blocking(&s, move |flag| {
         let p = valid_puzzle(&r.puzzle, r.rules.as_ref())?;
         let e = dancer_sudoku::Entry {
             line: 1,
             puzzle: Ok(p),
         };
-        let o = batch::solve_one(e, Engine::Auto, limit, 0)
+        let o = batch::solve_one(e, Engine::Auto, limit, 0, Some(&flag))
             .map_err(|e| Error::Internal(e.to_string()))?;
+        stopped(&flag)?;
         Ok(Json(
             serde_json::to_value(records::count_record(1, &o, limit)).expect("serialises"),
         ))
@@ -290,6 +308,15 @@ pub fn hint_json(h: &Hint) -> Value {
     }
 }
 
+/// The cap of work with a `timeout` of its own (see [`budget`]): five
+/// seconds more, a backstop.
+fn timed_cap(timeout: Option<f64>) -> Duration {
+    let t = timeout
+        .filter(|t| (0.1..=600.0).contains(t))
+        .unwrap_or(30.0);
+    Duration::from_secs_f64(t + 5.0)
+}
+
 /// A budget: `timeout` seconds (checked: 0.1 to 600, default 30), and the
 /// request's flag.
 fn budget(timeout: Option<f64>, flag: Arc<AtomicBool>) -> Result<Budget> {
@@ -350,7 +377,7 @@ pub async fn hint(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<HintReq>,
 ) -> Result<Json<Value>> {
-    blocking(&s, move |flag| {
+    blocking_within(&s, timed_cap(r.timeout), move |flag| {
         let budget = budget(r.timeout, flag)?;
         let p = valid_puzzle(&r.puzzle, r.rules.as_ref())?;
         let p = with_entries(p, r.entries.as_deref())?;
@@ -373,7 +400,7 @@ pub async fn rate(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<RateReq>,
 ) -> Result<Json<Value>> {
-    blocking(&s, move |flag| {
+    blocking_within(&s, timed_cap(r.timeout), move |flag| {
         let budget = budget(r.timeout, flag)?;
         let p = valid_puzzle(&r.puzzle, r.rules.as_ref())?;
         let rated = logic::rate_puzzle_within(&p, &budget, |_, _| {});
@@ -392,7 +419,7 @@ pub async fn path(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<RateReq>,
 ) -> Result<Json<Value>> {
-    blocking(&s, move |flag| {
+    blocking_within(&s, timed_cap(r.timeout), move |flag| {
         let budget = budget(r.timeout, flag)?;
         let p = valid_puzzle(&r.puzzle, r.rules.as_ref())?;
         let mut steps = Vec::new();
@@ -460,7 +487,7 @@ pub async fn batch(
             )))
         }
     };
-    blocking(&s, move |flag| {
+    blocking_within(&s, s.config.batch_time, move |flag| {
         let mut out = Vec::new();
         if r.action == "rate" {
             let b = budget(r.timeout, flag.clone())?;
@@ -523,9 +550,6 @@ pub struct NewReq {
     pub seed: Option<u64>,
 }
 
-/// The longest a new puzzle is looked for.
-const NEW_TIME: Duration = Duration::from_secs(60);
-
 /// `POST /api/sudoku/new`.
 pub async fn new(
     State(s): State<Arc<AppState>>,
@@ -537,6 +561,7 @@ pub async fn new(
             "size must be 4, 6, 9 or 16, not {size}"
         )));
     }
+    let level_given = r.level.is_some();
     let level_name = r.level.clone().unwrap_or_else(|| "easy".into());
     let level = Level::from_name(&level_name).ok_or_else(|| {
         Error::BadValue(format!(
@@ -566,31 +591,46 @@ pub async fn new(
             )))
         }
     }
+    // levels are SE ratings: plain 9x9 only
+    if level_given && !rules.is_standard_9x9() {
+        return Err(Error::BadValue(format!(
+            "level {level_name:?}: levels are the SE ratings of plain 9x9 puzzles; leave \"level\" out for size {size} or a variant"
+        )));
+    }
     let seed = r.seed.unwrap_or_else(generate::clock_seed);
-    blocking(&s, move |flag| {
-        // levels are SE ratings: plain 9x9 only
+    let time = s.config.work_time;
+    blocking_within(&s, time + Duration::from_secs(5), move |flag| {
         let range = rules
             .is_standard_9x9()
             .then(|| RatingRange::of_level(level));
+        // minimal, or (on 16x16 with a symmetry, where minimal puzzles are
+        // too rare: see `generate::MAX_MINIMAL_SYMMETRIC`) minimal within
+        // the symmetry
         let opts = generate::Options {
             rules: rules.clone(),
             symmetry,
-            minimal: true,
+            minimal: symmetry == Symmetry::None || size <= generate::MAX_MINIMAL_SYMMETRIC,
             attempts: 200,
         };
-        let start = std::time::Instant::now();
+        // given up when the client leaves (the flag) or at the cap
+        let effort = generate::Effort::until(flag.clone(), std::time::Instant::now() + time);
         for i in 0.. {
             if flag.load(Ordering::Relaxed) {
                 return Err(Error::ShuttingDown);
             }
-            if start.elapsed() > NEW_TIME {
+            if effort.stopped() {
                 return Err(Error::BadValue(format!(
-                    "no {level_name} puzzle with these settings was found in {} s",
-                    NEW_TIME.as_secs()
+                    "no {}puzzle with these settings was found in {} s",
+                    if range.is_some() {
+                        format!("{level_name} ")
+                    } else {
+                        String::new()
+                    },
+                    time.as_secs()
                 )));
             }
             if let Some((p, rating)) =
-                generate::generate_rated(&opts, generate::puzzle_seed(seed, i), range)
+                generate::generate_rated_with(&opts, generate::puzzle_seed(seed, i), range, &effort)
             {
                 let mut v =
                     serde_json::to_value(records::generate_record(&p, rating.as_ref(), symmetry))

@@ -299,7 +299,9 @@ async function rate() {
 /** A new puzzle of the settings chosen; `focus`: move the focus to the
  * grid (not when the page opens: the focus stays at the top). */
 async function newGame(focus = true) {
-  const body = { level: ui.level.value, size: Number(ui.size.value), symmetry: ui.symmetry.value, variant: ui.variant.value };
+  const body = { size: Number(ui.size.value), symmetry: ui.symmetry.value, variant: ui.variant.value };
+  // levels are SE ratings of plain 9x9 puzzles: the server refuses one for anything else
+  if (!ui.level.disabled) body.level = ui.level.value;
   ui.newBtn.disabled = true;
   say('Looking for a puzzle…');
   try {
