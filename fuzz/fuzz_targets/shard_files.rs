@@ -21,14 +21,21 @@
 //!   shard K of 2 with its other half made up) is a typed error, or its
 //!   sums are the checked sums of the parts: never a wrapped or a panicked
 //!   sum.
+//! * Counts of any size: digits made from the input, of lengths around the
+//!   points where reading splits them (1,024 digits and its doublings, up
+//!   to 5,000), read by `Count::from_str` as `BigUint` reads them and
+//!   written back as they were; two memo shards of such counts, written
+//!   and read back, merge to their exact sum.
 #![no_main]
 
+use dancer_core::memo::{MemoOutcome, MemoSplit, MemoStats};
 use dancer_core::parallel::Stop;
 use dancer_core::shard::{
     self, fingerprint_hex, hex_bitmap, merge, parse_bitmap, Saved, Split, SplitOptions,
 };
-use dancer_core::{classic, EngineKind, Problem, Stats};
+use dancer_core::{classic, Count, EngineKind, Problem, Stats};
 use libfuzzer_sys::fuzz_target;
+use num_bigint::BigUint;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -270,10 +277,70 @@ fn check_merges(parts: &[(String, Saved)]) {
     }
 }
 
+/// Long counts from the input's bytes: read exactly, and merged exactly.
+fn check_long_counts(data: &[u8]) {
+    if data.is_empty() {
+        return;
+    }
+    let len = [1023, 1024, 1025, 2047, 2049, 4096, 5000][usize::from(data[0]) % 7];
+    let digits = |salt: usize| -> String {
+        let s: String = (0..len)
+            .map(|i| char::from(b'0' + data[(i + salt) % data.len()] % 10))
+            .collect();
+        // no leading zeros: the count's own digits
+        let t = s.trim_start_matches('0');
+        if t.is_empty() {
+            "0".to_string()
+        } else {
+            t.to_string()
+        }
+    };
+    let (a, b) = (digits(0), digits(7));
+    let mut counts = Vec::new();
+    for d in [&a, &b] {
+        let c: Count = d.parse().expect("digits are a count");
+        assert_eq!(
+            c.to_biguint(),
+            BigUint::parse_bytes(d.as_bytes(), 10).expect("digits"),
+            "a long count read wrong"
+        );
+        assert_eq!(&c.to_string(), d, "a long count written back");
+        counts.push(c);
+    }
+    let problem = &problems()[0].1;
+    let parts: Vec<(String, Saved)> = counts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let r = MemoOutcome {
+                count: c.clone(),
+                complete: true,
+                stats: MemoStats::default(),
+                split: Some(MemoSplit { depth: 1, units: 2 }),
+            };
+            let s = Saved::memo_shard(problem, (i + 1, 2), &r);
+            let text = String::from_utf8(s.to_json()).expect("UTF-8");
+            let back = Saved::from_json(&text).expect("a memo shard reads back");
+            assert_eq!(&back.solutions, c, "a long count through its file");
+            (format!("{}.json", i + 1), back)
+        })
+        .collect();
+    let m = merge(&parts).expect("two halves merge");
+    let mut sum = counts[0].clone();
+    sum += &counts[1];
+    assert_eq!(m.solutions, sum, "long counts merged");
+    assert_eq!(
+        m.solutions.to_biguint(),
+        counts[0].to_biguint() + counts[1].to_biguint(),
+        "long counts added"
+    );
+}
+
 fuzz_target!(|data: &[u8]| {
     if data.len() > 8192 {
         return;
     }
+    check_long_counts(data);
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };

@@ -5,92 +5,10 @@
 //! a refusal says where and what, and nothing panics. Memory is bounded
 //! with `ulimit -v` where a case once took gigabytes.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_dancer"))
-}
-
-/// Runs `dancer ARGS` in `dir` with at most `mem_mb` MiB of address space.
-fn run_limited(dir: &Path, mem_mb: u64, args: &[&str]) -> Output {
-    let quoted: Vec<String> = args
-        .iter()
-        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
-        .collect();
-    let script = format!(
-        "ulimit -v {}; exec '{}' {}",
-        mem_mb * 1024,
-        bin().display(),
-        quoted.join(" ")
-    );
-    Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(bin())
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-/// Runs `dancer ARGS` in `dir`, sends it `signal` after `ms`
-/// milliseconds, and returns what it printed when it ended.
-fn signalled(dir: &Path, args: &[&str], ms: u64, signal: libc::c_int) -> Output {
-    let child = Command::new(bin())
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(ms));
-    // SAFETY: kill(2) on our child's pid with a valid signal number.
-    let sent = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
-    assert_eq!(sent, 0);
-    child.wait_with_output().unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).to_string()
-}
-
-/// A refusal: exit 2, an error message containing `says`, no panic.
-#[track_caller]
-fn refused(o: &Output, says: &str) {
-    let e = err(o);
-    assert_eq!(o.status.code(), Some(2), "exit code; stderr:\n{e}");
-    assert!(!e.contains("panicked"), "{e}");
-    assert!(e.contains(says), "expected {says:?} in:\n{e}");
-}
-
-/// An answer: exit 0 or 1, no panic.
-#[track_caller]
-fn answered(o: &Output) {
-    let e = err(o);
-    assert!(
-        matches!(o.status.code(), Some(0 | 1)),
-        "exit {:?}: {e}",
-        o.status.code()
-    );
-    assert!(!e.contains("panicked"), "{e}");
-}
-
-fn write(dir: &Path, name: &str, text: &[u8]) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::File::create(&p).unwrap().write_all(text).unwrap();
-    p
-}
+use common::{answered, bin, err, refused, run, run_limited, signalled, write};
+use std::process::{Command, Stdio};
 
 #[test]
 fn multiplicities_do_not_size_memory() {

@@ -377,8 +377,23 @@ fn a_memoized_count_stops_on_a_signal() {
         problem.as_os_str(),
     ]);
     // the count of the 22x22 board takes tens of seconds; its ZDD's
-    // temporary file is made once the count holds the cancel flag
-    wait_for(&zdd.with_extension("tmp"), "the count did not start");
+    // temporary file (`.d.zdd.dancer-PID-N.tmp`, beside it) is made once
+    // the count holds the cancel flag
+    let temporary = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .find(|n| n.starts_with(".d.zdd.dancer-") && n.ends_with(".tmp"))
+    };
+    let start_wait = Instant::now();
+    while temporary().is_none() {
+        assert!(
+            start_wait.elapsed() < Duration::from_secs(60),
+            "the count did not start"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     std::thread::sleep(Duration::from_millis(300));
     kill(&child, "TERM");
     let (status, out, err) = finish(&mut child);
@@ -387,7 +402,7 @@ fn a_memoized_count_stops_on_a_signal() {
     assert_eq!(v["complete"], false, "{out}");
     assert_eq!(v["stopped"], "interrupted", "{out}");
     assert!(err.contains("(interrupted: incomplete)"), "{err}");
-    assert!(!zdd.exists() && !zdd.with_extension("tmp").exists());
+    assert!(!zdd.exists() && temporary().is_none());
 }
 
 /// A shard with its own checkpoint, stopped by SIGTERM (what Slurm sends
