@@ -312,7 +312,7 @@ impl Written {
 }
 
 /// The files `poly solve` writes, checked before it starts
-/// ([`crate::outfile`]): never the puzzle's file, never one another; a
+/// (`dancer_formats::out_file`): never the puzzle's file, never one another; a
 /// contact sheet named `.svg` or `.png`.
 struct Outputs {
     sheet: Option<OutFile>,

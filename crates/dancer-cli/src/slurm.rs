@@ -456,7 +456,10 @@ fn prepare_folder(dir: &Path, tasks: usize, force: bool) -> Result<Vec<PathBuf>>
         .into_iter()
         .filter(|f| {
             let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let sub = f.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str());
+            let sub = f
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str());
             name == "result.txt" || matches!(sub, Some("parts" | "checkpoints"))
         })
         .collect();
@@ -473,9 +476,10 @@ fn prepare_folder(dir: &Path, tasks: usize, force: bool) -> Result<Vec<PathBuf>>
         );
     }
     // files at the new run's names must be the older run's own
+    let older: std::collections::HashSet<&PathBuf> = old_files.iter().collect();
     for f in present(&own_files(dir, tasks)) {
         let plain = std::fs::symlink_metadata(&f).is_ok_and(|m| m.is_file());
-        if !old_files.contains(&f) || !plain || !dancers_own(&f) {
+        if !older.contains(&f) || !plain || !dancers_own(&f) {
             bail!(
                 "--dir {shown}: {} is not a file of the older run there, and the new run would write it: move it away",
                 f.display()

@@ -93,7 +93,7 @@ pub struct SolveArgs {
 }
 
 /// The files a solve writes, checked before it starts
-/// ([`crate::outfile`]): never the problem, never one another, a
+/// (`dancer_formats::out_file`): never the problem, never one another, a
 /// checkpoint and a shard result only to regular files.
 struct Outputs {
     checkpoint: Option<OutFile>,
