@@ -19,6 +19,7 @@
 use num_bigint::BigUint;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 /// An exact non-negative count (see the module's prose).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -31,49 +32,128 @@ enum Repr {
     Big(Box<Big>),
 }
 
-/// A count above `u128::MAX`, and its decimal digits once they are known:
-/// read from text, or written once. Writing a number of millions of digits
-/// takes seconds (the digits of one of 10^7 took 11 s), and a count read
-/// from a file is written again for its checksum and printed twice by
-/// `dancer merge`: the digits are kept, and dropped when the value
-/// changes. Equal values are equal counts, whatever is kept.
+/// A count above `u128::MAX`: its value, its decimal digits, or both, each
+/// made from the other when first asked for. A count read from text keeps
+/// its digits and is made a value only when arithmetic needs one: reading
+/// is linear in the digits, and so are writing it back (a shard result is
+/// written again for its checksum, and `dancer merge` prints its sum twice)
+/// and adding two counts read from text (decimal addition). Turning digits
+/// into a value or back takes more (the digits of a value of 10^7 digits:
+/// 11 s). A changed value drops its digits. Equal values are equal counts,
+/// whatever is kept.
 #[derive(Clone, Debug)]
 struct Big {
-    value: BigUint,
-    digits: std::sync::OnceLock<String>,
+    value: OnceLock<BigUint>,
+    /// No leading zeros.
+    digits: OnceLock<String>,
 }
 
 impl Big {
-    fn new(value: BigUint) -> Box<Big> {
+    fn of_value(value: BigUint) -> Box<Big> {
         Box::new(Big {
-            value,
-            digits: std::sync::OnceLock::new(),
+            value: OnceLock::from(value),
+            digits: OnceLock::new(),
         })
+    }
+
+    /// `digits`: decimal digits without leading zeros, of a value above
+    /// `u128::MAX` (39 of them or more).
+    fn of_digits(digits: String) -> Box<Big> {
+        debug_assert!(digits.len() >= 39 && !digits.starts_with('0'));
+        Box::new(Big {
+            value: OnceLock::new(),
+            digits: OnceLock::from(digits),
+        })
+    }
+
+    fn value(&self) -> &BigUint {
+        self.value.get_or_init(|| {
+            let d = self.digits.get().expect("a count has a value or digits");
+            decimal(d.as_bytes())
+        })
+    }
+
+    fn digits(&self) -> &str {
+        self.digits.get_or_init(|| {
+            self.value
+                .get()
+                .expect("a count has a value or digits")
+                .to_string()
+        })
+    }
+
+    /// Whether only the digits are known.
+    fn digits_only(&self) -> bool {
+        self.value.get().is_none()
     }
 
     /// The value, to change: the digits kept are dropped.
     fn value_mut(&mut self) -> &mut BigUint {
-        self.digits = std::sync::OnceLock::new();
-        &mut self.value
-    }
-
-    fn digits(&self) -> &str {
-        self.digits.get_or_init(|| self.value.to_string())
+        self.value();
+        self.digits = OnceLock::new();
+        self.value.get_mut().expect("made above")
     }
 }
 
 impl PartialEq for Big {
     fn eq(&self, other: &Big) -> bool {
-        self.value == other.value
+        self.cmp(other).is_eq()
     }
 }
 
 impl Eq for Big {}
 
+impl PartialOrd for Big {
+    fn partial_cmp(&self, other: &Big) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Big {
+    fn cmp(&self, other: &Big) -> std::cmp::Ordering {
+        match (self.digits.get(), other.digits.get()) {
+            // no leading zeros: the longer is larger, else the first digit
+            // that differs says
+            (Some(a), Some(b)) => a.len().cmp(&b.len()).then_with(|| a.cmp(b)),
+            _ => self.value().cmp(other.value()),
+        }
+    }
+}
+
 impl std::hash::Hash for Big {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.value.hash(h);
+        // the digits: one form for every equal value
+        self.digits().hash(h);
     }
+}
+
+/// The decimal sum of two runs of digits without leading zeros (linear in
+/// their length).
+fn add_digits(a: &str, b: &str) -> String {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len().max(b.len());
+    let mut out = Vec::with_capacity(n + 1);
+    let mut carry = 0u8;
+    for i in 0..n {
+        let x = if i < a.len() {
+            a[a.len() - 1 - i] - b'0'
+        } else {
+            0
+        };
+        let y = if i < b.len() {
+            b[b.len() - 1 - i] - b'0'
+        } else {
+            0
+        };
+        let s = x + y + carry;
+        out.push(b'0' + s % 10);
+        carry = s / 10;
+    }
+    if carry > 0 {
+        out.push(b'0' + carry);
+    }
+    out.reverse();
+    String::from_utf8(out).expect("ASCII digits")
 }
 
 impl Default for Count {
@@ -111,7 +191,7 @@ impl Count {
         match &mut self.0 {
             Repr::Small(a) => match a.checked_add(v) {
                 Some(s) => *a = s,
-                None => self.0 = Repr::Big(Big::new(BigUint::from(*a) + v)),
+                None => self.0 = Repr::Big(Big::of_value(BigUint::from(*a) + v)),
             },
             Repr::Big(b) => *b.value_mut() += v,
         }
@@ -121,7 +201,7 @@ impl Count {
     pub fn to_biguint(&self) -> BigUint {
         match &self.0 {
             Repr::Small(v) => BigUint::from(*v),
-            Repr::Big(b) => b.value.clone(),
+            Repr::Big(b) => b.value().clone(),
         }
     }
 
@@ -129,7 +209,7 @@ impl Count {
     pub fn bits(&self) -> u64 {
         match &self.0 {
             Repr::Small(v) => u64::from(128 - v.leading_zeros()),
-            Repr::Big(b) => b.value.bits(),
+            Repr::Big(b) => b.value().bits(),
         }
     }
 }
@@ -150,7 +230,7 @@ impl From<BigUint> for Count {
     fn from(b: BigUint) -> Self {
         match u128::try_from(&b) {
             Ok(v) => Count(Repr::Small(v)),
-            Err(_) => Count(Repr::Big(Big::new(b))),
+            Err(_) => Count(Repr::Big(Big::of_value(b))),
         }
     }
 }
@@ -164,11 +244,20 @@ impl std::ops::AddAssign<&Count> for Count {
         match &mut self.0 {
             // 0 + a count read from text keeps its digits
             Repr::Small(0) => *self = other.clone(),
-            Repr::Small(a) => {
-                let sum = &b.value + *a;
-                self.0 = Repr::Big(Big::new(sum));
+            // counts read from text add as text
+            Repr::Small(a) if b.digits_only() => {
+                let sum = add_digits(&a.to_string(), b.digits());
+                self.0 = Repr::Big(Big::of_digits(sum));
             }
-            Repr::Big(a) => *a.value_mut() += &b.value,
+            Repr::Big(a) if a.digits_only() && b.digits_only() => {
+                let sum = add_digits(a.digits(), b.digits());
+                self.0 = Repr::Big(Big::of_digits(sum));
+            }
+            Repr::Small(a) => {
+                let sum = b.value() + *a;
+                self.0 = Repr::Big(Big::of_value(sum));
+            }
+            Repr::Big(a) => *a.value_mut() += b.value(),
         }
     }
 }
@@ -199,7 +288,7 @@ impl Ord for Count {
             (Repr::Small(a), Repr::Small(b)) => a.cmp(b),
             (Repr::Small(_), Repr::Big(_)) => std::cmp::Ordering::Less,
             (Repr::Big(_), Repr::Small(_)) => std::cmp::Ordering::Greater,
-            (Repr::Big(a), Repr::Big(b)) => a.value.cmp(&b.value),
+            (Repr::Big(a), Repr::Big(b)) => a.cmp(b),
         }
     }
 }
@@ -233,14 +322,16 @@ impl FromStr for Count {
         if let Ok(v) = s.parse::<u128>() {
             return Ok(Count(Repr::Small(v)));
         }
-        let value = decimal(s.as_bytes());
-        if u128::try_from(&value).is_ok() {
-            return Ok(Count::from(value));
+        // beyond u128 (39 digits at most, without leading zeros): the
+        // digits as they are, made a value only when one is needed
+        let digits = s.trim_start_matches('0');
+        match digits.parse::<u128>() {
+            Ok(v) => Ok(Count::from(v)),
+            Err(_) if digits.len() >= 39 => {
+                Ok(Count(Repr::Big(Big::of_digits(digits.to_string()))))
+            }
+            Err(_) => Err(ParseCountError(s.chars().take(40).collect())),
         }
-        // the digits as read (without leading zeros): what writing it gives
-        let big = Big::new(value);
-        let _ = big.digits.set(s.trim_start_matches('0').to_string());
-        Ok(Count(Repr::Big(big)))
     }
 }
 
@@ -445,5 +536,50 @@ mod tests {
             format!("{c:>60}"),
             format!("{}{}", " ".repeat(10), "9".repeat(50))
         );
+        // counts read from text and counts computed: one order, one
+        // equality, one hash, and sums that agree however they are made
+        use std::hash::{Hash, Hasher};
+        let hash = |c: &Count| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            c.hash(&mut h);
+            h.finish()
+        };
+        let texts = [
+            "340282366920938463463374607431768211456",
+            "999999999999999999999999999999999999999",
+            "1000000000000000000000000000000000000000",
+            "123456789012345678901234567890123456789012345",
+        ];
+        // (a count read from text is fresh: asked for its value, it keeps it)
+        let fresh = |t: &str| -> Count { t.parse().unwrap() };
+        let big = |t: &str| fresh(t).to_biguint();
+        for a in texts {
+            for b in texts {
+                let (va, vb) = (Count::from(big(a)), Count::from(big(b)));
+                let order = big(a).cmp(&big(b));
+                assert_eq!(fresh(a).cmp(&fresh(b)), order, "{a} {b}");
+                assert_eq!(fresh(a).cmp(&vb), order, "{a} {b}");
+                assert_eq!(va.cmp(&fresh(b)), order, "{a} {b}");
+                assert!(fresh(a) == va, "{a}");
+                assert_eq!(hash(&fresh(a)), hash(&va), "{a}");
+                let want = big(a) + big(b);
+                let mut text_sum = fresh(a);
+                text_sum += &fresh(b);
+                let mut value_sum = va.clone();
+                value_sum += &vb;
+                let mut mixed = va.clone();
+                mixed += &fresh(b);
+                let mut small = Count::from(1u64 << 40);
+                small += &fresh(b);
+                assert_eq!(small.to_biguint(), big(b) + (1u64 << 40), "{b}");
+                for s in [&text_sum, &value_sum, &mixed] {
+                    assert_eq!(s.to_string(), want.to_string(), "{a} + {b}");
+                    assert_eq!(s.to_biguint(), want, "{a} + {b}");
+                }
+            }
+        }
+        assert_eq!(add_digits("999", "1"), "1000");
+        assert_eq!(add_digits("1", "999"), "1000");
+        assert_eq!(add_digits("123", "877"), "1000");
     }
 }
