@@ -486,38 +486,14 @@ fn memos_fit_the_limits_the_process_has() {
 fn sixteen_by_sixteen_with_a_symmetry_is_answered_at_once() {
     let d = tempfile::tempdir().unwrap();
     for sym in ["rotate180", "rotate90", "mirror", "diagonal"] {
-        let o = run_within(
-            d.path(),
-            60,
-            &[
-                "sudoku",
-                "generate",
-                "--size",
-                "16",
-                "--symmetry",
-                sym,
-                "--seed",
-                "5",
-            ],
-        )
-        .unwrap_or_else(|| panic!("{sym}: no answer in 60 s"));
-        refused(&o, "add --not-minimal");
-        let o = run_within(
-            d.path(),
-            60,
-            &[
-                "sudoku",
-                "generate",
-                "--size",
-                "16",
-                "--symmetry",
-                sym,
-                "--seed",
-                "5",
-                "--not-minimal",
-            ],
-        )
-        .unwrap_or_else(|| panic!("{sym}: no answer in 60 s"));
+        let generate = |more: &[&str]| {
+            let mut args = vec!["sudoku", "generate", "--size", "16", "--symmetry", sym];
+            args.extend(["--seed", "5"]);
+            args.extend(more);
+            run_within(d.path(), 60, &args).unwrap_or_else(|| panic!("{sym}: no answer in 60 s"))
+        };
+        refused(&generate(&[]), "add --not-minimal");
+        let o = generate(&["--not-minimal"]);
         assert_eq!(o.status.code(), Some(0), "{}", err(&o));
         let line = out(&o).trim().to_string();
         assert_eq!(line.len(), 256, "{line}");
