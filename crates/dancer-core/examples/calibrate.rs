@@ -10,12 +10,12 @@
 //! times (default 3) and takes the median time, with the engine's nodes
 //! and updates; then it fits, by least squares on relative errors, the
 //! nanoseconds per node and per update of each engine's model (the
-//! features are those of [`dancer_core::engine::Shape`]), and prints them
+//! features are those of [`dancer_core::engines::Shape`]), and prints them
 //! as the table of constants in `engine.rs`, with each problem's measured
 //! and predicted times and the engine `auto` picks. Run it on an idle
 //! machine: the constants are machine-dependent, only their ratios matter.
 
-use dancer_core::engine::{auto_costs, Shape};
+use dancer_core::engines::{auto_costs, Shape};
 use dancer_core::{EngineKind, Problem};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -36,8 +36,8 @@ struct Row {
 fn estimate(p: &Problem, e: EngineKind, probes: usize) -> (f64, f64) {
     let seed = 0x9e37_79b9_7f4a_7c15;
     let t = match e {
-        EngineKind::Bitset => dancer_core::bitset::estimate(p, probes, seed).unwrap(),
-        EngineKind::BitMrv => dancer_core::bitmrv::BitMrv::new(p)
+        EngineKind::Bitset => dancer_core::engines::bitset::estimate(p, probes, seed).unwrap(),
+        EngineKind::BitMrv => dancer_core::engines::bitmrv::BitMrv::new(p)
             .unwrap()
             .estimate(probes, seed),
         _ => dancer_core::Dlx::new(p).unwrap().estimate(probes, seed),

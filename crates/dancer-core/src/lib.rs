@@ -13,17 +13,20 @@
 //! | module | what |
 //! |---|---|
 //! | [`problem`] | items, options, colours, multiplicities; the validating builder |
-//! | [`engine`] | the [`Engine`] trait, [`EngineKind`], [`choose_engine`] (what `auto` means) |
-//! | [`dlx`], [`dlxm`], [`bitset`] | the engines (`links.rs`: the lists `dlx` and `dlxm` share; `control.rs`: the control layer all three share) |
+//! | [`engines`] | every engine behind one API: the [`Engine`] trait, [`EngineKind`], [`choose_engine`] (what `auto` means), the engines `dlx`, `dlxm`, `bitset`, `bitmrv` and the control layer and lists they share |
 //! | [`solve`](mod@solve) | one call: [`solve()`], [`count`](fn@count), [`first`], [`all`], [`solutions`] |
+//! | [`sink`] | where a search's solutions go: [`Sink`], [`CountSink`], [`CollectSink`], [`FirstSink`] |
+//! | [`stats`] | [`Stats`] (nodes, updates, the profile) and Knuth's [`Estimate`] |
 //! | [`parallel`] | a search cut into units, run on threads |
 //! | [`shard`] | shards and checkpoints: the saved record, dealing units, [`shard::merge`] |
+//! | [`cluster`] | Slurm job arrays: the scripts and the checks on their values |
 //! | [`verify`](mod@verify) | the independent check |
 //! | [`memo`] | counting with memos of sub-problems ([`memo::count`]), without visiting each solution |
 //! | [`memory`] | the memory the process may really use (RLIMIT_AS, cgroups, MemAvailable): what caches are sized by |
 //! | [`count`](mod@count) | [`Count`], exact counts of any size |
 //! | [`zdd`] | ZDDs of solutions ([`memo::count_to_zdd`] writes them): read, count, list, uniformly random solutions |
 //! | [`classic`] | the n queens and Langford pairs, generated |
+//! | [`cpu`] | what the processor can do (AVX2, BMI), asked once; byte searches that ask nothing |
 //! | [`plural`] | `1 unit`, `2 units`: every count in a message goes through it |
 //!
 //! ```
@@ -40,17 +43,11 @@
 //! verify(&problem, &all[0]).unwrap();
 //! ```
 
-pub mod bitmrv;
-pub mod bitset;
 pub mod classic;
 pub mod cluster;
-mod control;
 pub mod count;
 pub mod cpu;
-pub mod dlx;
-pub mod dlxm;
-pub mod engine;
-mod links;
+pub mod engines;
 pub mod memo;
 pub mod memory;
 pub mod parallel;
@@ -63,9 +60,9 @@ pub mod verify;
 pub mod zdd;
 
 pub use count::Count;
-pub use dlx::Dlx;
-pub use dlxm::Dlxm;
-pub use engine::{
+pub use engines::dlx::Dlx;
+pub use engines::dlxm::Dlxm;
+pub use engines::{
     choose_engine, links_engine, DescendError, Engine, EngineError, EngineKind, Event,
     UnknownEngine, Unsupported, CANCEL_INTERVAL,
 };

@@ -835,14 +835,14 @@ pub enum CountWith {
 /// when not with memos: the engines' costs are weighed once, for both
 /// questions (what [`crate::choose_engine`] would pick).
 pub fn choose(problem: &Problem) -> CountWith {
-    let costs = crate::engine::auto_costs(problem);
+    let costs = crate::engines::auto_costs(problem);
     let best = costs.iter().map(|c| c.nanos).fold(f64::INFINITY, f64::min);
     // the bound (the counter's orders) is worked out only for a search
     // long enough for it to matter
     if best > MEMO_FROM_NANOS && bound_nanos(problem).is_some_and(|b| b < best) {
         return CountWith::Memo;
     }
-    CountWith::Engine(crate::engine::choose_from(problem, &costs))
+    CountWith::Engine(crate::engines::choose_from(problem, &costs))
 }
 
 /// `auto` counts with memos only where the engines are predicted to take
@@ -853,7 +853,7 @@ const MEMO_FROM_NANOS: f64 = 2e7;
 /// Whether `auto` should count `problem` with memos: when the bound on
 /// the memoized count ([`bound_nanos`]) is below the time the fastest
 /// engine is predicted to take to visit every solution
-/// ([`crate::engine::auto_costs`]), and that is more than 20 ms (a small
+/// ([`crate::engines::auto_costs`]), and that is more than 20 ms (a small
 /// search is left to the engines, whose nodes and updates are Knuth's).
 pub fn pays(problem: &Problem) -> bool {
     choose(problem) == CountWith::Memo
@@ -911,7 +911,7 @@ struct Shares {
     prims: Vec<Vec<u32>>,
     /// Options of each primary item.
     count: Vec<u32>,
-    /// Cell-like items (see [`crate::bitset::branching_order`]): the
+    /// Cell-like items (see [`crate::engines::bitset::branching_order`]): the
     /// largest share of an item's options that it has with one other item
     /// is at least half the largest such share of any item. Squares of a
     /// board are; "piece X is placed" is not, and goes last.

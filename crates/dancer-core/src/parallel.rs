@@ -33,7 +33,7 @@
 //! [`unit_target`]; what shards and checkpoints save, and how shards are
 //! dealt and added up, is [`crate::shard`]'s.
 
-use crate::engine::{DescendError, Engine, EngineError, EngineKind, Event};
+use crate::engines::{DescendError, Engine, EngineError, EngineKind, Event};
 use crate::problem::{OptionId, Problem};
 use crate::stats::Stats;
 use serde::{Deserialize, Serialize};

@@ -75,7 +75,7 @@
 //! never a wrapped total.
 
 use crate::count::Count;
-use crate::engine::{EngineError, EngineKind};
+use crate::engines::{EngineError, EngineKind};
 use crate::parallel::{self, Plan, Purpose, Stop, UnitResult};
 use crate::plural;
 use crate::problem::Problem;

@@ -3,9 +3,9 @@
 //! shortcuts [`count`], [`first`], [`all`] and the [`solutions`] iterator,
 //! which run dancing links ([`links_engine`]: `dlx`, or `dlxm` for
 //! multiplicities) in Knuth's order, without the estimate that `auto`
-//! makes. The engines themselves are behind [`crate::engine`].
+//! makes. The engines themselves are behind [`crate::engines`].
 
-use crate::engine::{links_engine, Engine, EngineError, EngineKind};
+use crate::engines::{links_engine, Engine, EngineError, EngineKind};
 use crate::problem::{OptionId, Problem};
 use crate::sink::{CollectSink, Flow, Sink};
 use crate::stats::Stats;
@@ -21,7 +21,7 @@ pub struct SolveOptions {
     /// Stop after this many solutions.
     pub limit: Option<u64>,
     /// Stop when this flag is set (looked at every
-    /// [`CANCEL_INTERVAL`](crate::engine::CANCEL_INTERVAL) nodes).
+    /// [`CANCEL_INTERVAL`](crate::engines::CANCEL_INTERVAL) nodes).
     pub cancel: Option<Arc<AtomicBool>>,
 }
 

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 /// Counters of a search. `nodes` and `updates` follow Knuth's definitions
-/// (see [`crate::dlx`]), so they can be compared with his programs' reports
+/// (see [`crate::engines::dlx`]), so they can be compared with his programs' reports
 /// and asserted in tests; `elapsed` is wall-clock time and is not.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {

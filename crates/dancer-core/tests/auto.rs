@@ -3,8 +3,8 @@
 //! generators of the families: MacMahon's coloured squares against a count
 //! that shares no code with the engines.
 
-use dancer_core::bitmrv::{BitMrv, Ties};
-use dancer_core::engine::{auto_costs, too_close};
+use dancer_core::engines::bitmrv::{BitMrv, Ties};
+use dancer_core::engines::{auto_costs, too_close};
 use dancer_core::{choose_engine, classic, verify, Engine, EngineKind, Problem, ProblemBuilder};
 
 fn count(p: &Problem, engine: EngineKind) -> u64 {
@@ -77,7 +77,7 @@ fn too_close_follows_the_errors() {
         probes: 100,
         walked: 1000,
     };
-    let c = |e, nanos, error| dancer_core::engine::Costed {
+    let c = |e, nanos, error| dancer_core::engines::Costed {
         engine: e,
         tree: est(1.0, error),
         nanos,
@@ -110,7 +110,7 @@ fn estimates_are_near_the_trees() {
         est.nodes
     );
     assert!(est.error > 0.0 && est.error < 0.1, "{}", est.error);
-    let b = dancer_core::bitset::estimate(&p, 2000, 7).unwrap();
+    let b = dancer_core::engines::bitset::estimate(&p, 2000, 7).unwrap();
     let mut e = EngineKind::Bitset.build(&p).unwrap();
     while e.next_solution().is_some() {}
     let nodes = e.stats().nodes as f64;

@@ -37,7 +37,7 @@ fn by_units(p: &Problem, engine: EngineKind, depth: usize) -> (Vec<Vec<OptionId>
                 let chosen: Vec<OptionId> = prefix
                     .iter()
                     .copied()
-                    .filter(|&o| o != dancer_core::dlxm::STOP)
+                    .filter(|&o| o != dancer_core::engines::dlxm::STOP)
                     .collect();
                 while let Some(s) = e.next_solution() {
                     assert_eq!(

@@ -9,7 +9,7 @@
 //! is dealt (plus the top of the tree, for shard 1), checked against the
 //! shard's own run for one shard, and the loads add up to the whole.
 
-use dancer_core::engine::EngineKind;
+use dancer_core::engines::EngineKind;
 use dancer_core::parallel::{run, Observer, RunConfig, UnitResult};
 use dancer_core::shard::{ShardSpec, Split, SplitOptions};
 use dancer_core::{classic, Problem};

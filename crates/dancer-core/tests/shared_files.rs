@@ -3,7 +3,7 @@
 //! `shared/README.md`), and so must `bitmrv` with Knuth's ties (his tree
 //! on bitmaps). Skipped, with a message, when `shared/` is absent.
 
-use dancer_core::bitmrv::{BitMrv, Ties};
+use dancer_core::engines::bitmrv::{BitMrv, Ties};
 use dancer_core::{verify, Dlx, Engine};
 
 fn check(file: &str, solutions: u64, nodes: u64, updates: u64) {

@@ -251,18 +251,6 @@ pub struct Puzzle {
     pub board_at: Option<Location>,
 }
 
-/// `"FILE:LINE:COL: "` before a message, or nothing.
-struct At<'a>(&'a Option<Location>);
-
-impl fmt::Display for At<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Some(at) => write!(f, "{at}: "),
-            None => Ok(()),
-        }
-    }
-}
-
 /// `1 cell`, `2 cells`: a count and its noun, singular for 1 (one rule for
 /// every crate: [`dancer_core::plural`]).
 pub use dancer_core::plural as counted;
@@ -273,49 +261,41 @@ fn cells(n: &usize) -> String {
 }
 
 /// What is wrong with a puzzle. Every variant says where, when the puzzle
-/// came from a file: [`PuzzleError::location`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// came from a file ([`PuzzleError::location`]), apart from what
+/// ([`PuzzleError::message`]); shown, it is `FILE:LINE:COL: message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PuzzleError {
     /// The file breaks a rule of the format: TOML syntax, an unknown key, a
     /// bad value.
-    #[error("{at}: {message}")]
     File { at: Location, message: String },
     /// A piece that must be used has no place on the board.
-    #[error("{}piece {piece} fits nowhere on the board", At(.at))]
     FitsNowhere { piece: String, at: Option<Location> },
     /// No choice of the pieces' counts covers the board's area (`at`: the
     /// board).
-    #[error("{}the pieces cannot cover the board's {} exactly: {why}", At(.at), cells(.area))]
     Area {
         area: usize,
         why: String,
         at: Option<Location>,
     },
     /// `at`: the board.
-    #[error("{}the board has no cells", At(.at))]
     EmptyBoard { at: Option<Location> },
     /// The board is too large, or has cells out of range (`at`: the board).
-    #[error("{}the board is too large: {why}", At(.at))]
     BoardTooLarge { why: String, at: Option<Location> },
     /// A solid piece for a flat board.
-    #[error("{}piece {piece} is not flat and cannot go on a flat board", At(.at))]
     NotFlat { piece: String, at: Option<Location> },
     /// Two pieces of one name (`at`: the second; `first`: the first).
-    #[error("{}piece {piece:?} is listed twice{}; give a count instead", At(.at), .first.as_ref().map_or(String::new(), |f| format!(" (first at {f})")))]
     Duplicate {
         piece: String,
         at: Option<Location>,
         first: Option<Location>,
     },
     /// A piece that cannot be: a bad name, no cells, cells out of range.
-    #[error("{}piece {piece:?}: {why}", At(.at))]
     BadPiece {
         piece: String,
         why: String,
         at: Option<Location>,
     },
     /// The exact cover problem would be too large to build.
-    #[error("the puzzle is too large: {why}")]
     TooLarge { why: String },
 }
 
@@ -334,7 +314,45 @@ impl PuzzleError {
             PuzzleError::TooLarge { .. } => None,
         }
     }
+
+    /// What is wrong, without where.
+    pub fn message(&self) -> String {
+        match self {
+            PuzzleError::File { message, .. } => message.clone(),
+            PuzzleError::FitsNowhere { piece, .. } => {
+                format!("piece {piece} fits nowhere on the board")
+            }
+            PuzzleError::Area { area, why, .. } => format!(
+                "the pieces cannot cover the board's {} exactly: {why}",
+                cells(area)
+            ),
+            PuzzleError::EmptyBoard { .. } => "the board has no cells".into(),
+            PuzzleError::BoardTooLarge { why, .. } => format!("the board is too large: {why}"),
+            PuzzleError::NotFlat { piece, .. } => {
+                format!("piece {piece} is not flat and cannot go on a flat board")
+            }
+            PuzzleError::Duplicate { piece, first, .. } => format!(
+                "piece {piece:?} is listed twice{}; give a count instead",
+                first
+                    .as_ref()
+                    .map_or(String::new(), |f| format!(" (first at {f})"))
+            ),
+            PuzzleError::BadPiece { piece, why, .. } => format!("piece {piece:?}: {why}"),
+            PuzzleError::TooLarge { why } => format!("the puzzle is too large: {why}"),
+        }
+    }
 }
+
+impl fmt::Display for PuzzleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.location() {
+            Some(at) => write!(f, "{at}: {}", self.message()),
+            None => f.write_str(&self.message()),
+        }
+    }
+}
+
+impl std::error::Error for PuzzleError {}
 
 /// Why a piece name cannot be used, if it cannot: it names the piece's item
 /// in the exact cover problem (and in `dancer poly export`), beside the

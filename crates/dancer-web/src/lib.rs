@@ -13,7 +13,7 @@
 //! server must:
 //!
 //! * **safety**: Host and Origin checks against DNS rebinding and
-//!   cross-site requests ([`guard`]), a body cap, one error record for
+//!   cross-site requests (`guard.rs`), a body cap, one error record for
 //!   every refusal ([`error`]), panics caught where they can be (never an
 //!   input's answer: the workspace's release profile aborts on a panic, so
 //!   a panic would end the whole server; the API tests send hostile input
@@ -22,7 +22,7 @@
 //! * **responsiveness**: CPU work never runs on the async executor: quick
 //!   calls on tokio's blocking threads ([`blocking`]), each with a budget
 //!   (a time limit, and a flag set when the client goes away or the server
-//!   stops); long searches as [`jobs`], at most `jobs` at once, the rest in
+//!   stops); long searches as jobs ([`Jobs`]), at most `jobs` at once, the rest in
 //!   a bounded queue, each with a time cap and a cap on the solutions kept,
 //!   cancelled through the flag the engines poll;
 //! * **bounded memory**: bodies capped, queues capped, finished jobs kept
@@ -30,17 +30,34 @@
 //!
 //! [`bind`] then [`Server::run`] (or [`serve`]) run it; [`app`] is the
 //! router, for tests.
+//!
+//! | module | what |
+//! |---|---|
+//! | `lib.rs` | the configuration ([`Config`]), the shared state ([`AppState`]), the router ([`app`]), [`blocking`] work with its cap |
+//! | `guard.rs` | the Host and Origin checks, the announced body size, the headers every answer gets |
+//! | `body.rs` | reading a JSON body, its errors placed |
+//! | [`error`] | the one error type and its record |
+//! | `assets.rs` | the page's files (embedded, or from `--assets`) |
+//! | `sudoku.rs` | the Sudoku endpoints |
+//! | `game.rs` | the game's endpoint |
+//! | `poly.rs` | the polyform endpoints and jobs |
+//! | `cover.rs` | the exact cover endpoints and jobs |
+//! | `runtime.rs` | the jobs' runtime: threads, queue, caps, what is kept ([`Jobs`]) |
+//! | `jobs.rs` | the jobs' endpoints: submit, record, solutions, events, cancel |
 
-pub mod assets;
-pub mod body;
+mod assets;
+mod body;
+mod cover;
 pub mod error;
-pub mod game;
-pub mod guard;
-pub mod jobs;
-pub mod poly;
-pub mod sudoku;
+mod game;
+mod guard;
+mod jobs;
+mod poly;
+mod runtime;
+mod sudoku;
 
 pub use error::{Error, Result};
+pub use runtime::{JobState, Jobs};
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
@@ -106,7 +123,7 @@ pub struct AppState {
     pub config: Config,
     /// The Host values the server answers to ([`guard::own_hosts`]).
     pub hosts: Vec<String>,
-    pub jobs: jobs::Jobs,
+    pub jobs: runtime::Jobs,
     /// The flags of the blocking work in progress, set all at once when
     /// the server stops.
     flags: Flags,
@@ -127,7 +144,7 @@ impl AppState {
     pub fn new(config: Config, addr: SocketAddr) -> Arc<Self> {
         Arc::new(AppState {
             hosts: guard::own_hosts(addr),
-            jobs: jobs::Jobs::new(&config),
+            jobs: runtime::Jobs::new(&config),
             config,
             flags: Flags::default(),
             stopping: AtomicBool::new(false),
@@ -270,7 +287,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/api/poly/catalog/{name}", get(poly::catalog_entry))
         .route("/api/poly/check", post(poly::check))
         .route("/api/poly/render", post(poly::render))
-        .route("/api/cover/check", post(poly::cover_check))
+        .route("/api/cover/check", post(cover::cover_check))
         .route("/api/jobs", post(jobs::submit))
         .route("/api/jobs/{id}", get(jobs::status).delete(jobs::cancel))
         .route("/api/jobs/{id}/events", get(jobs::events))

@@ -1,24 +1,19 @@
-//! The polyform and exact cover endpoints, and their jobs.
+//! The polyform endpoints, and their jobs.
 //!
 //! A polyform puzzle comes as the puzzle file format (TOML), read by
 //! `dancer_poly::parse` (its errors say where: `422 invalid_poly` with the
-//! line and column), solved by `Model::solve` as `dancer poly solve` does,
-//! its solutions drawn by `dancer_poly::render`. An exact cover problem is
-//! Knuth's DLX text, read by `dancer_formats::dlx` (`422 invalid_problem`
-//! with the line and column) and searched by `dancer_core`'s engines, the
-//! job's loop pausing every few thousand nodes to tell its progress (the
-//! engine's own estimate of the fraction explored).
+//! line and column, the message without them), solved by `Model::solve` as
+//! `dancer poly solve` does, its solutions drawn by `dancer_poly::render`.
 
 use crate::body::JsonBody;
 use crate::error::{At, Error, Result};
-use crate::jobs::{Ctx, Ending, Work};
+use crate::runtime::{engine_of, limit_of, solve_mode, Ctx, Ending, JobParts, Work};
 use crate::{blocking, AppState};
 use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use dancer_core::{EngineKind, Event};
 use dancer_poly::model::{Live, Model, Options};
 use dancer_poly::render::{self, Style, Tiling};
 use dancer_poly::{catalog, Puzzle, PuzzleError};
@@ -28,38 +23,13 @@ use std::sync::Arc;
 
 /// The name of a posted puzzle in messages.
 const TOML_FILE: &str = "puzzle.toml";
-/// The name of a posted problem in messages.
-const DLX_FILE: &str = "problem.dlx";
-
-/// A message without the `FILE:LINE:COL: ` that the error record says
-/// apart.
-fn bare(message: String, file: &str) -> String {
-    let prefix = format!("{file}:");
-    match message.strip_prefix(&prefix) {
-        Some(rest) => {
-            // LINE:COL: message
-            let mut parts = rest.splitn(3, ':');
-            let (l, c, m) = (parts.next(), parts.next(), parts.next());
-            match (l, c, m) {
-                (Some(l), Some(c), Some(m))
-                    if l.chars().all(|x| x.is_ascii_digit())
-                        && c.chars().all(|x| x.is_ascii_digit()) =>
-                {
-                    m.trim_start().to_string()
-                }
-                _ => message,
-            }
-        }
-        None => message,
-    }
-}
 
 fn poly_error(e: PuzzleError) -> Error {
     let at = e
         .location()
         .map_or(At::none(), |l| At::line_col(l.line, l.col));
     Error::InvalidPoly {
-        message: bare(e.to_string(), TOML_FILE),
+        message: e.message(),
         at,
     }
 }
@@ -299,24 +269,6 @@ pub async fn render(
     .await
 }
 
-/// A job's mode.
-fn solve_mode(mode: Option<&str>) -> Result<bool> {
-    match mode.unwrap_or("solve") {
-        "solve" => Ok(true),
-        "count" => Ok(false),
-        m => Err(Error::BadValue(format!(
-            "mode must be solve or count, not {m:?}"
-        ))),
-    }
-}
-
-fn limit_of(limit: Option<u64>) -> Result<Option<u64>> {
-    match limit {
-        Some(0) => Err(Error::BadValue("limit must be at least 1".into())),
-        l => Ok(l),
-    }
-}
-
 /// A polyform job: `{"kind":"poly","toml":"..." (or "name":"pentomino-6x10"),
 /// "mode":"solve"|"count","unique":true,"limit":N,"time":S,"keep":N}`.
 #[derive(Deserialize)]
@@ -332,15 +284,6 @@ pub struct PolySpec {
     pub time: Option<f64>,
     pub keep: Option<usize>,
 }
-
-fn engine_of(e: Option<&str>) -> Result<EngineKind> {
-    e.unwrap_or("auto")
-        .parse()
-        .map_err(|e: dancer_core::UnknownEngine| Error::BadValue(e.to_string()))
-}
-
-/// What [`crate::jobs::submit`] starts.
-pub type JobParts = (&'static str, Option<f64>, Option<usize>, Work);
 
 /// Checks a polyform job and makes its work.
 pub fn poly_job(s: PolySpec) -> Result<JobParts> {
@@ -410,141 +353,24 @@ pub fn poly_job(s: PolySpec) -> Result<JobParts> {
     Ok(("poly", s.time, keep, work))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProblemReq {
-    pub problem: String,
-}
-
-fn read_problem(text: &str) -> Result<dancer_formats::Parsed> {
-    dancer_formats::dlx::read_str(text, DLX_FILE).map_err(|e| {
-        let at = e
-            .location()
-            .map_or(At::none(), |l| At::line_col(l.line, l.col));
-        let message = match e {
-            dancer_formats::Error::Syntax { message, .. } => message,
-            e => e.to_string(),
-        };
-        Error::InvalidProblem { message, at }
-    })
-}
-
-/// `POST /api/cover/check`.
-pub async fn cover_check(
-    State(s): State<Arc<AppState>>,
-    JsonBody(r): JsonBody<ProblemReq>,
-) -> Result<Json<Value>> {
-    blocking(&s, move |_| {
-        let parsed = read_problem(&r.problem)?;
-        let p = &parsed.problem;
-        let warnings: Vec<Value> = parsed
-            .warnings
-            .iter()
-            .map(|w| json!({"line": w.at.line, "column": w.at.col, "message": w.message}))
-            .collect();
-        Ok(Json(json!({
-            "items": p.n_primary(),
-            "secondary": p.n_secondary(),
-            "options": p.n_options(),
-            "engine": dancer_core::choose_engine(p).to_string(),
-            "warnings": warnings,
-        })))
-    })
-    .await
-}
-
-/// An exact cover job: `{"kind":"cover","problem":"...","mode":"solve"|"count",
-/// "limit":N,"engine":"auto","time":S,"keep":N}`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CoverSpec {
-    pub problem: String,
-    pub mode: Option<String>,
-    pub limit: Option<u64>,
-    pub engine: Option<String>,
-    pub time: Option<f64>,
-    pub keep: Option<usize>,
-}
-
-/// Nodes between two progress updates of a cover job.
-const PAUSE: u64 = 1 << 14;
-
-/// Checks an exact cover job and makes its work.
-pub fn cover_job(s: CoverSpec) -> Result<JobParts> {
-    let solve = solve_mode(s.mode.as_deref())?;
-    let limit = limit_of(s.limit)?;
-    let problem = read_problem(&s.problem)?.problem;
-    let kind = engine_of(s.engine.as_deref())?
-        .resolve(&problem)
-        .map_err(|e| Error::BadValue(e.to_string()))?;
-    let keep = if solve { s.keep } else { Some(0) };
-    let work: Work = Box::new(move |ctx: &Ctx| {
-        let mut engine = match kind.build(&problem) {
-            Ok(e) => e,
-            Err(e) => {
-                return Ending {
-                    error: Some(e.to_string()),
-                    ..Ending::default()
-                }
-            }
-        };
-        engine.set_cancel(ctx.cancel.clone());
-        engine.set_pause(Some(PAUSE));
-        let mut found = 0u64;
-        let mut at_limit = false;
-        loop {
-            match engine.next_event() {
-                None => break,
-                Some(Event::Solution(options)) => {
-                    found += 1;
-                    let go = ctx.solution(|n| {
-                        json!({
-                            "number": n,
-                            "options": options,
-                            "lines": options.iter().map(|&o| problem.option_text(o)).collect::<Vec<_>>(),
-                        })
-                    });
-                    if limit.is_some_and(|l| found >= l) {
-                        at_limit = true;
-                        break;
-                    }
-                    if !go {
-                        break;
-                    }
-                }
-                Some(Event::Pause) => {
-                    ctx.nodes
-                        .store(engine.stats().nodes, std::sync::atomic::Ordering::Relaxed);
-                    ctx.set_fraction(engine.position());
-                }
-                Some(Event::Frontier(..)) => {}
-            }
-        }
-        let stats = engine.stats();
-        ctx.nodes
-            .store(stats.nodes, std::sync::atomic::Ordering::Relaxed);
-        Ending {
-            complete: engine.is_complete(),
-            limit: at_limit,
-            updates: stats.updates,
-            engine: Some(kind.to_string()),
-            ..Ending::default()
-        }
-    });
-    Ok(("cover", s.time, keep, work))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The error record carries the place apart from the message: read
+    /// from the library's fields, never parsed back from its text.
     #[test]
     fn messages_lose_their_place() {
-        assert_eq!(
-            bare("puzzle.toml:3:7: bad key".into(), TOML_FILE),
-            "bad key"
-        );
-        assert_eq!(bare("other".into(), TOML_FILE), "other");
-        assert_eq!(bare("puzzle.toml: x".into(), TOML_FILE), "puzzle.toml: x");
+        let e = match model("[board]\nrect = [3, 3]\n[[piece]]\nname = \"Q9\"\n") {
+            Err(e) => e,
+            Ok(_) => panic!("a piece that does not exist"),
+        };
+        match e {
+            Error::InvalidPoly { message, at } => {
+                assert!(!message.starts_with(TOML_FILE), "{message}");
+                assert_eq!(at.line, Some(3), "{message}");
+            }
+            e => panic!("{e:?}"),
+        }
     }
 }

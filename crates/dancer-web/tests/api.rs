@@ -1390,7 +1390,7 @@ async fn shutdown_cancels_jobs_and_refuses_work() {
     }
     assert_eq!(
         state.jobs.get(&id).unwrap().state(),
-        dancer_web::jobs::JobState::Done
+        dancer_web::JobState::Done
     );
     s.shutdown().await;
 }
@@ -1621,7 +1621,7 @@ async fn a_job_nobody_follows_is_cancelled() {
             && s.state
                 .jobs
                 .get(&a)
-                .is_some_and(|j| j.state() == dancer_web::jobs::JobState::Done)
+                .is_some_and(|j| j.state() == dancer_web::JobState::Done)
         {
             a_done = Some(t.elapsed());
         }
@@ -1638,7 +1638,7 @@ async fn a_job_nobody_follows_is_cancelled() {
     // one goes the same way
     let end = Instant::now() + Duration::from_secs(10);
     let job = s.state.jobs.get(&b).unwrap();
-    while job.state() != dancer_web::jobs::JobState::Done {
+    while job.state() != dancer_web::JobState::Done {
         assert!(Instant::now() < end, "the job nobody polls any more ended");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

@@ -142,7 +142,7 @@ pub fn engine_solutions(p: &Problem, engine: EngineKind) -> Vec<Vec<usize>> {
                 .unwrap_or_else(|err| panic!("dlxm at the end: {err}"));
         }
         EngineKind::BitMrv => {
-            use dancer_core::bitmrv::{BitMrv, Ties};
+            use dancer_core::engines::bitmrv::{BitMrv, Ties};
             // With Knuth's ties, the tree of dlx (dlxm with
             // multiplicities): the same solutions in the same order, the
             // same nodes, and without colours the same updates too.

@@ -45,7 +45,7 @@
 //! `dlx`, and the tests check it on every problem of the suite and on
 //! every shared file. With colours the nodes are `dlx`'s (the options
 //! available at each node are the same), the updates are this engine's
-//! own. With multiplicities it follows [`crate::dlxm`]'s search (the same
+//! own. With multiplicities it follows [`crate::engines::dlxm`]'s search (the same
 //! branches: options of an item in increasing order, then "no more options
 //! for this item"), with the same nodes.
 //!
@@ -96,8 +96,9 @@
 //! `sanity()`) recomputes all of this from the problem; the tests run it
 //! after every solution of small problems.
 
-use crate::control::{Control, Search, Step};
-use crate::engine::{DescendError, EngineError, EngineKind, Unsupported};
+use super::api::{DescendError, EngineError, Unsupported};
+use super::control::{Control, Search, Step};
+use super::kind::EngineKind;
 use crate::problem::{OptionId, Problem};
 use crate::stats::{Estimate, Tally};
 
@@ -112,8 +113,8 @@ pub const MAX_LEN: usize = 0x7fff;
 pub const MAX_BYTES: usize = 256 << 20;
 
 /// In a frontier prefix of this engine, the branch "no more options for
-/// the item" (multiplicities), as in [`crate::dlxm::STOP`].
-pub const STOP: OptionId = crate::dlxm::STOP;
+/// the item" (multiplicities), as in `dlxm`: [`STOP`], the leaf's.
+pub use super::api::STOP;
 
 const NONE: u32 = u32::MAX;
 
@@ -168,7 +169,7 @@ pub enum Ties {
     #[default]
     Constrained,
     /// The first in the problem's order, as Knuth's DLX1 and DLX2: the
-    /// same tree as [`crate::dlx`], node for node (the tests check it).
+    /// same tree as [`crate::engines::dlx`], node for node (the tests check it).
     Knuth,
 }
 
@@ -1315,7 +1316,7 @@ impl Search for BitMrv<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Engine;
+    use crate::engines::Engine;
 
     fn parse(text: &str) -> Problem {
         let mut b = crate::ProblemBuilder::new();

@@ -70,9 +70,10 @@
 //! `off` below the limit), 12 more per option (spacer slot and links). A
 //! 10-million-entry problem peaks at about 15 bytes per entry in all.
 
-use crate::control::{Control, Search, State, Step};
-use crate::engine::{DescendError, EngineError, EngineKind, Unsupported};
-use crate::links::Lists;
+use super::api::{DescendError, EngineError, Unsupported};
+use super::control::{Control, Search, State, Step};
+use super::kind::EngineKind;
+use super::links::Lists;
 use crate::problem::{OptionId, Problem, SPACER};
 use crate::stats::{Estimate, Tally};
 
@@ -111,7 +112,7 @@ pub struct Dlx<'p> {
 impl<'p> Dlx<'p> {
     /// Builds the lists for `problem`. Options without primary items are left
     /// out, as Knuth's programs leave them out. Refuses problems with
-    /// multiplicities, which are [`crate::dlxm`]'s.
+    /// multiplicities, which are [`crate::engines::dlxm`]'s.
     pub fn new(problem: &'p Problem) -> Result<Self, EngineError> {
         Self::build(problem, problem.slots().len() <= OFF_LIMIT)
     }
@@ -517,7 +518,7 @@ impl Search for Dlx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Engine;
+    use crate::engines::Engine;
 
     /// The checker passes on a sound engine and catches a damaged one.
     #[test]

@@ -20,7 +20,7 @@
 //! faster per node than dancing links, with trees of comparable size. For
 //! problems where the item order is a poor guide (n queens, exact covers
 //! built without care for the order) the tree can be much larger than with
-//! Knuth's rule; [`crate::engine::choose_engine`] (what `auto` means) only
+//! Knuth's rule; [`crate::engines::choose_engine`] (what `auto` means) only
 //! picks this engine where Knuth's estimate of both trees says it pays.
 //!
 //! # Testing options a block at a time
@@ -49,8 +49,9 @@
 //! solution), for this engine's own tree; `updates` counts the items covered
 //! by the options tried (a word OR stands for that many unlinkings).
 
-use crate::control::{Control, Search, Step};
-use crate::engine::{DescendError, Engine, EngineError, EngineKind, Unsupported};
+use super::api::{DescendError, Engine, EngineError, Unsupported};
+use super::control::{Control, Search, Step};
+use super::kind::EngineKind;
 use crate::problem::{OptionId, Problem};
 use crate::stats::{Estimate, Tally};
 

@@ -1,4 +1,4 @@
-//! The dancing-links lists that [`crate::dlx`] and [`crate::dlxm`] share:
+//! The dancing-links lists that [`crate::engines::dlx`] and [`crate::engines::dlxm`] share:
 //! how they are built from a [`Problem`], and the moves on them that the
 //! two engines make alike (cover, uncover, hide, unhide, purify,
 //! unpurify).

@@ -1,6 +1,6 @@
 //! Dancing links with multiplicities: primary items covered between `lo`
 //! and `hi` times (Knuth's DLX3 input, `lo:hi|name`), with secondary items
-//! and colours as in [`crate::dlx`].
+//! and colours as in [`crate::engines::dlx`].
 //!
 //! # The search
 //!
@@ -30,7 +30,7 @@
 //!
 //! # The data structure
 //!
-//! The lists are those of `links.rs`, shared with [`crate::dlx`]
+//! The lists are those of `links.rs`, shared with [`crate::engines::dlx`]
 //! (without its `off` table: options are walked as Knuth does), and the
 //! moves on them are the same code. On top of them: per primary item its
 //! bounds `lo`, `hi` and its counter `count`; a stack of frames, one per
@@ -58,9 +58,9 @@
 //! [`Dlxm::check_invariants`] checks all of this against the problem
 //! itself; the tests run it after every solution of small problems.
 
-use crate::control::{Control, Search, Step};
-use crate::engine::DescendError;
-use crate::links::Lists;
+use super::api::DescendError;
+use super::control::{Control, Search, Step};
+use super::links::Lists;
 use crate::problem::{OptionId, Problem, SPACER};
 
 const NONE: u32 = u32::MAX;
@@ -89,8 +89,8 @@ enum Phase {
 }
 
 /// In a frontier prefix of this engine, the branch "no more options for
-/// the item" (multiplicities).
-pub const STOP: OptionId = usize::MAX;
+/// the item" (multiplicities): [`STOP`], the leaf's.
+pub use super::api::STOP;
 
 /// The engine for problems with multiplicities (it also solves plain ones).
 pub struct Dlxm<'p> {
@@ -525,7 +525,7 @@ impl Search for Dlxm<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Engine;
+    use crate::engines::Engine;
 
     /// The checker passes along a search with multiplicities and catches a
     /// damaged engine.

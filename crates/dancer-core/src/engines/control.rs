@@ -28,7 +28,7 @@
 //!   `solution` and `degrees` (with [`Control::record`]) before reporting a
 //!   solution or a frontier node.
 
-use crate::engine::{DescendError, Engine, Event, CANCEL_INTERVAL};
+use super::api::{DescendError, Engine, Event, CANCEL_INTERVAL};
 use crate::problem::OptionId;
 use crate::stats::Stats;
 use std::sync::atomic::{AtomicBool, Ordering};

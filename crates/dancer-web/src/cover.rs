@@ -1,0 +1,145 @@
+//! The exact cover endpoints, and their jobs.
+//!
+//! An exact cover problem is Knuth's DLX text, read by
+//! `dancer_formats::dlx` (`422 invalid_problem` with the line and column,
+//! the message without them) and searched by `dancer_core`'s engines, the
+//! job's loop pausing every few thousand nodes to tell its progress (the
+//! engine's own estimate of the fraction explored).
+
+use crate::body::JsonBody;
+use crate::error::{At, Error, Result};
+use crate::runtime::{engine_of, limit_of, solve_mode, Ctx, Ending, JobParts, Work};
+use crate::{blocking, AppState};
+use axum::extract::State;
+use axum::Json;
+use dancer_core::Event;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// The name of a posted problem in messages.
+const DLX_FILE: &str = "problem.dlx";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProblemReq {
+    pub problem: String,
+}
+
+fn read_problem(text: &str) -> Result<dancer_formats::Parsed> {
+    dancer_formats::dlx::read_str(text, DLX_FILE).map_err(|e| {
+        let at = e
+            .location()
+            .map_or(At::none(), |l| At::line_col(l.line, l.col));
+        let message = match e {
+            dancer_formats::Error::Syntax { message, .. } => message,
+            e => e.to_string(),
+        };
+        Error::InvalidProblem { message, at }
+    })
+}
+
+/// `POST /api/cover/check`.
+pub async fn cover_check(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<ProblemReq>,
+) -> Result<Json<Value>> {
+    blocking(&s, move |_| {
+        let parsed = read_problem(&r.problem)?;
+        let p = &parsed.problem;
+        let warnings: Vec<Value> = parsed
+            .warnings
+            .iter()
+            .map(|w| json!({"line": w.at.line, "column": w.at.col, "message": w.message}))
+            .collect();
+        Ok(Json(json!({
+            "items": p.n_primary(),
+            "secondary": p.n_secondary(),
+            "options": p.n_options(),
+            "engine": dancer_core::choose_engine(p).to_string(),
+            "warnings": warnings,
+        })))
+    })
+    .await
+}
+
+/// An exact cover job: `{"kind":"cover","problem":"...","mode":"solve"|"count",
+/// "limit":N,"engine":"auto","time":S,"keep":N}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoverSpec {
+    pub problem: String,
+    pub mode: Option<String>,
+    pub limit: Option<u64>,
+    pub engine: Option<String>,
+    pub time: Option<f64>,
+    pub keep: Option<usize>,
+}
+
+/// Nodes between two progress updates of a cover job.
+const PAUSE: u64 = 1 << 14;
+
+/// Checks an exact cover job and makes its work.
+pub fn cover_job(s: CoverSpec) -> Result<JobParts> {
+    let solve = solve_mode(s.mode.as_deref())?;
+    let limit = limit_of(s.limit)?;
+    let problem = read_problem(&s.problem)?.problem;
+    let kind = engine_of(s.engine.as_deref())?
+        .resolve(&problem)
+        .map_err(|e| Error::BadValue(e.to_string()))?;
+    let keep = if solve { s.keep } else { Some(0) };
+    let work: Work = Box::new(move |ctx: &Ctx| {
+        let mut engine = match kind.build(&problem) {
+            Ok(e) => e,
+            Err(e) => {
+                return Ending {
+                    error: Some(e.to_string()),
+                    ..Ending::default()
+                }
+            }
+        };
+        engine.set_cancel(ctx.cancel.clone());
+        engine.set_pause(Some(PAUSE));
+        let mut found = 0u64;
+        let mut at_limit = false;
+        loop {
+            match engine.next_event() {
+                None => break,
+                Some(Event::Solution(options)) => {
+                    found += 1;
+                    let go = ctx.solution(|n| {
+                        json!({
+                            "number": n,
+                            "options": options,
+                            "lines": options.iter().map(|&o| problem.option_text(o)).collect::<Vec<_>>(),
+                        })
+                    });
+                    if limit.is_some_and(|l| found >= l) {
+                        at_limit = true;
+                        break;
+                    }
+                    if !go {
+                        break;
+                    }
+                }
+                Some(Event::Pause) => {
+                    ctx.nodes
+                        .store(engine.stats().nodes, std::sync::atomic::Ordering::Relaxed);
+                    ctx.set_fraction(engine.position());
+                }
+                Some(Event::Frontier(..)) => {}
+            }
+        }
+        let stats = engine.stats();
+        ctx.nodes
+            .store(stats.nodes, std::sync::atomic::Ordering::Relaxed);
+        Ending {
+            complete: engine.is_complete(),
+            limit: at_limit,
+            updates: stats.updates,
+            engine: Some(kind.to_string()),
+            ..Ending::default()
+        }
+    });
+    Ok(("cover", s.time, keep, work))
+}
