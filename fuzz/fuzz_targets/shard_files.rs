@@ -30,10 +30,10 @@
 
 use dancer_core::memo::{MemoOutcome, MemoSplit, MemoStats};
 use dancer_core::parallel::Stop;
-use dancer_core::shard::{
+use dancer_core::{classic, Count, EngineKind, Problem, Stats};
+use dancer_runs::search::{
     self, fingerprint_hex, hex_bitmap, merge, parse_bitmap, Saved, Split, SplitOptions,
 };
-use dancer_core::{classic, Count, EngineKind, Problem, Stats};
 use libfuzzer_sys::fuzz_target;
 use num_bigint::BigUint;
 use std::sync::OnceLock;
@@ -111,7 +111,7 @@ fn write_and_read(s: &Saved) -> Option<Saved> {
 
 /// The checks of a record that reads back.
 fn check_record(s: &Saved) {
-    for f in [shard::CHECKPOINT, shard::SHARD] {
+    for f in [search::CHECKPOINT, search::SHARD] {
         assert_eq!(
             s.expect_format(f).is_ok(),
             s.format == f,
@@ -126,7 +126,7 @@ fn check_record(s: &Saved) {
             "hex_bitmap and parse_bitmap disagree"
         );
     }
-    if s.format == shard::CHECKPOINT {
+    if s.format == search::CHECKPOINT {
         check_resume(s);
     }
 }

@@ -28,7 +28,7 @@
 //!   give the very bytes of those lines, which one after the other are the
 //!   text (for a large N, of the lines of a short text, or of some lines). `count_lines` is `str::lines().count()`; `fingerprint` is 16 hex
 //!   digits, the same for the same input, and tells fields apart.
-//! * `dancer_core::cluster`: `check_time`, `check_memory`,
+//! * `dancer_runs::slurm`: `check_time`, `check_memory`,
 //!   `check_partition` and `check_name` of the first line never panic, and
 //!   what they accept has the documented form (only characters that are
 //!   plain in a shell script); `shell_quote` of the first line (and of the
@@ -39,13 +39,13 @@
 //!   back as itself.
 #![no_main]
 
-use dancer_core::cluster::{self, RunRecord, MAX_TASKS, RUN};
-use dancer_core::shard::ShardSpec;
-use dancer_sudoku::batch::Tally;
-use dancer_sudoku::shard::{
+use dancer_runs::batch::{
     count_lines, fingerprint, format_of, line_bytes, merge, part_lines, part_of, to_rerun,
     MergeError, Part, PartFile, COMMANDS, FORMAT, MAX_LISTED, MAX_SECONDS,
 };
+use dancer_runs::search::ShardSpec;
+use dancer_runs::slurm::{self, RunRecord, MAX_TASKS, RUN};
+use dancer_sudoku::batch::Tally;
 use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeSet;
 
@@ -752,7 +752,7 @@ fn plain(s: &str) -> bool {
 }
 
 fn check_cluster_line(line: &str) {
-    if cluster::check_time(line).is_ok() {
+    if slurm::check_time(line).is_ok() {
         // minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS
         let ok = line == "UNLIMITED"
             || line == "INFINITE"
@@ -770,26 +770,26 @@ fn check_cluster_line(line: &str) {
             };
         assert!(ok, "check_time accepts {line:?}");
     }
-    if cluster::check_memory(line).is_ok() {
+    if slurm::check_memory(line).is_ok() {
         let number = line
             .strip_suffix(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't'])
             .unwrap_or(line);
         assert!(digits(number), "check_memory accepts {line:?}");
     }
-    if cluster::check_partition(line).is_ok() {
+    if slurm::check_partition(line).is_ok() {
         assert!(
             line.split(',').all(plain),
             "check_partition accepts {line:?}"
         );
     }
-    if cluster::check_name(line).is_ok() {
+    if slurm::check_name(line).is_ok() {
         assert!(plain(line), "check_name accepts {line:?}");
     }
     for e in [
-        cluster::check_time(line).err(),
-        cluster::check_memory(line).err(),
-        cluster::check_partition(line).err(),
-        cluster::check_name(line).err(),
+        slurm::check_time(line).err(),
+        slurm::check_memory(line).err(),
+        slurm::check_partition(line).err(),
+        slurm::check_name(line).err(),
     ]
     .into_iter()
     .flatten()
@@ -799,7 +799,7 @@ fn check_cluster_line(line: &str) {
 }
 
 fn check_quote(s: &str) {
-    let q = cluster::shell_quote(s);
+    let q = slurm::shell_quote(s);
     assert_eq!(
         unquote(&q).as_deref(),
         Some(s),

@@ -197,8 +197,8 @@ pub fn assert_same_problem(a: &Problem, b: &Problem, what: &str) {
         );
     }
     assert_eq!(
-        dancer_core::shard::fingerprint(a),
-        dancer_core::shard::fingerprint(b),
+        dancer_runs::search::fingerprint(a),
+        dancer_runs::search::fingerprint(b),
         "{what}: the fingerprint changed"
     );
 }

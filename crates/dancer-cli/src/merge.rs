@@ -3,12 +3,12 @@
 //!
 //! * a search's shards (`dancer solve --shard K/N`): their counts are
 //!   added up; the rules (same problem, engine, version and split, no
-//!   duplicates, none missing) are `dancer_core::shard::merge`'s;
+//!   duplicates, none missing) are `dancer_runs::search::merge`'s;
 //! * a Sudoku batch's parts (`dancer sudoku solve|count|check --shard
 //!   K/N`, format `dancer-sudoku-shard`): their outputs are printed in
 //!   order of K, which is exactly what the batch prints run whole; the
 //!   rules (parts of one input, command and flags, none twice, none
-//!   missing, all complete) are `dancer_sudoku::shard::merge`'s. Each file
+//!   missing, all complete) are `dancer_runs::batch::merge`'s. Each file
 //!   is read twice, once to check them all and once to print its output,
 //!   so that one part's output at a time is in memory.
 //!
@@ -21,17 +21,17 @@
 //! every puzzle has a solution (for `check`: exactly one), else 1.
 //!
 //! `--missing` prints instead the parts to run again, for either kind, in
-//! the form of `sbatch --array` (`dancer_core::shard::ToRerun::array`).
+//! the form of `sbatch --array` (`dancer_runs::search::ToRerun::array`).
 
 use crate::args::JsonArg;
 use crate::output::{ending_text, plural, Found, Out};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_core::parallel::Stop;
-use dancer_core::shard::{self, Saved, ToRerun};
 use dancer_formats::ndjson::SolveRecord;
+use dancer_runs::batch::{self as parts, PartFile, ReadError};
+use dancer_runs::search::{self, Saved, ToRerun};
 use dancer_sudoku::batch::Tally;
-use dancer_sudoku::shard::{self as parts, PartFile, ReadError};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -83,11 +83,11 @@ pub fn run(args: MergeArgs, out: &mut Out) -> Result<Found> {
         saved.push((f.display().to_string(), s));
     }
     if args.missing {
-        let r = shard::to_rerun(&saved)?;
+        let r = search::to_rerun(&saved)?;
         print_rerun(out, saved.len(), &r)?;
         return Ok(Found::Some);
     }
-    let m = shard::merge(&saved)?;
+    let m = search::merge(&saved)?;
     for (f, stopped) in &m.incomplete {
         let why = match stopped {
             Some(Stop::Limit) => ": stopped at its limit",

@@ -1,6 +1,6 @@
 //! `dancer slurm`: a sharded run as a Slurm job array and a dependent
 //! merge. The scripts and the checks on their values are
-//! `dancer_core::cluster`'s; here: reading the wrapped command (the
+//! `dancer_runs::slurm`'s; here: reading the wrapped command (the
 //! dancer command line a task runs, parsed by dancer's own parser), making
 //! the run's folder, calling `sbatch`, and `--resubmit`.
 
@@ -8,8 +8,8 @@ use crate::args::JsonArg;
 use crate::output::{Found, Out};
 use anyhow::{bail, Context, Result};
 use clap::{Args, FromArgMatches};
-use dancer_core::cluster::{self, Parts, RunRecord, SlurmJob};
 use dancer_formats::ndjson::SlurmRecord;
+use dancer_runs::slurm::{self, Parts, RunRecord, SlurmJob};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -125,10 +125,10 @@ pub fn run(args: SlurmArgs, out: &mut Out) -> Result<Found> {
         Some(n) => n.clone(),
         None => plan.name.clone(),
     };
-    cluster::check_name(&name)?;
+    slurm::check_name(&name)?;
     // the values checked before anything is written (the paths are, once
     // the run's folder exists: `SlurmJob::check`)
-    cluster::check_values(
+    slurm::check_values(
         tasks,
         args.cpus_per_task,
         args.time.as_deref(),
@@ -139,7 +139,7 @@ pub fn run(args: SlurmArgs, out: &mut Out) -> Result<Found> {
         .dir
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("slurm-{name}")));
-    cluster::check_dir(&cwd.join(&dir))?;
+    slurm::check_dir(&cwd.join(&dir))?;
     // what is there already: nothing of anyone else's is lost
     let clear = prepare_folder(&dir, tasks, args.force)?;
     for sub in ["parts", "checkpoints", "logs"] {
@@ -402,8 +402,8 @@ fn dancers_own(path: &Path) -> bool {
     let Ok(text) = crate::input::read_file(path, crate::input::MAX_TEXT) else {
         return false;
     };
-    dancer_core::shard::Saved::from_json(&text).is_ok()
-        || dancer_sudoku::shard::PartFile::from_json(&text).is_ok()
+    dancer_runs::search::Saved::from_json(&text).is_ok()
+        || dancer_runs::batch::PartFile::from_json(&text).is_ok()
 }
 
 /// Looks at the run's folder before anything is written, and says which
@@ -537,7 +537,7 @@ fn sbatch(args: &[String]) -> Result<u64> {
         );
     }
     let text = String::from_utf8_lossy(&out.stdout);
-    cluster::parse_job_id(&text)
+    slurm::parse_job_id(&text)
         .with_context(|| format!("sbatch printed no job id: {:?}", text.trim()))
 }
 
@@ -549,7 +549,7 @@ fn submit(dir: &Path, ks: &[usize], record: &mut RunRecord) -> Result<(Option<u6
         None
     } else {
         Some(sbatch(&[
-            format!("--array={}", cluster::array_ranges(ks)),
+            format!("--array={}", slurm::array_ranges(ks)),
             script("array.sbatch"),
         ])?)
     };
@@ -565,7 +565,7 @@ fn submit(dir: &Path, ks: &[usize], record: &mut RunRecord) -> Result<(Option<u6
     match array_job {
         Some(a) => eprintln!(
             "submitted array job {a} (tasks {}) and merge job {merge_job} (after it ends well)",
-            cluster::array_ranges(ks)
+            slurm::array_ranges(ks)
         ),
         None => eprintln!("every part is done: submitted merge job {merge_job}"),
     }
@@ -589,7 +589,7 @@ fn report(
             dir: dir.display().to_string(),
             tasks,
             array: if submitted {
-                cluster::array_ranges(ks)
+                slurm::array_ranges(ks)
             } else {
                 String::new()
             },
@@ -613,8 +613,8 @@ fn report(
 /// that cannot be read is not: running the part again rewrites it).
 fn part_done(parts: Parts, text: &str) -> bool {
     match parts {
-        Parts::Search => dancer_core::shard::Saved::from_json(text).is_ok_and(|s| s.complete),
-        Parts::Sudoku => dancer_sudoku::shard::PartFile::from_json(text).is_ok_and(|p| p.complete),
+        Parts::Search => dancer_runs::search::Saved::from_json(text).is_ok_and(|s| s.complete),
+        Parts::Sudoku => dancer_runs::batch::PartFile::from_json(text).is_ok_and(|p| p.complete),
     }
 }
 
@@ -671,7 +671,7 @@ fn wait(dir: &Path, out: &mut Out) -> Result<Found> {
             let missing = missing_parts(&dir, &record)?;
             bail!(
                 "a task of the array failed, so merge job {merge} will never run; parts to run again: {} (dancer slurm --resubmit {})",
-                cluster::array_ranges(&missing),
+                slurm::array_ranges(&missing),
                 dir.display()
             );
         }
@@ -709,7 +709,7 @@ fn resubmit(
         if missing.is_empty() {
             String::new()
         } else {
-            format!(": {}", cluster::array_ranges(&missing))
+            format!(": {}", slurm::array_ranges(&missing))
         }
     );
     // the merge still waiting for the old array would never run

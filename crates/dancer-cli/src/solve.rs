@@ -1,6 +1,6 @@
 //! `dancer solve`.
 //!
-//! Every run goes through the core's split search: `dancer_core::shard`
+//! Every run goes through the core's split search: `dancer_runs::search`
 //! cuts the tree into units (or re-cuts it as a resumed checkpoint says)
 //! and selects this run's units, `dancer_core::parallel` runs them on
 //! `--threads` workers. What is left here: reading the problem and the
@@ -15,10 +15,10 @@ use crate::{interrupt, progress};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_core::parallel::{self, Observer, Progress, RunConfig, Stop, UnitResult};
-use dancer_core::shard::{Checkpoint, Saved, ShardSpec, Split, SplitError, SplitOptions};
 use dancer_core::{verify, EngineKind, Problem};
 use dancer_formats::ndjson::SolveRecord;
 use dancer_formats::out_file::{OutFile, OutKind};
+use dancer_runs::search::{Checkpoint, Saved, ShardSpec, Split, SplitError, SplitOptions};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

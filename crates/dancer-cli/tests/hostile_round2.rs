@@ -15,8 +15,8 @@ mod common;
 
 use common::{answered, err, out, refused, run, run_limited, run_stdin, run_within, write};
 use dancer_core::memo::{MemoOutcome, MemoSplit, MemoStats};
-use dancer_core::shard::Saved;
 use dancer_core::{Count, ProblemBuilder};
+use dancer_runs::search::Saved;
 use std::path::Path;
 
 /// The address space of the reported cases, in MiB (`ulimit -v 4000000`).

@@ -251,7 +251,7 @@ fn merging_an_interrupted_part_exits_130() {
     // part 2 as an interrupted run leaves it (written again by the
     // library, with its checksum: an edit by hand would be refused)
     let text = std::fs::read_to_string(&parts[1]).unwrap();
-    let mut saved = dancer_core::shard::Saved::from_json(&text).unwrap();
+    let mut saved = dancer_runs::search::Saved::from_json(&text).unwrap();
     saved.complete = false;
     saved.stopped = Some(dancer_core::parallel::Stop::Interrupted);
     std::fs::write(&parts[1], saved.to_json()).unwrap();

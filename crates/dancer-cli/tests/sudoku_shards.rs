@@ -5,7 +5,7 @@
 //! SIGTERM (or killed) goes on with `--resume`; damaged, forged, missing
 //! and duplicate parts are refused with exit 2, never a panic.
 
-use dancer_sudoku::shard::PartFile;
+use dancer_runs::batch::PartFile;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -589,7 +589,7 @@ fn parts_stopped_by_a_signal_resume_and_merge() {
             }
             (2, Some(130)) => {
                 assert!(!p.complete, "{}", text(&o.stderr));
-                assert_eq!(p.stopped, Some(dancer_sudoku::shard::Stopped::Interrupted));
+                assert_eq!(p.stopped, Some(dancer_runs::batch::Stopped::Interrupted));
                 assert!(o.stdout.is_empty());
                 assert!(
                     text(&o.stderr).contains("--resume p2.json"),

@@ -3,10 +3,11 @@
 //! Exact cover with Knuth's Algorithm X and dancing links, secondary items
 //! and colours (Algorithm C), multiplicities (his DLX3's input), and a
 //! bitset engine for packings. The problem model, the engines, the sinks
-//! that receive solutions, statistics, split searches (threads, shards,
-//! checkpoints), and [`verify()`], an independent check of any solution.
-//! No I/O: reading and writing problems is `dancer-formats`' job, reading
-//! and writing saved runs the caller's.
+//! that receive solutions, statistics, split searches (units on threads:
+//! the plans shards and checkpoints are made of), counting with memos,
+//! ZDDs, and [`verify()`], an independent check of any solution. No I/O:
+//! reading and writing problems is `dancer-formats`' job; the saved runs
+//! (checkpoints, shards, their merge, Slurm arrays) are `dancer-runs`'.
 //!
 //! Where things are:
 //!
@@ -18,8 +19,6 @@
 //! | [`sink`] | where a search's solutions go: [`Sink`], [`CountSink`], [`CollectSink`], [`FirstSink`] |
 //! | [`stats`] | [`Stats`] (nodes, updates, the profile) and Knuth's [`Estimate`] |
 //! | [`parallel`] | a search cut into units, run on threads |
-//! | [`shard`] | shards and checkpoints: the saved record, dealing units, [`shard::merge`] |
-//! | [`cluster`] | Slurm job arrays: the scripts and the checks on their values |
 //! | [`verify`](mod@verify) | the independent check |
 //! | [`memo`] | counting with memos of sub-problems ([`memo::count`]), without visiting each solution |
 //! | [`memory`] | the memory the process may really use (RLIMIT_AS, cgroups, MemAvailable): what caches are sized by |
@@ -44,7 +43,6 @@
 //! ```
 
 pub mod classic;
-pub mod cluster;
 pub mod count;
 pub mod cpu;
 pub mod engines;
@@ -52,7 +50,6 @@ pub mod memo;
 pub mod memory;
 pub mod parallel;
 pub mod problem;
-pub mod shard;
 pub mod sink;
 pub mod solve;
 pub mod stats;

@@ -18,9 +18,10 @@
 //! * [`generate`]: new puzzles with one solution, of a symmetry and level;
 //!   [`play`]: a game in progress;
 //! * [`records`]: the NDJSON records of all of these;
-//! * [`canon`]: the canonical (minlex) form of a 9x9 grid, and its transform;
-//! * [`shard`]: batch files split by lines into parts that run apart
-//!   (part files, checked when read back) and merge back in order.
+//! * [`canon`]: the canonical (minlex) form of a 9x9 grid, and its transform.
+//!
+//! Batches split into parts that run apart (part files, checked when read
+//! back, merged in order) are `dancer-runs`'.
 //!
 //! ```
 //! use dancer_sudoku::{Puzzle, solve, check_solution, Status};
@@ -46,7 +47,6 @@ pub mod propagate;
 pub mod puzzle;
 pub mod records;
 pub mod rules;
-pub mod shard;
 pub mod solve;
 
 pub use grid::Grid;

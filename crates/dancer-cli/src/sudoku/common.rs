@@ -3,7 +3,7 @@
 //! and the batch run with its progress bar and summary line.
 //!
 //! A batch file may also run in parts (`--shard K/N`, the batch commands'
-//! [`ShardArgs`]): part K of its lines (`dancer_sudoku::shard` splits them
+//! [`ShardArgs`]): part K of its lines (`dancer_runs::batch` splits them
 //! and owns the part file) runs as the whole batch would, numbering its
 //! lines as the whole file does, and what it would print goes into the part
 //! file instead of standard output, which is rewritten every
@@ -17,10 +17,10 @@ use crate::output::Found;
 use crate::output::Out;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use dancer_core::shard::ShardSpec;
 use dancer_formats::out_file::{OutFile, OutKind};
+use dancer_runs::batch::{self as part, PartFile, Stopped};
+use dancer_runs::search::ShardSpec;
 use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally};
-use dancer_sudoku::shard::{self as part, PartFile, Stopped};
 use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use std::io::IsTerminal;

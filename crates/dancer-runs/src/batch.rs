@@ -11,8 +11,8 @@
 //! `floor((K-1)L/N)` to `floor(KL/N)` (0-based, the end left out)
 //! ([`part_lines`], [`part_of`]). Every line is in exactly one part; with
 //! more parts than lines some parts are empty, and an empty part is
-//! complete. Each part runs the ordinary batch ([`crate::batch`]) on its
-//! slice of the text with [`Batch::first_line`](crate::batch::Batch) set to
+//! complete. Each part runs the ordinary batch ([`dancer_sudoku::batch`]) on its
+//! slice of the text with [`Batch::first_line`](dancer_sudoku::batch::Batch) set to
 //! its first line, so that its lines are numbered as in the whole file,
 //! and its output is the whole run's output for those lines: the outputs
 //! of parts `1..=N` one after the other are the output of the whole file,
@@ -80,11 +80,11 @@
 //! output, so that one part's output at a time is in memory) and refuses
 //! parts of other inputs, commands, versions or splits, a part given
 //! twice, parts missing and parts incomplete; [`to_rerun`] says instead
-//! which parts to run again, as `dancer_core::shard::ToRerun` does for
+//! which parts to run again, as `crate::search::ToRerun` does for
 //! searches (the same `sbatch --array` form, `3,5-6`).
 
-use crate::batch::Tally;
-use dancer_core::shard::{ShardSpec, ToRerun};
+use crate::search::{ShardSpec, ToRerun};
+use dancer_sudoku::batch::Tally;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -93,10 +93,10 @@ pub const FORMAT: &str = "dancer-sudoku-shard";
 
 /// The most seconds of work a part file may hold (about 31 years), as in
 /// `dancer_core::shard`.
-pub const MAX_SECONDS: f64 = dancer_core::shard::MAX_SAVED_SECONDS;
+pub const MAX_SECONDS: f64 = crate::search::MAX_SAVED_SECONDS;
 
 /// At most this many missing or incomplete parts are named in a message.
-pub const MAX_LISTED: usize = dancer_core::shard::MAX_LISTED;
+pub const MAX_LISTED: usize = crate::search::MAX_LISTED;
 
 /// The most bytes of a part file read back (4 GiB): its output is what the
 /// part printed, and a part of a gigabyte of puzzles printed with `--json`
@@ -108,7 +108,7 @@ pub const COMMANDS: &[&str] = &["solve", "count", "check"];
 
 /// The version of dancer written into part files.
 pub fn version() -> &'static str {
-    dancer_core::shard::version()
+    crate::search::version()
 }
 
 /// The number of lines of `text`, as the batch reads them: its line
@@ -300,7 +300,7 @@ pub fn format_of(text: &str) -> Option<String> {
 fn checksum_of(p: &PartFile) -> String {
     let mut bare = p.clone();
     bare.checksum.clear();
-    dancer_core::shard::checksum(&bare)
+    crate::search::checksum(&bare)
 }
 
 impl PartFile {
@@ -604,7 +604,7 @@ pub struct Merged {
 /// parts missing and parts incomplete.
 pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
     let (n, by_number) = numbered(parts)?;
-    let missing = dancer_core::shard::missing_numbers(n, &by_number);
+    let missing = crate::search::missing_numbers(n, &by_number);
     if !missing.is_empty() {
         return Err(MergeError::Missing { n, missing });
     }

@@ -491,7 +491,7 @@ impl RunRecord {
 }
 
 /// `3-5,9`: the numbers `ks` (sorted, 1 or more) as `sbatch --array`
-/// ranges ([`ToRerun::array`](crate::shard::ToRerun::array)'s form).
+/// ranges ([`ToRerun::array`](crate::search::ToRerun::array)'s form).
 pub fn array_ranges(ks: &[usize]) -> String {
     let mut ranges: Vec<(usize, usize)> = Vec::new();
     for &k in ks {
@@ -500,7 +500,7 @@ pub fn array_ranges(ks: &[usize]) -> String {
             _ => ranges.push((k, k)),
         }
     }
-    crate::shard::ToRerun {
+    crate::search::ToRerun {
         n: ks.last().copied().unwrap_or(0),
         ranges,
         incomplete: Vec::new(),

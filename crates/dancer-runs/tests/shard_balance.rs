@@ -11,8 +11,8 @@
 
 use dancer_core::engines::EngineKind;
 use dancer_core::parallel::{run, Observer, RunConfig, UnitResult};
-use dancer_core::shard::{ShardSpec, Split, SplitOptions};
 use dancer_core::{classic, Problem};
+use dancer_runs::search::{ShardSpec, Split, SplitOptions};
 use std::sync::Mutex;
 
 struct Nodes(Mutex<Vec<u64>>);

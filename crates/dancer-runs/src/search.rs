@@ -1,7 +1,7 @@
 //! Shards and checkpoints: the saved state of a split search, and the rules
 //! that make the parts of a search add up to the whole.
 //!
-//! A search split into units (see [`crate::parallel`]) can be run in parts:
+//! A search split into units (see [`dancer_core::parallel`]) can be run in parts:
 //! on several machines (*shards*, each running the units dealt to it), or
 //! across restarts (*checkpoints*, the units completed so far). Both save
 //! the same record, [`Saved`], as a small JSON document; this module owns
@@ -74,12 +74,12 @@
 //! [`Split::totals`]): a sum that does not fit in 64 bits is an error,
 //! never a wrapped total.
 
-use crate::count::Count;
-use crate::engines::{EngineError, EngineKind};
-use crate::parallel::{self, Plan, Purpose, Stop, UnitResult};
-use crate::plural;
-use crate::problem::Problem;
-use crate::stats::Stats;
+use dancer_core::engines::{EngineError, EngineKind};
+use dancer_core::parallel::{self, Plan, Purpose, Stop, UnitResult};
+use dancer_core::plural;
+use dancer_core::Count;
+use dancer_core::Problem;
+use dancer_core::Stats;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -219,7 +219,7 @@ pub struct Saved {
     /// Exact at any size (a JSON integer of any length): an enumeration's
     /// count is at most [`MAX_SAVED_COUNT`], a memoized count's
     /// (`engine` `"memo"`) is not bounded.
-    #[serde(deserialize_with = "crate::count::deserialize_exact")]
+    #[serde(deserialize_with = "dancer_core::count::deserialize_exact")]
     pub solutions: Count,
     pub nodes: u64,
     pub updates: u64,
@@ -294,7 +294,7 @@ impl Saved {
         };
         named
             .filter(|e| e.supports(problem))
-            .unwrap_or_else(|| crate::choose_engine(problem))
+            .unwrap_or_else(|| dancer_core::choose_engine(problem))
     }
 
     /// Reads a record and checks it whole (see the module documentation):
@@ -404,17 +404,17 @@ impl Saved {
     }
 
     /// The shard result of part `k` of `n` of a memoized count of
-    /// `problem` (see [`crate::memo::MemoSplit`]): its count, exact at any
+    /// `problem` (see [`dancer_core::memo::MemoSplit`]): its count, exact at any
     /// size, the sub-problems it solved as its nodes and the options it
     /// tried as its updates (as in `--json`'s summary of a memoized count).
     pub fn memo_shard(
         problem: &Problem,
         (k, n): (usize, usize),
-        r: &crate::memo::MemoOutcome,
+        r: &dancer_core::memo::MemoOutcome,
     ) -> Saved {
         let split = r
             .split
-            .unwrap_or(crate::memo::MemoSplit { depth: 1, units: 1 });
+            .unwrap_or(dancer_core::memo::MemoSplit { depth: 1, units: 1 });
         Saved {
             format: SHARD.into(),
             version: version().into(),
@@ -1061,8 +1061,8 @@ fn sum(parts: &[(String, Saved)], n: usize) -> Result<Merged, MergeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parallel::{run, Observer, RunConfig};
-    use crate::{classic, EngineKind};
+    use dancer_core::parallel::{run, Observer, RunConfig};
+    use dancer_core::{classic, EngineKind};
 
     struct Quiet;
     impl Observer for Quiet {
@@ -1503,13 +1503,43 @@ mod tests {
         assert_eq!(ToRerun::new(m, vec![1, m], vec![]).ranges, vec![(2, m - 1)]);
     }
 
+    /// Memo shards with counts beyond 128 bits read back exactly and merge
+    /// to the exact sum; the messages count their units in the singular.
+    #[test]
+    fn memo_shards_of_big_counts() {
+        let mut b = dancer_core::ProblemBuilder::new();
+        b.primary("a").unwrap();
+        b.option(["a"]).unwrap();
+        let p = b.build().unwrap();
+        let big: Count = format!("3{}", "0".repeat(60)).parse().unwrap();
+        let mut parts = Vec::new();
+        for k in 1..=3 {
+            let r = dancer_core::memo::MemoOutcome {
+                count: big.clone(),
+                complete: true,
+                stats: dancer_core::memo::MemoStats::default(),
+                split: Some(dancer_core::memo::MemoSplit { depth: 1, units: 3 }),
+            };
+            let saved = Saved::memo_shard(&p, (k, 3), &r);
+            let text = String::from_utf8(saved.to_json()).unwrap();
+            let back = Saved::from_json(&text).unwrap();
+            assert_eq!(back.solutions, big);
+            parts.push((format!("part {k}"), back));
+        }
+        let m = merge(&parts).unwrap();
+        assert_eq!(m.solutions.to_string(), format!("9{}", "0".repeat(60)));
+        assert!(ResumeError::Units { theirs: 1, ours: 1 }
+            .to_string()
+            .starts_with("the checkpoint has 1 unit,"));
+    }
+
     /// A search that ends above the cut (here a problem with no solution)
     /// has no units: its shard results merge, their parts to run again are
     /// none, and its checkpoint resumes.
     #[test]
     fn a_split_of_no_units_merges_and_resumes() {
         // item c is in no option: the search ends at its root
-        let mut b = crate::ProblemBuilder::new();
+        let mut b = dancer_core::ProblemBuilder::new();
         for x in ["a", "b", "c"] {
             b.primary(x).unwrap();
         }
@@ -1634,7 +1664,7 @@ mod tests {
         ));
         // a checkpoint of a problem with multiplicities made when `dlxm`
         // was called `dlx` still resumes
-        let mut b = crate::ProblemBuilder::new();
+        let mut b = dancer_core::ProblemBuilder::new();
         b.primary_bounded("a", 2, 2).unwrap();
         for _ in 0..3 {
             b.option(["a"]).unwrap();

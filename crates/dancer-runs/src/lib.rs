@@ -1,0 +1,20 @@
+//! # dancer-runs
+//!
+//! Runs in parts, in one place: a search or a Sudoku batch split into
+//! parts that run apart (on the machines of a cluster, or across
+//! restarts), saved as small checked files, and put back together.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`search`] | a search's checkpoints and shard results: the saved record ([`search::Saved`]), its checks, the split of this run ([`search::Split`]), dealing units to shards, [`search::merge`] |
+//! | [`batch`] | a Sudoku batch's parts: the part file ([`batch::PartFile`]), the split by lines, [`batch::merge`] |
+//! | [`slurm`] | Slurm job arrays: the scripts, the checks on their values, the run's record |
+//!
+//! The engines, the plans that shards are cut from and the batch itself
+//! are `dancer-core`'s and `dancer-sudoku`'s; this crate saves, checks and
+//! adds up. No I/O: reading and writing the files is the caller's
+//! (through `dancer_formats::out_file`).
+
+pub mod batch;
+pub mod search;
+pub mod slurm;
