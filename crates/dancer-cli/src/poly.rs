@@ -370,18 +370,22 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let puzzle = load(&args.puzzle)?;
     let model = Model::new(puzzle)?;
     if args.memo {
-        if args.engine.engine != dancer_core::EngineKind::Auto {
-            bail!("--memo counts with its own search: leave out --engine");
-        }
         // every solution, symmetric ones included: no symmetry breaking
         let cover = model.cover(false);
-        let r = crate::solve::memo_count(
-            &cover.problem,
-            args.memo_memory,
-            outputs.zdd.as_ref(),
-            None,
-            true,
-        )?;
+        let asked = dancer_runs::plan::RunOptions {
+            engine: args.engine.engine,
+            count: true,
+            memo: true,
+            memo_memory: args.memo_memory,
+            cancel: Some(crate::interrupt::cancel_flag()),
+            ..Default::default()
+        };
+        let planned = asked.plan(&cover.problem);
+        let memo = match planned.map_err(|e| crate::solve::plan_error(e, None))? {
+            dancer_runs::plan::RunPlan::Memo(memo) => memo,
+            dancer_runs::plan::RunPlan::Search(_) => unreachable!("memos were asked for"),
+        };
+        let r = crate::solve::memo_count(&cover.problem, &memo, outputs.zdd.as_ref(), true)?;
         if args.json.json {
             out.record(&dancer_formats::ndjson::PolyRecord::Summary {
                 solutions: r.count.clone(),
@@ -395,7 +399,7 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
             out.line(&r.count.to_string())?;
         }
         out.flush()?;
-        crate::solve::memo_summary(&r, None, None);
+        crate::solve::memo_summary(&r, None, memo.memory);
         return Ok(crate::solve::memo_found(&r));
     }
     let threads = args.threads.get();

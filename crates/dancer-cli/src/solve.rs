@@ -14,11 +14,12 @@ use crate::output::{ending_text, plural, Found, Out};
 use crate::{interrupt, progress};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use dancer_core::parallel::{self, Observer, Progress, RunConfig, Stop, UnitResult};
-use dancer_core::{verify, EngineKind, Problem};
+use dancer_core::parallel::{Progress, UnitResult};
+use dancer_core::{verify, Problem};
 use dancer_formats::ndjson::SolveRecord;
 use dancer_formats::out_file::{OutFile, OutKind};
-use dancer_runs::search::{Checkpoint, Saved, ShardSpec, Split, SplitError, SplitOptions};
+use dancer_runs::plan::{MemoRun, PlanError, RunHooks, RunOptions, RunPlan, SearchRun};
+use dancer_runs::search::{Saved, ShardSpec, SplitError};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -157,7 +158,6 @@ struct Printed<'o> {
     bad: Option<String>,
     /// Solutions checked by `--verify`.
     verified: u64,
-    checkpoint: Option<Checkpoint>,
     save_error: Option<anyhow::Error>,
 }
 
@@ -169,25 +169,9 @@ struct Printer<'a, 'o> {
     cancel: Arc<AtomicBool>,
     bar: Option<ProgressBar>,
     checkpoint: Option<OutFile>,
-    start: Instant,
 }
 
 impl Printer<'_, '_> {
-    /// Saves the checkpoint: `complete`, or `stopped` early, or neither
-    /// (the run goes on); what was printed must be on its way first.
-    fn save(&self, p: &mut Printed<'_>, complete: bool, stopped: Option<Stop>) {
-        let (Some(file), Some(cp)) = (&self.checkpoint, &mut p.checkpoint) else {
-            return;
-        };
-        let saved = cp.saved(complete, stopped, self.start.elapsed().as_secs_f64());
-        if let Err(e) = p.out.flush() {
-            p.error.get_or_insert(e);
-        }
-        if let Err(e) = file.write(&saved.to_json()) {
-            p.save_error = Some(anyhow::Error::from(e).context("cannot save the checkpoint"));
-        }
-    }
-
     fn print(&self, p: &mut Printed<'_>, sol: &[usize]) -> std::io::Result<()> {
         if self.args.json.json {
             return p.out.record(&SolveRecord::Solution {
@@ -207,7 +191,7 @@ impl Printer<'_, '_> {
     }
 }
 
-impl Observer for Printer<'_, '_> {
+impl RunHooks for Printer<'_, '_> {
     fn unit(&self, r: &UnitResult) {
         let mut p = self.printed.lock().expect("no thread panics holding it");
         let p = &mut *p;
@@ -230,8 +214,19 @@ impl Observer for Printer<'_, '_> {
                 self.cancel.store(true, Ordering::Relaxed);
             }
         }
-        if p.checkpoint.as_mut().is_some_and(|cp| cp.record(r)) {
-            self.save(p, false, None);
+    }
+
+    /// Saves the checkpoint; what was printed goes on its way first.
+    fn save(&self, saved: &Saved) {
+        let Some(file) = &self.checkpoint else {
+            return;
+        };
+        let mut p = self.printed.lock().expect("no thread panics holding it");
+        if let Err(e) = p.out.flush() {
+            p.error.get_or_insert(e);
+        }
+        if let Err(e) = file.write(&saved.to_json()) {
+            p.save_error = Some(anyhow::Error::from(e).context("cannot save the checkpoint"));
         }
     }
 
@@ -278,50 +273,77 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let outputs = Outputs::new(&args)?;
     let parsed = read_problem(args.file.as_deref(), args.format)?;
     let problem = &parsed.problem;
-    // a count with `auto`: with memos, or the engine weighed for it
-    let mut chosen = None;
-    if args.memo {
-        return run_memo(&args, &outputs, problem, out);
-    }
-    if auto_may_memo(&args) {
-        match dancer_core::memo::choose(problem) {
-            dancer_core::memo::CountWith::Memo => return run_memo(&args, &outputs, problem, out),
-            dancer_core::memo::CountWith::Engine(e) => chosen = Some(e),
-        }
-    }
-    let threads = args.threads.get();
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
-    // a resumed run with `auto` goes on with the checkpoint's engine
-    let engine = match &resume {
-        Some(saved) if args.engine.engine == EngineKind::Auto => saved.engine_for(problem),
-        _ => match chosen {
-            Some(e) => e,
-            None => args.engine.engine.resolve(problem)?,
-        },
-    };
-    let opts = SplitOptions {
-        threads,
-        shard: args.shard,
-        checkpoints: args.checkpoint.is_some() || args.resume.is_some(),
-        resume,
-    };
-    let split = Split::new(problem, engine, opts).map_err(|e| match e {
-        SplitError::Saved(e) => {
-            let path = args.resume.as_deref().unwrap_or(Path::new("checkpoint"));
-            anyhow::anyhow!("{}: {e}", path.display())
-        }
-        e => e.into(),
-    })?;
-
     // set by Ctrl-C, SIGTERM or SIGHUP: the search stops, and what it
     // found is printed
     let cancel = interrupt::cancel_flag();
+    let options = RunOptions {
+        engine: args.engine.engine,
+        count: args.count,
+        memo: args.memo,
+        memo_memory: args.memo_memory,
+        limit: args.limit,
+        threads: args.threads.get(),
+        ordered: args.ordered,
+        verify: args.verify,
+        resume,
+        shard: args.shard,
+        checkpoint_every: outputs
+            .checkpoint
+            .as_ref()
+            .map(|_| Duration::from_secs_f64(args.checkpoint_every)),
+        cancel: Some(cancel.clone()),
+        tick: Duration::from_millis(if args.progress.progress == ProgressMode::Json {
+            1000
+        } else {
+            200
+        }),
+    };
+    match options
+        .plan(problem)
+        .map_err(|e| plan_error(e, args.resume.as_deref()))?
+    {
+        RunPlan::Memo(memo) => run_memo(&args, &outputs, problem, &memo, out),
+        RunPlan::Search(search) => run_search(&args, &outputs, problem, &search, cancel, out),
+    }
+}
+
+/// A run that cannot be planned, in the command line's words.
+pub fn plan_error(e: PlanError, resume: Option<&Path>) -> anyhow::Error {
+    match e {
+        PlanError::MemoWithEngine(_) => {
+            anyhow::anyhow!("--memo counts with its own search: leave out --engine")
+        }
+        PlanError::MemoMemory { asked, left } => anyhow::anyhow!(
+            "--memo-memory {}: the memos may take up to twice that, and this process can get at most {} more (its address-space or cgroup limit); ask for at most {}, or leave it out (the default fits the limits)",
+            human_bytes(asked),
+            human_bytes(left),
+            human_bytes(left / 2)
+        ),
+        PlanError::Split(SplitError::Saved(e)) => {
+            let path = resume.unwrap_or(Path::new("checkpoint"));
+            anyhow::anyhow!("{}: {e}", path.display())
+        }
+        e => e.into(),
+    }
+}
+
+/// The split search: solutions printed unit by unit, checkpoints written
+/// when the run hands them out, then the summary.
+fn run_search(
+    args: &SolveArgs,
+    outputs: &Outputs,
+    problem: &Problem,
+    search: &SearchRun,
+    cancel: Arc<AtomicBool>,
+    out: &mut Out,
+) -> Result<Found> {
     let bar = (args.progress.progress == ProgressMode::Auto)
         .then(progress::on_terminal)
         .flatten()
         .map(progress::search_bar);
     let printer = Printer {
-        args: &args,
+        args,
         problem,
         printed: Mutex::new(Printed {
             out,
@@ -330,47 +352,17 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
             error: None,
             bad: None,
             verified: 0,
-            checkpoint: outputs
-                .checkpoint
-                .as_ref()
-                .map(|_| split.checkpoint(Duration::from_secs_f64(args.checkpoint_every))),
             save_error: None,
         }),
-        cancel: cancel.clone(),
+        cancel,
         bar,
         checkpoint: outputs.checkpoint.clone(),
-        start: Instant::now(),
     };
-    let cfg = RunConfig {
-        engine,
-        threads,
-        ordered: args.ordered,
-        limit: args.limit,
-        cancel: Some(cancel.clone()),
-        keep: !args.count || args.verify,
-        tick: Duration::from_millis(if args.progress.progress == ProgressMode::Json {
-            1000
-        } else {
-            200
-        }),
-    };
-    let start = Instant::now();
-    let summary = parallel::run(problem, &split.plan, &split.selected, &cfg, &printer)?;
-    let elapsed = start.elapsed();
+    let ran = search.run(problem, &printer)?;
     if let Some(b) = &printer.bar {
         b.finish_and_clear();
     }
     let mut p = printer.printed.lock().expect("the run is over");
-    let complete = summary.complete;
-    // why it ended early: the limit, or a signal (a write error also
-    // stops it, and is reported below)
-    let stopped = summary.stopped();
-    // the counts of the whole search (or shard): the top part once, the
-    // units run now, and those done before a resume
-    let mut stats = split.totals(&summary.stats)?;
-    stats.elapsed = elapsed;
-    // a final checkpoint: complete, interrupted, or stopped at the limit
-    printer.save(&mut p, complete, stopped);
     if let Some(e) = p.save_error.take() {
         return Err(e);
     }
@@ -380,14 +372,14 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     if let Some(e) = p.error.take() {
         return Err(anyhow::Error::from(e).context("cannot write the output"));
     }
-    if let Some(file) = &outputs.shard {
-        let result = split.shard_result(&stats, stopped, elapsed.as_secs_f64());
+    if let (Some(file), Some(result)) = (&outputs.shard, &ran.shard) {
         file.write(&result.to_json())
             .context("cannot write the shard result")?;
     }
+    let stats = &ran.stats;
     let out = &mut *p.out;
     if args.json.json {
-        let mut record = SolveRecord::summary(&stats, complete, stopped);
+        let mut record = SolveRecord::summary(stats, ran.complete, ran.stopped);
         if let SolveRecord::Summary {
             max_level, profile, ..
         } = &mut record
@@ -403,27 +395,43 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     }
     // the partial result of an interrupted run is out too, before the exit
     out.flush()?;
-    let secs = elapsed.as_secs_f64();
+    let verified = args.verify.then_some(p.verified);
+    search_summary(args, problem, search, stats, ran.stopped, verified);
+    Ok(Found::of_search(stats.solutions, ran.stopped))
+}
+
+/// What a split search did, on standard error.
+fn search_summary(
+    args: &SolveArgs,
+    problem: &Problem,
+    search: &SearchRun,
+    stats: &dancer_core::Stats,
+    stopped: Option<dancer_core::parallel::Stop>,
+    verified: Option<u64>,
+) {
+    let secs = stats.elapsed.as_secs_f64();
+    let split = &search.split;
     // nodes and updates are counted by each engine in its own way: the
     // summary says whose they are
     eprintln!(
-        "engine {engine}: {}, {}, {}, {secs:.3} s ({})",
+        "engine {}: {}, {}, {}, {secs:.3} s ({})",
+        search.engine,
         plural(stats.solutions, "solution", "solutions"),
         plural(stats.nodes, "node", "nodes"),
         plural(stats.updates, "update", "updates"),
         ending_text(stopped)
     );
-    if args.verify {
+    if let Some(verified) = verified {
         eprintln!(
             "verified {} against the problem, not the engine: {}",
-            plural(p.verified, "solution", "solutions"),
+            plural(verified, "solution", "solutions"),
             dancer_core::verify::what_is_checked(problem)
         );
     }
     if args.stats {
         eprintln!(
             "{}, {} at depth {}; {} ({} primary), {}, {}",
-            plural(threads, "thread", "threads"),
+            plural(search.config.threads, "thread", "threads"),
             plural(split.plan.units.len(), "unit", "units"),
             split.plan.depth,
             plural(problem.n_items(), "item", "items"),
@@ -453,7 +461,6 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
             plural(split.plan.units.len(), "unit", "units")
         );
     }
-    Ok(Found::of_search(stats.solutions, stopped))
 }
 
 /// How many of `units` (numbered from 0, dealt round-robin) part `k` of
@@ -467,21 +474,6 @@ fn units_of_part(units: u64, k: u64, n: u64) -> u64 {
     }
 }
 
-/// Whether `auto` may count with memos: a count (`--count`, no
-/// `--engine`) with nothing the counter does not take (a limit,
-/// checkpoints, shards, ordered or verified solutions); it does where the
-/// counter certainly pays ([`dancer_core::memo::choose`]).
-fn auto_may_memo(args: &SolveArgs) -> bool {
-    args.count
-        && args.engine.engine == EngineKind::Auto
-        && args.limit.is_none()
-        && args.checkpoint.is_none()
-        && args.resume.is_none()
-        && args.shard.is_none()
-        && !args.ordered
-        && !args.verify
-}
-
 /// `dancer solve --count --memo`: the memoizing counter
 /// ([`dancer_core::memo`]), its count on standard output (a JSON summary
 /// with `--json`), what it did on standard error.
@@ -489,14 +481,11 @@ fn run_memo(
     args: &SolveArgs,
     outputs: &Outputs,
     problem: &Problem,
+    memo: &MemoRun,
     out: &mut Out,
 ) -> Result<Found> {
-    if args.engine.engine != EngineKind::Auto {
-        bail!("--memo counts with its own search: leave out --engine");
-    }
-    let part = args.shard.map(|s| (s.k, s.n));
     let show = args.progress.progress == ProgressMode::Auto;
-    let r = memo_count(problem, args.memo_memory, outputs.zdd.as_ref(), part, show)?;
+    let r = memo_count(problem, memo, outputs.zdd.as_ref(), show)?;
     let stopped = (!r.complete).then_some(dancer_core::parallel::Stop::Interrupted);
     if let (Some(s), Some(file)) = (args.shard, &outputs.shard) {
         let saved = Saved::memo_shard(problem, (s.k, s.n), &r);
@@ -525,37 +514,27 @@ fn run_memo(
         out.line(&r.count.to_string())?;
     }
     out.flush()?;
-    memo_summary(&r, args.stats.then_some(problem), args.memo_memory);
+    memo_summary(&r, args.stats.then_some(problem), memo.memory);
     Ok(memo_found(&r))
 }
 
-/// The memoized count of `problem` within `memory` bytes (default: see
-/// [`default_memo_memory`]), stopped by a signal; a problem it cannot
-/// take is an error. With `part` (K, N), only that part of the count
-/// (see `dancer_core::memo::MemoSplit`). With `show`, a spinner on
-/// standard error when it is a terminal (sub-problems, hits, the cache's
-/// size, the rate). With `zdd`, the ZDD of the solutions is written
-/// there (to a temporary file beside it, renamed when complete; an
-/// interrupted count leaves no ZDD).
+/// The memoized count of `problem` as `memo` decides (its cap, its
+/// part), stopped by a signal; a problem it cannot take is an error. With
+/// `show`, a spinner on standard error when it is a terminal
+/// (sub-problems, hits, the cache's size, the rate). With `zdd`, the ZDD
+/// of the solutions is written there (to a temporary file beside it,
+/// renamed when complete; an interrupted count leaves no ZDD).
 pub fn memo_count(
     problem: &Problem,
-    memory: Option<u64>,
+    memo: &MemoRun,
     zdd: Option<&OutFile>,
-    part: Option<(usize, usize)>,
     show: bool,
 ) -> Result<dancer_core::memo::MemoOutcome> {
-    let memory = memo_memory(memory)?;
     let shown = show.then(progress::on_terminal).flatten().map(|target| {
         let pr = Arc::new(dancer_core::memo::MemoProgress::default());
         (pr.clone(), memo_spinner(target, pr))
     });
-    let opts = dancer_core::memo::MemoOptions {
-        memory: usize::try_from(memory).unwrap_or(usize::MAX),
-        cancel: Some(interrupt::cancel_flag()),
-        check: false,
-        progress: shown.as_ref().map(|(pr, _)| pr.clone()),
-        part,
-    };
+    let opts = memo.options(shown.as_ref().map(|(pr, _)| pr.clone()));
     let _spinner = shown.map(|(_, s)| s);
     let Some(path) = zdd else {
         return Ok(dancer_core::memo::count(problem, &opts)?);
@@ -642,11 +621,7 @@ pub fn memo_message(nodes: u64, hits: u64, bytes: u64, per_second: f64, secs: f6
 
 /// What a memoized count did, on standard error; with `stats`, the
 /// problem's size and the rest of the counters too.
-pub fn memo_summary(
-    r: &dancer_core::memo::MemoOutcome,
-    stats: Option<&Problem>,
-    memory: Option<u64>,
-) {
+pub fn memo_summary(r: &dancer_core::memo::MemoOutcome, stats: Option<&Problem>, memory: u64) {
     let s = &r.stats;
     let stopped = (!r.complete).then_some(dancer_core::parallel::Stop::Interrupted);
     let mib = |b: u64| b as f64 / f64::from(1 << 20);
@@ -666,7 +641,7 @@ pub fn memo_summary(
             plural(s.options_tried, "option", "options"),
             plural(s.stored, "count", "counts"),
             s.evicted,
-            mib(memory.unwrap_or_else(default_memo_memory)),
+            mib(memory),
             plural(s.width, "item", "items"),
             if s.own_order { "the problem's own" } else { "a grown" }
         );
@@ -689,37 +664,6 @@ pub fn memo_found(r: &dancer_core::memo::MemoOutcome) -> Found {
     } else {
         Found::Some
     }
-}
-
-/// `--memo-memory` when not given: `dancer_core::memo::default_memory`
-/// (a quarter of the machine's memory, at most a quarter of what this process
-/// may still get under its limits).
-fn default_memo_memory() -> u64 {
-    dancer_core::memo::default_memory() as u64
-}
-
-/// `--memo-memory` as asked: refused when twice it is more than this
-/// process can get under its address-space (`ulimit -v`) or cgroup limit
-/// (the cache would grow until the process is aborted or killed: a cache
-/// of long counts takes up to about twice its cap in the process).
-fn memo_memory(asked: Option<u64>) -> Result<u64> {
-    let Some(m) = asked else {
-        return Ok(default_memo_memory());
-    };
-    let limits = dancer_core::memory::Limits::read();
-    let hard = [limits.address_space_left, limits.cgroup_left]
-        .into_iter()
-        .flatten()
-        .min();
-    if let Some(left) = hard.filter(|&left| m.saturating_mul(2) > left) {
-        bail!(
-            "--memo-memory {}: the memos may take up to twice that, and this process can get at most {} more (its address-space or cgroup limit); ask for at most {}, or leave it out (the default fits the limits)",
-            human_bytes(m),
-            human_bytes(left),
-            human_bytes(left / 2)
-        );
-    }
-    Ok(m)
 }
 
 /// `512 MiB`, `3.2 GiB`.

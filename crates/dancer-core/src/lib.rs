@@ -63,6 +63,7 @@ pub use engines::{
     choose_engine, links_engine, DescendError, Engine, EngineError, EngineKind, Event,
     UnknownEngine, Unsupported, CANCEL_INTERVAL,
 };
+pub use engines::{watch, Watched, Watcher};
 pub use problem::{
     BuildError, ColorId, Entry, ItemId, OptionId, OptionRef, Problem, ProblemBuilder, Warning,
 };

@@ -534,6 +534,41 @@ pub fn run(
     })
 }
 
+/// A unit's search, watched: its solutions kept (when asked) and counted
+/// against the limit, its nodes and position shared at each pause, stopped
+/// when the run stops.
+struct UnitWatcher<'s, 'p, 'r> {
+    shared: &'s Shared<'p>,
+    cfg: &'s RunConfig,
+    w: usize,
+    share: f64,
+    solutions: &'r mut Vec<Vec<OptionId>>,
+    last_nodes: u64,
+}
+
+impl crate::engines::Watcher for UnitWatcher<'_, '_, '_> {
+    fn solution(&mut self, s: &[OptionId]) -> bool {
+        let n = self.shared.found.fetch_add(1, Ordering::Relaxed) + 1;
+        if self.cfg.keep {
+            self.solutions.push(s.to_vec());
+        }
+        if !self.cfg.ordered && self.cfg.limit.is_some_and(|l| n >= l) {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+
+    fn progress(&mut self, nodes: u64, fraction: f64) -> bool {
+        self.shared
+            .nodes
+            .fetch_add(nodes - self.last_nodes, Ordering::Relaxed);
+        self.last_nodes = nodes;
+        self.shared.running.lock().unwrap()[self.w] = (self.share, fraction);
+        !self.shared.stop.load(Ordering::Relaxed)
+    }
+}
+
 fn worker(
     problem: &Problem,
     engine: EngineKind,
@@ -581,43 +616,18 @@ fn worker(
                     e
                 });
                 e.reset();
-                e.set_pause(Some(PAUSE));
                 e.descend(prefix)?;
-                let mut last_nodes = 0;
-                loop {
-                    match e.next_event() {
-                        Some(Event::Solution(s)) => {
-                            let n = shared.found.fetch_add(1, Ordering::Relaxed) + 1;
-                            if cfg.keep {
-                                result.solutions.push(s.to_vec());
-                            }
-                            if !cfg.ordered && cfg.limit.is_some_and(|l| n >= l) {
-                                shared.stop.store(true, Ordering::Relaxed);
-                                result.complete = false;
-                                break;
-                            }
-                        }
-                        Some(Event::Pause) => {
-                            let nodes = e.stats().nodes;
-                            shared
-                                .nodes
-                                .fetch_add(nodes - last_nodes, Ordering::Relaxed);
-                            last_nodes = nodes;
-                            shared.running.lock().unwrap()[w] = (*share, e.position());
-                            if shared.stop.load(Ordering::Relaxed) {
-                                result.complete = false;
-                                break;
-                            }
-                        }
-                        Some(Event::Frontier(..)) => unreachable!("no frontier set"),
-                        None => {
-                            if !e.is_complete() {
-                                result.complete = false;
-                            }
-                            break;
-                        }
-                    }
-                }
+                let mut unit = UnitWatcher {
+                    shared,
+                    cfg,
+                    w,
+                    share: *share,
+                    solutions: &mut result.solutions,
+                    last_nodes: 0,
+                };
+                let watched = crate::engines::watch(&mut **e, Some(PAUSE), &mut unit);
+                let last_nodes = unit.last_nodes;
+                result.complete = watched.complete;
                 let nodes = e.stats().nodes;
                 shared
                     .nodes

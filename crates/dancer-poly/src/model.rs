@@ -510,7 +510,7 @@ impl Model {
     pub fn solve(
         &self,
         opts: &Options,
-        mut emit: impl FnMut(&[usize]) -> bool,
+        emit: impl FnMut(&[usize]) -> bool,
     ) -> Result<Counts, dancer_core::EngineError> {
         let cover = self.cover(opts.symmetry_breaking);
         let kind = opts.engine.resolve(&cover.problem)?;
@@ -528,29 +528,46 @@ impl Model {
         if let Some(c) = &opts.cancel {
             engine.set_cancel(c.clone());
         }
-        let mut counts = Counts::default();
-        let mut stopped = false;
-        let mut sol: Vec<usize> = Vec::new();
-        if opts.live.is_some() {
-            engine.set_pause(Some(Live::EVERY));
+        /// Each solution classified, counted and emitted; the live view
+        /// told where the search is at each pause.
+        struct Taker<'m, 'o, F> {
+            model: &'m Model,
+            opts: &'o Options,
+            cover: &'o Cover,
+            sol: Vec<usize>,
+            counts: Counts,
+            emit: F,
         }
-        loop {
-            match engine.next_event() {
-                None => break,
-                Some(dancer_core::Event::Solution(options)) => {
-                    if self.take(opts, &cover, options, &mut sol, &mut counts, &mut emit) {
-                        stopped = true;
-                        break;
-                    }
+        impl<F: FnMut(&[usize]) -> bool> dancer_core::Watcher for Taker<'_, '_, F> {
+            fn solution(&mut self, options: &[dancer_core::OptionId]) -> bool {
+                let (opts, cover) = (self.opts, self.cover);
+                !self.model.take(
+                    opts,
+                    cover,
+                    options,
+                    &mut self.sol,
+                    &mut self.counts,
+                    &mut self.emit,
+                )
+            }
+            fn progress(&mut self, nodes: u64, fraction: f64) -> bool {
+                if let Some(l) = &self.opts.live {
+                    l.set(nodes, fraction);
                 }
-                Some(dancer_core::Event::Pause) => {
-                    if let Some(l) = &opts.live {
-                        l.set(engine.stats().nodes, engine.position());
-                    }
-                }
-                Some(dancer_core::Event::Frontier(..)) => {}
+                true
             }
         }
+        let mut taker = Taker {
+            model: self,
+            opts,
+            cover: &cover,
+            sol: Vec::new(),
+            counts: Counts::default(),
+            emit,
+        };
+        let every = opts.live.is_some().then_some(Live::EVERY);
+        let watched = dancer_core::watch(&mut *engine, every, &mut taker);
+        let mut counts = taker.counts;
         if let Some(l) = &opts.live {
             l.set(
                 engine.stats().nodes,
@@ -563,7 +580,7 @@ impl Model {
         }
         counts.nodes = engine.stats().nodes;
         counts.engine = Some(kind);
-        counts.complete = !stopped && engine.is_complete();
+        counts.complete = watched.complete;
         Ok(counts)
     }
 

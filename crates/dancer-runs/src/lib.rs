@@ -6,6 +6,7 @@
 //!
 //! | module | what |
 //! |---|---|
+//! | [`plan`] | one run plan: a search run's options decided once ([`plan::RunOptions::plan`]: memos or an engine, the engine, the split, the checkpoints), and the run itself with the front end's hooks ([`plan::SearchRun::run`]) |
 //! | [`search`] | a search's checkpoints and shard results: the saved record ([`search::Saved`]), its checks, the split of this run ([`search::Split`]), dealing units to shards, [`search::merge`] |
 //! | [`batch`] | a Sudoku batch's parts: the part file ([`batch::PartFile`]), the split by lines, [`batch::merge`] |
 //! | [`slurm`] | Slurm job arrays: the scripts, the checks on their values, the run's record |
@@ -16,5 +17,6 @@
 //! (through `dancer_formats::out_file`).
 
 pub mod batch;
+pub mod plan;
 pub mod search;
 pub mod slurm;

@@ -12,7 +12,6 @@ use crate::runtime::{engine_of, limit_of, solve_mode, Ctx, Ending, JobParts, Wor
 use crate::{blocking, AppState};
 use axum::extract::State;
 use axum::Json;
-use dancer_core::Event;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -79,6 +78,43 @@ pub struct CoverSpec {
 /// Nodes between two progress updates of a cover job.
 const PAUSE: u64 = 1 << 14;
 
+/// A cover job's search, watched: each solution sent to the job's page
+/// (up to the limit), the nodes and the fraction done at each pause.
+struct CoverWatcher<'c> {
+    ctx: &'c Ctx,
+    problem: &'c dancer_core::Problem,
+    limit: Option<u64>,
+    found: u64,
+    at_limit: bool,
+}
+
+impl dancer_core::Watcher for CoverWatcher<'_> {
+    fn solution(&mut self, options: &[dancer_core::OptionId]) -> bool {
+        self.found += 1;
+        let problem = self.problem;
+        let go = self.ctx.solution(|n| {
+            json!({
+                "number": n,
+                "options": options,
+                "lines": options.iter().map(|&o| problem.option_text(o)).collect::<Vec<_>>(),
+            })
+        });
+        if self.limit.is_some_and(|l| self.found >= l) {
+            self.at_limit = true;
+            return false;
+        }
+        go
+    }
+
+    fn progress(&mut self, nodes: u64, fraction: f64) -> bool {
+        self.ctx
+            .nodes
+            .store(nodes, std::sync::atomic::Ordering::Relaxed);
+        self.ctx.set_fraction(fraction);
+        true
+    }
+}
+
 /// Checks an exact cover job and makes its work.
 pub fn cover_job(s: CoverSpec) -> Result<JobParts> {
     let solve = solve_mode(s.mode.as_deref())?;
@@ -99,37 +135,15 @@ pub fn cover_job(s: CoverSpec) -> Result<JobParts> {
             }
         };
         engine.set_cancel(ctx.cancel.clone());
-        engine.set_pause(Some(PAUSE));
-        let mut found = 0u64;
-        let mut at_limit = false;
-        loop {
-            match engine.next_event() {
-                None => break,
-                Some(Event::Solution(options)) => {
-                    found += 1;
-                    let go = ctx.solution(|n| {
-                        json!({
-                            "number": n,
-                            "options": options,
-                            "lines": options.iter().map(|&o| problem.option_text(o)).collect::<Vec<_>>(),
-                        })
-                    });
-                    if limit.is_some_and(|l| found >= l) {
-                        at_limit = true;
-                        break;
-                    }
-                    if !go {
-                        break;
-                    }
-                }
-                Some(Event::Pause) => {
-                    ctx.nodes
-                        .store(engine.stats().nodes, std::sync::atomic::Ordering::Relaxed);
-                    ctx.set_fraction(engine.position());
-                }
-                Some(Event::Frontier(..)) => {}
-            }
-        }
+        let mut job = CoverWatcher {
+            ctx,
+            problem: &problem,
+            limit,
+            found: 0,
+            at_limit: false,
+        };
+        dancer_core::watch(&mut *engine, Some(PAUSE), &mut job);
+        let at_limit = job.at_limit;
         let stats = engine.stats();
         ctx.nodes
             .store(stats.nodes, std::sync::atomic::Ordering::Relaxed);

@@ -41,6 +41,7 @@
 //! | `control.rs` | the control layer under every engine | `api.rs` |
 //! | `links.rs` | the lists `dlx` and `dlxm` share | nothing of the engines |
 //! | `dlx.rs`, `dlxm.rs`, `bitset.rs`, `bitmrv.rs` | one engine each | `api.rs`, `kind.rs`, `control.rs`, `links.rs` |
+//! | `watch.rs` | [`watch`]: the one event loop (solutions, pauses with progress, stops) that split searches, web jobs and the polyform solver run engines through | `api.rs` |
 //! | `choose.rs` | `auto` ([`choose_engine`], [`auto_costs`]) and the factory ([`EngineKind::build`]) | every engine |
 //!
 //! No engine imports another, nor `choose.rs`, nor this module: the
@@ -55,6 +56,7 @@ pub mod dlx;
 pub mod dlxm;
 mod kind;
 mod links;
+mod watch;
 
 pub use api::{DescendError, Engine, EngineError, Event, Unsupported, CANCEL_INTERVAL, STOP};
 pub use choose::{
@@ -62,3 +64,4 @@ pub use choose::{
     Shape,
 };
 pub use kind::{EngineKind, UnknownEngine};
+pub use watch::{watch, Watched, Watcher};
