@@ -41,8 +41,9 @@
 
 use dancer_runs::batch::{
     count_lines, fingerprint, format_of, line_bytes, merge, part_lines, part_of, to_rerun,
-    MergeError, Part, PartFile, COMMANDS, FORMAT, MAX_LISTED, MAX_SECONDS,
+    MergeError, Part, PartFile, COMMANDS, FORMAT, MAX_SECONDS,
 };
+use dancer_runs::parts::{PartsError, MAX_LISTED};
 use dancer_runs::search::ShardSpec;
 use dancer_runs::slurm::{self, RunRecord, MAX_TASKS, RUN};
 use dancer_sudoku::batch::Tally;
@@ -229,7 +230,9 @@ fn checked_total(t: &Tally) -> Option<u64> {
 /// field it names is the merge's), else the error or the tally.
 fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<MergeError>> {
     let Some((_, first)) = parts.first() else {
-        return Err(Some(MergeError::NoParts));
+        return Err(Some(MergeError::Parts(PartsError::NoParts {
+            noun: "part",
+        })));
     };
     let same = |p: &PartFile| {
         p.version == first.version
@@ -251,7 +254,11 @@ fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<MergeErr
         .take(MAX_LISTED)
         .collect();
     if !missing.is_empty() {
-        return Err(Some(MergeError::Missing { n, missing }));
+        return Err(Some(MergeError::Parts(PartsError::Missing {
+            noun: "part",
+            n,
+            missing,
+        })));
     }
     let mut by_k: Vec<&(String, PartFile)> = parts.iter().collect();
     by_k.sort_by_key(|(_, p)| p.shard);
@@ -262,7 +269,11 @@ fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<MergeErr
         .take(MAX_LISTED)
         .collect();
     if !incomplete.is_empty() {
-        return Err(Some(MergeError::Incomplete { n, incomplete }));
+        return Err(Some(MergeError::Parts(PartsError::Incomplete {
+            noun: "part",
+            n,
+            incomplete,
+        })));
     }
     let tallies: Vec<Tally> = parts.iter().map(|(_, p)| p.tally()).collect();
     match checked_sum(tallies.iter()) {
@@ -275,12 +286,13 @@ fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<MergeErr
 fn twice(parts: &[(String, PartFile)]) -> Option<MergeError> {
     for (j, (f, p)) in parts.iter().enumerate() {
         if let Some((a, _)) = parts[..j].iter().find(|(_, q)| q.shard == p.shard) {
-            return Some(MergeError::Twice {
+            return Some(MergeError::Parts(PartsError::Twice {
+                noun: "part",
                 k: p.shard,
                 n: p.shards,
                 a: a.clone(),
                 b: f.clone(),
-            });
+            }));
         }
     }
     None
@@ -325,13 +337,13 @@ fn check_merge(parts: &[(String, PartFile)], checked: bool) {
             }
         }
         (
-            Err(MergeError::Different {
+            Err(MergeError::Parts(PartsError::Different {
                 first,
                 other,
                 first_value,
                 other_value,
                 ..
-            }),
+            })),
             Err(None),
         ) => {
             assert_eq!(first, &parts[0].0, "Different names another first part");
@@ -361,7 +373,11 @@ fn check_merge(parts: &[(String, PartFile)], checked: bool) {
         // the checks before the missing parts are merge's
         (
             Err(
-                e @ (MergeError::NoParts | MergeError::Different { .. } | MergeError::Twice { .. }),
+                e @ MergeError::Parts(
+                    PartsError::NoParts { .. }
+                    | PartsError::Different { .. }
+                    | PartsError::Twice { .. },
+                ),
             ),
             r,
         ) => assert_eq!(Err(e), r.as_ref(), "to_rerun and merge refuse differently"),
@@ -417,7 +433,9 @@ fn check_merge(parts: &[(String, PartFile)], checked: bool) {
                     r.ranges.is_empty(),
                     !matches!(
                         got,
-                        Err(MergeError::Missing { .. } | MergeError::Incomplete { .. })
+                        Err(MergeError::Parts(
+                            PartsError::Missing { .. } | PartsError::Incomplete { .. }
+                        ))
                     ),
                     "to_rerun {:?} and merge {got:?}",
                     r.ranges
@@ -481,10 +499,11 @@ fn check_made_up(p: &PartFile) {
             let name = format!("given-{}.json", p.shard);
             assert_eq!(
                 got,
-                Err(MergeError::Incomplete {
+                Err(MergeError::Parts(PartsError::Incomplete {
+                    noun: "part",
                     n,
                     incomplete: vec![(p.shard, name)]
-                }),
+                })),
                 "a run with one part incomplete"
             );
         }

@@ -17,11 +17,11 @@
 //! the sum an interrupted search's (130), since its count is partial;
 //! parts stopped at their `--limit` leave it 0 or 1, the summary saying
 //! "stopped at the limit". That of a Sudoku batch is the batch's
-//! (`sudoku/common.rs`'s `found`): 2 when a puzzle was invalid, else 0 when
+//! (`dancer_sudoku::batch::Tally::verdict`): 2 when a puzzle was invalid, else 0 when
 //! every puzzle has a solution (for `check`: exactly one), else 1.
 //!
 //! `--missing` prints instead the parts to run again, for either kind, in
-//! the form of `sbatch --array` (`dancer_runs::search::ToRerun::array`).
+//! the form of `sbatch --array` (`dancer_runs::parts::ToRerun::array`).
 
 use crate::args::JsonArg;
 use crate::output::{ending_text, plural, Found, Out};
@@ -30,8 +30,8 @@ use clap::Args;
 use dancer_core::parallel::Stop;
 use dancer_formats::ndjson::SolveRecord;
 use dancer_runs::batch::{self as parts, PartFile, ReadError};
-use dancer_runs::search::{self, Saved, ToRerun};
-use dancer_sudoku::batch::Tally;
+use dancer_runs::parts::{PartsError, ToRerun};
+use dancer_runs::search::{self, Saved};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -192,7 +192,16 @@ fn run_sudoku(args: &MergeArgs, first_text: String, out: &mut Out) -> Result<Fou
         print_rerun(out, headers.len(), &r)?;
         return Ok(Found::Some);
     }
-    let m = parts::merge(&headers)?;
+    let m = parts::merge(&headers).map_err(|e| match e {
+        // what to do about it, in the command line's words
+        parts::MergeError::Parts(PartsError::Missing { n, .. }) => {
+            anyhow::anyhow!("{e} (run each with --shard K/{n})")
+        }
+        parts::MergeError::Parts(PartsError::Incomplete { n, .. }) => {
+            anyhow::anyhow!("{e} (finish each with --shard K/{n} --resume FILE)")
+        }
+        e => e.into(),
+    })?;
     for &i in &m.order {
         let f = &args.files[i];
         let p = read_part(f, first)?;
@@ -218,24 +227,5 @@ fn run_sudoku(args: &MergeArgs, first_text: String, out: &mut Out) -> Result<Fou
         m.seconds
     );
     let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
-    Ok(found(t, m.command == "check"))
-}
-
-/// The exit code of a Sudoku batch from its tally: the rule of
-/// `sudoku/common.rs`'s `found` (kept in step with it): 2 if a puzzle was
-/// invalid; else 0 when every puzzle has a solution (with `all_unique`:
-/// exactly one), else 1.
-fn found(t: &Tally, all_unique: bool) -> Found {
-    let answered = if all_unique {
-        t.multiple == 0 && t.none == 0
-    } else {
-        t.none == 0
-    };
-    if t.invalid > 0 {
-        Found::Invalid
-    } else if answered {
-        Found::Some
-    } else {
-        Found::None
-    }
+    Ok(crate::sudoku::common::found(t, m.command == "check"))
 }

@@ -80,13 +80,15 @@
 //! output, so that one part's output at a time is in memory) and refuses
 //! parts of other inputs, commands, versions or splits, a part given
 //! twice, parts missing and parts incomplete; [`to_rerun`] says instead
-//! which parts to run again, as `crate::search::ToRerun` does for
+//! which parts to run again, as `crate::parts::ToRerun` does for
 //! searches (the same `sbatch --array` form, `3,5-6`).
 
-use crate::search::{ShardSpec, ToRerun};
+use crate::parts::{Differs, Field, PartHeader, PartsError, ToRerun};
+use crate::search::ShardSpec;
 use dancer_sudoku::batch::Tally;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
+use std::time::{Duration, Instant};
 
 /// The `format` of a part file.
 pub const FORMAT: &str = "dancer-sudoku-shard";
@@ -94,9 +96,6 @@ pub const FORMAT: &str = "dancer-sudoku-shard";
 /// The most seconds of work a part file may hold (about 31 years), as in
 /// `dancer_core::shard`.
 pub const MAX_SECONDS: f64 = crate::search::MAX_SAVED_SECONDS;
-
-/// At most this many missing or incomplete parts are named in a message.
-pub const MAX_LISTED: usize = crate::search::MAX_LISTED;
 
 /// The most bytes of a part file read back (4 GiB): its output is what the
 /// part printed, and a part of a gigabyte of puzzles printed with `--json`
@@ -505,71 +504,148 @@ impl PartFile {
     }
 }
 
+/// Why a part file does not resume a part: it is a part of another run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResumeError {
+    #[error("it was written by dancer {theirs}, this is dancer {ours}")]
+    Version { theirs: String, ours: String },
+    #[error("it is a part of `sudoku {theirs}`, not `sudoku {ours}`")]
+    Command { theirs: String, ours: String },
+    #[error("it is part {theirs}, not part {ours}")]
+    Part { theirs: ShardSpec, ours: ShardSpec },
+    /// Another input, or other settings: `input` names this run's.
+    #[error("it is a part of another input, or of other flags (its fingerprint is {theirs}; {input} with these flags has {ours})")]
+    Input {
+        theirs: String,
+        ours: String,
+        input: String,
+    },
+}
+
+impl PartFile {
+    /// Whether this part file (read and checked by [`from_json`]
+    /// (Self::from_json)) goes on with part `spec` of `command` on the
+    /// input named `input`, of `lines` lines and fingerprint
+    /// `fingerprint` ([`fingerprint`](crate::batch::fingerprint)).
+    pub fn resumes(
+        &self,
+        input: &str,
+        command: &str,
+        spec: ShardSpec,
+        fingerprint: &str,
+        lines: usize,
+    ) -> Result<(), ResumeError> {
+        if self.version != version() {
+            Err(ResumeError::Version {
+                theirs: self.version.clone(),
+                ours: version().into(),
+            })
+        } else if self.command != command {
+            Err(ResumeError::Command {
+                theirs: self.command.clone(),
+                ours: command.into(),
+            })
+        } else if self.spec() != spec {
+            Err(ResumeError::Part {
+                theirs: self.spec(),
+                ours: spec,
+            })
+        } else if self.input != fingerprint || self.lines != lines {
+            Err(ResumeError::Input {
+                theirs: self.input.clone(),
+                ours: fingerprint.into(),
+                input: input.into(),
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A part being run: its record kept up to date as answers come in, and
+/// the moments to save it decided here (about every `every`, and at the
+/// end); the caller writes the file.
+#[derive(Debug)]
+pub struct PartRun {
+    part: PartFile,
+    /// Seconds of the runs before this one.
+    before: f64,
+    start: Instant,
+    every: Duration,
+    last_save: Instant,
+}
+
+impl PartRun {
+    /// Runs `part` (new, or read back to go on with it) from its next
+    /// line, saving about every `every`.
+    pub fn new(mut part: PartFile, every: Duration) -> PartRun {
+        part.stopped = None;
+        PartRun {
+            before: part.seconds,
+            part,
+            start: Instant::now(),
+            every,
+            last_save: Instant::now(),
+        }
+    }
+
+    /// The record as it is.
+    pub fn part(&self) -> &PartFile {
+        &self.part
+    }
+
+    /// The lines still to answer: the first and one past the last,
+    /// 1-based.
+    pub fn lines(&self) -> (usize, usize) {
+        (self.part.next, self.part.end)
+    }
+
+    /// Answers came in: `tally` of the lines up to `last` (1-based),
+    /// their `output`. `Some(true)` when the record is due to be saved
+    /// (its seconds are then up to date); `None` when the counts pass 64
+    /// bits (a forged file).
+    pub fn answered(&mut self, tally: &Tally, output: &str, last: Option<usize>) -> Option<bool> {
+        self.part.add(tally)?;
+        self.part.output.push_str(output);
+        if let Some(line) = last {
+            self.part.next = line + 1;
+        }
+        if self.last_save.elapsed() < self.every {
+            return Some(false);
+        }
+        self.part.seconds = self.before + self.start.elapsed().as_secs_f64();
+        self.last_save = Instant::now();
+        Some(true)
+    }
+
+    /// The run ended with an error: the record of what was answered, to
+    /// be saved.
+    pub fn close(&mut self) -> &PartFile {
+        self.part.seconds = (self.before + self.start.elapsed().as_secs_f64()).min(MAX_SECONDS);
+        &self.part
+    }
+
+    /// The run ended, `stopped` early or at the part's end: the record to
+    /// be saved.
+    pub fn finish(&mut self, stopped: bool) -> &PartFile {
+        self.close();
+        if stopped {
+            self.part.stopped = Some(Stopped::Interrupted);
+        } else {
+            self.part.next = self.part.end;
+            self.part.complete = true;
+        }
+        &self.part
+    }
+}
+
 /// Parts that do not merge.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MergeError {
-    #[error("no part files")]
-    NoParts,
-    /// Two files disagree on `what`: the first file named has
-    /// `first_value`, `other` has `other_value`.
-    #[error(
-        "{first} and {other}: different {what} ({first_value} and {other_value}){}",
-        why_different(what)
-    )]
-    Different {
-        first: String,
-        other: String,
-        what: &'static str,
-        first_value: String,
-        other_value: String,
-    },
-    #[error("part {k} of {n} appears twice: {a} and {b}")]
-    Twice {
-        k: usize,
-        n: usize,
-        a: String,
-        b: String,
-    },
-    /// The parts missing (the first [`MAX_LISTED`]).
-    #[error(
-        "missing parts of {n}: {} (run each with --shard K/{n})",
-        list(missing)
-    )]
-    Missing { n: usize, missing: Vec<usize> },
-    /// The parts that did not finish: their numbers and files.
-    #[error(
-        "incomplete parts of {n}: {} (finish each with --shard K/{n} --resume FILE)",
-        list_files(incomplete)
-    )]
-    Incomplete {
-        n: usize,
-        incomplete: Vec<(usize, String)>,
-    },
+    #[error(transparent)]
+    Parts(#[from] PartsError),
     #[error("the counts add up to more than 64 bits can hold (a damaged or forged file?)")]
     Overflow,
-}
-
-fn list(ks: &[usize]) -> String {
-    ks.iter()
-        .map(|k| k.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn list_files(parts: &[(usize, String)]) -> String {
-    parts
-        .iter()
-        .map(|(k, f)| format!("{k} ({f})"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn why_different(what: &str) -> &'static str {
-    if what == "inputs" {
-        ": parts of another file, command or flags"
-    } else {
-        ""
-    }
 }
 
 /// `a + b`, each count checked (`None`: beyond 64 bits).
@@ -601,22 +677,11 @@ pub struct Merged {
 /// usually the file, is for messages; the records checked by
 /// [`PartFile::from_json`], their outputs may be left out): refuses parts
 /// of other inputs, commands, versions or splits, a part given twice,
-/// parts missing and parts incomplete.
+/// parts missing and parts incomplete ([`crate::parts`]).
 pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
-    let (n, by_number) = numbered(parts)?;
-    let missing = crate::search::missing_numbers(n, &by_number);
-    if !missing.is_empty() {
-        return Err(MergeError::Missing { n, missing });
-    }
-    let incomplete: Vec<(usize, String)> = by_number
-        .iter()
-        .filter(|(_, &i)| !parts[i].1.complete)
-        .map(|(&k, &i)| (k, parts[i].0.clone()))
-        .take(MAX_LISTED)
-        .collect();
-    if !incomplete.is_empty() {
-        return Err(MergeError::Incomplete { n, incomplete });
-    }
+    let numbered = crate::parts::numbered(parts)?;
+    numbered.all_there::<PartFile>()?;
+    numbered.all_complete(parts)?;
     let mut tally = Tally::default();
     let mut seconds = 0.0;
     for (_, p) in parts {
@@ -633,10 +698,10 @@ pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
         })
         .ok_or(MergeError::Overflow)?;
     Ok(Merged {
-        order: by_number.into_values().collect(),
+        order: numbered.by_number.into_values().collect(),
         tally,
         command: parts[0].1.command.clone(),
-        shards: n,
+        shards: numbered.n,
         seconds,
     })
 }
@@ -647,70 +712,52 @@ pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
 /// the parts given (not of N). The checks of [`merge`] but the missing
 /// and incomplete parts come first.
 pub fn to_rerun(parts: &[(String, PartFile)]) -> Result<ToRerun, MergeError> {
-    let (n, by_number) = numbered(parts)?;
-    let mut incomplete = Vec::new();
-    let good = by_number
-        .iter()
-        .filter_map(|(&k, &i)| {
-            if parts[i].1.complete {
-                Some(k)
-            } else {
-                incomplete.push(k);
-                None
-            }
-        })
-        .collect::<Vec<_>>();
-    Ok(ToRerun::new(n, good, incomplete))
+    Ok(crate::parts::numbered(parts)?.to_rerun(parts))
 }
 
-/// The checks every part passes before parts merge: parts of one run (the
-/// same version, input, command, number of parts and lines), each number
-/// once. The number of parts, and the index of each part by its number.
-fn numbered(
-    parts: &[(String, PartFile)],
-) -> Result<(usize, std::collections::BTreeMap<usize, usize>), MergeError> {
-    let Some((f0, first)) = parts.first() else {
-        return Err(MergeError::NoParts);
-    };
-    for (f, p) in parts {
-        for (what, a, b) in [
-            ("versions", first.version.clone(), p.version.clone()),
-            ("inputs", first.input.clone(), p.input.clone()),
-            ("commands", first.command.clone(), p.command.clone()),
-            (
-                "numbers of parts",
-                first.shards.to_string(),
-                p.shards.to_string(),
-            ),
-            (
-                "numbers of lines",
-                first.lines.to_string(),
-                p.lines.to_string(),
-            ),
+/// The parts of one run: the same version, input, command, number of
+/// parts and lines.
+impl PartHeader for PartFile {
+    const NOUN: &'static str = "part";
+
+    fn number(&self) -> Option<usize> {
+        Some(self.shard)
+    }
+
+    fn of(&self) -> Option<usize> {
+        Some(self.shards)
+    }
+
+    fn complete(&self) -> bool {
+        self.complete
+    }
+
+    fn differs(&self, first: &Self) -> Option<Differs> {
+        const VERSIONS: Field = Field::named("versions");
+        const INPUTS: Field = Field {
+            what: "inputs",
+            why: ": parts of another file, command or flags",
+        };
+        const COMMANDS: Field = Field::named("commands");
+        const PARTS: Field = Field::named("numbers of parts");
+        const LINES: Field = Field::named("numbers of lines");
+        for (field, a, b) in [
+            (&VERSIONS, first.version.clone(), self.version.clone()),
+            (&INPUTS, first.input.clone(), self.input.clone()),
+            (&COMMANDS, first.command.clone(), self.command.clone()),
+            (&PARTS, first.shards.to_string(), self.shards.to_string()),
+            (&LINES, first.lines.to_string(), self.lines.to_string()),
         ] {
             if a != b {
-                return Err(MergeError::Different {
-                    first: f0.clone(),
-                    other: f.clone(),
-                    what,
-                    first_value: a,
-                    other_value: b,
+                return Some(Differs::Field {
+                    field,
+                    first: a,
+                    other: b,
                 });
             }
         }
+        None
     }
-    let mut by_number = std::collections::BTreeMap::new();
-    for (i, (f, p)) in parts.iter().enumerate() {
-        if let Some(j) = by_number.insert(p.shard, i) {
-            return Err(MergeError::Twice {
-                k: p.shard,
-                n: p.shards,
-                a: parts[j].0.clone(),
-                b: f.clone(),
-            });
-        }
-    }
-    Ok((first.shards, by_number))
 }
 
 #[cfg(test)]
@@ -962,10 +1009,13 @@ mod tests {
         assert!(
             matches!(
                 e,
-                MergeError::Different {
-                    what: "numbers of parts",
+                MergeError::Parts(PartsError::Different {
+                    field: Field {
+                        what: "numbers of parts",
+                        ..
+                    },
                     ..
-                }
+                })
             ),
             "{e}"
         );
@@ -979,20 +1029,14 @@ mod tests {
         );
         // missing, and to run again
         let e = merge(&parts[..1]).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "missing parts of 3: 1, 2 (run each with --shard K/3)"
-        );
+        assert_eq!(e.to_string(), "missing parts of 3: 1, 2");
         assert_eq!(to_rerun(&parts[..1]).unwrap().array(), "1-2");
         // incomplete
         let mut half = PartFile::new(&"cd".repeat(8), "count", spec(2, 3), 10);
         half.stopped = Some(Stopped::Interrupted);
         parts[2] = (name(2), half);
         let e = merge(&parts).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "incomplete parts of 3: 2 (p2.json) (finish each with --shard K/3 --resume FILE)"
-        );
+        assert_eq!(e.to_string(), "incomplete parts of 3: 2 (p2.json)");
         let r = to_rerun(&parts).unwrap();
         assert_eq!((r.array(), r.incomplete), ("2".to_string(), vec![2]));
         // many parts, few given: found without a pass over N
@@ -1001,6 +1045,9 @@ mod tests {
             to_rerun(&big).unwrap().array(),
             format!("1-4,6-{}", usize::MAX / 2)
         );
-        assert!(matches!(merge(&big), Err(MergeError::Missing { .. })));
+        assert!(matches!(
+            merge(&big),
+            Err(MergeError::Parts(PartsError::Missing { .. }))
+        ));
     }
 }

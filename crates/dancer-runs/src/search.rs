@@ -74,6 +74,7 @@
 //! [`Split::totals`]): a sum that does not fit in 64 bits is an error,
 //! never a wrapped total.
 
+use crate::parts::{Differs, Field, Numbered, PartHeader, PartsError, ToRerun};
 use dancer_core::engines::{EngineError, EngineKind};
 use dancer_core::parallel::{self, Plan, Purpose, Stop, UnitResult};
 use dancer_core::plural;
@@ -269,15 +270,6 @@ pub fn checksum<T: Serialize>(record: &T) -> String {
         h = h.wrapping_mul(0x100000001b3);
     }
     format!("{h:016x}")
-}
-
-/// The numbers from 1 to `n` that `given` lacks: the first [`MAX_LISTED`]
-/// (found in time of the parts given, not of `n`).
-pub fn missing_numbers<V>(n: usize, given: &std::collections::BTreeMap<usize, V>) -> Vec<usize> {
-    (1..=n)
-        .filter(|k| !given.contains_key(k))
-        .take(MAX_LISTED)
-        .collect()
 }
 
 impl Saved {
@@ -804,38 +796,10 @@ impl Checkpoint {
 pub enum MergeError {
     #[error("{0}: {1}")]
     Saved(String, SavedError),
-    #[error("shard result without a shard count")]
-    NoCount,
     #[error("{0}: {1}")]
     Invalid(String, String),
-    #[error("shard result without a shard number")]
-    NoNumber,
-    /// Two files disagree on `what`: `first` (the first file named) has
-    /// `first_value`, `other` has `other_value`; the message names both in
-    /// that order.
-    #[error("{first} and {other}: different {what} ({first_value} and {other_value})")]
-    Different {
-        first: String,
-        other: String,
-        what: &'static str,
-        first_value: String,
-        other_value: String,
-    },
-    #[error("{first} and {other}: different splits of the search")]
-    Split { first: String, other: String },
-    #[error("{file}: shard {k} of {n} is out of range")]
-    OutOfRange { file: String, k: usize, n: usize },
-    #[error("shard {k} of {n} appears twice: {a} and {b}")]
-    Twice {
-        k: usize,
-        n: usize,
-        a: String,
-        b: String,
-    },
-    /// The shards missing (their numbers K, 1-based; the first
-    /// [`MAX_LISTED`] of them).
-    #[error("missing shards of {n}: {}", missing.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", "))]
-    Missing { n: usize, missing: Vec<usize> },
+    #[error(transparent)]
+    Parts(#[from] PartsError),
     #[error(transparent)]
     Overflow(#[from] CountOverflow),
 }
@@ -844,9 +808,6 @@ pub enum MergeError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("the counts add up to more than 64 bits can hold (a damaged or forged file?)")]
 pub struct CountOverflow;
-
-/// At most this many missing shards are named.
-pub const MAX_LISTED: usize = 1000;
 
 /// The sum of a sharded search's parts.
 #[derive(Clone, Debug, PartialEq)]
@@ -876,74 +837,11 @@ pub struct Merged {
 /// Adds up the results of a sharded search, given as (name, record) pairs
 /// (the name, usually the file, is for messages). Refuses records that are
 /// not shard results, parts of different problems, engines, versions or
-/// splits, duplicates and missing parts.
+/// splits, duplicates and missing parts ([`crate::parts`]).
 pub fn merge(parts: &[(String, Saved)]) -> Result<Merged, MergeError> {
-    let (n, by_number) = numbered(parts)?;
-    let missing = missing_numbers(n, &by_number);
-    if !missing.is_empty() {
-        return Err(MergeError::Missing { n, missing });
-    }
-    sum(parts, n)
-}
-
-/// What a sharded search still needs run again: the parts missing and the
-/// parts that did not finish, as ranges of their numbers K (`3-5,9`, the
-/// form of `sbatch --array`), found in time and memory of the parts given
-/// (not of N).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ToRerun {
-    /// The number of parts.
-    pub n: usize,
-    /// Every K to run again, as inclusive ranges, in order.
-    pub ranges: Vec<(usize, usize)>,
-    /// Of those, the parts given that did not finish.
-    pub incomplete: Vec<usize>,
-}
-
-impl ToRerun {
-    /// The parts of `n` to run again when the parts `good` finished
-    /// (the others: missing, or among `incomplete`, the parts given that
-    /// did not finish).
-    pub fn new(n: usize, mut good: Vec<usize>, mut incomplete: Vec<usize>) -> ToRerun {
-        good.sort_unstable();
-        good.dedup();
-        incomplete.sort_unstable();
-        // the gaps between the parts that finished (`n` may be usize::MAX:
-        // nothing here goes past it)
-        let mut ranges = Vec::new();
-        // the first part not yet looked at; `None` past usize::MAX
-        let mut next = Some(1usize);
-        for k in good.into_iter().filter(|&k| (1..=n).contains(&k)) {
-            let Some(from) = next else { break };
-            if k > from {
-                ranges.push((from, k - 1));
-            }
-            next = k.checked_add(1);
-        }
-        if let Some(from) = next.filter(|&f| f <= n) {
-            ranges.push((from, n));
-        }
-        ToRerun {
-            n,
-            ranges,
-            incomplete,
-        }
-    }
-
-    /// `3-5,9` (empty when nothing is to run again).
-    pub fn array(&self) -> String {
-        self.ranges
-            .iter()
-            .map(|&(a, b)| {
-                if a == b {
-                    a.to_string()
-                } else {
-                    format!("{a}-{b}")
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(",")
-    }
+    let numbered = shards(parts)?;
+    numbered.all_there::<Saved>()?;
+    sum(parts, numbered.n)
 }
 
 /// The parts of a sharded search to run again (see [`ToRerun`]), after
@@ -951,83 +849,62 @@ impl ToRerun {
 /// shard results, parts of different problems, engines, versions or
 /// splits, duplicates and invalid records are refused.
 pub fn to_rerun(parts: &[(String, Saved)]) -> Result<ToRerun, MergeError> {
-    let (n, by_number) = numbered(parts)?;
-    let mut incomplete = Vec::new();
-    let mut good = Vec::new();
+    let numbered = shards(parts)?;
     for (f, s) in parts {
         s.validate()
             .map_err(|e| MergeError::Invalid(f.clone(), e.to_string()))?;
-        let k = s.shard.expect("numbered");
-        if s.complete {
-            good.push(k);
-        } else {
-            incomplete.push(k);
-        }
     }
-    debug_assert_eq!(by_number.len(), parts.len());
-    Ok(ToRerun::new(n, good, incomplete))
+    Ok(numbered.to_rerun(parts))
 }
 
-/// The checks every part passes before parts are added up: shard results
-/// of one search, numbered within it, each number once. The number of
-/// parts, and the parts by number.
-fn numbered(
-    parts: &[(String, Saved)],
-) -> Result<(usize, std::collections::BTreeMap<usize, &String>), MergeError> {
+/// The shard results among `parts`, numbered ([`crate::parts::numbered`]).
+fn shards(parts: &[(String, Saved)]) -> Result<Numbered, MergeError> {
     for (f, s) in parts {
         s.expect_format(SHARD)
             .map_err(|e| MergeError::Saved(f.clone(), e))?;
     }
-    let Some((f0, first)) = parts.first() else {
-        return Err(MergeError::NoCount);
-    };
-    let n = first.shards.ok_or(MergeError::NoCount)?;
-    for (f, s) in parts {
-        for (what, first_value, other_value) in [
-            ("version", &first.version, &s.version),
-            ("problem", &first.fingerprint, &s.fingerprint),
-            ("engine", &first.engine, &s.engine),
+    Ok(crate::parts::numbered(parts)?)
+}
+
+/// The shards of one search: the same version, problem, engine and split.
+impl PartHeader for Saved {
+    const NOUN: &'static str = "shard";
+
+    fn number(&self) -> Option<usize> {
+        self.shard
+    }
+
+    fn of(&self) -> Option<usize> {
+        self.shards
+    }
+
+    fn complete(&self) -> bool {
+        self.complete
+    }
+
+    fn differs(&self, first: &Self) -> Option<Differs> {
+        const VERSION: Field = Field::named("version");
+        const PROBLEM: Field = Field::named("problem");
+        const ENGINE: Field = Field::named("engine");
+        for (field, a, b) in [
+            (&VERSION, &first.version, &self.version),
+            (&PROBLEM, &first.fingerprint, &self.fingerprint),
+            (&ENGINE, &first.engine, &self.engine),
         ] {
-            if first_value != other_value {
-                return Err(MergeError::Different {
-                    first: f0.clone(),
-                    other: f.clone(),
-                    what,
-                    first_value: first_value.clone(),
-                    other_value: other_value.clone(),
+            if a != b {
+                return Some(Differs::Field {
+                    field,
+                    first: a.clone(),
+                    other: b.clone(),
                 });
             }
         }
-        if s.shards != Some(n) || s.depth != first.depth || s.units != first.units {
-            return Err(MergeError::Split {
-                first: f0.clone(),
-                other: f.clone(),
-            });
-        }
+        (self.shards != first.shards || self.depth != first.depth || self.units != first.units)
+            .then_some(Differs::Split)
     }
-    let mut by_number: std::collections::BTreeMap<usize, &String> = Default::default();
-    for (f, s) in parts {
-        let k = s.shard.ok_or(MergeError::NoNumber)?;
-        if k == 0 || k > n {
-            return Err(MergeError::OutOfRange {
-                file: f.clone(),
-                k,
-                n,
-            });
-        }
-        if let Some(other) = by_number.insert(k, f) {
-            return Err(MergeError::Twice {
-                k,
-                n,
-                a: other.clone(),
-                b: f.clone(),
-            });
-        }
-    }
-    Ok((n, by_number))
 }
 
-/// Adds up parts that passed [`numbered`], none missing.
+/// Adds up parts that passed [`shards`], none missing.
 fn sum(parts: &[(String, Saved)], n: usize) -> Result<Merged, MergeError> {
     let mut stats = Stats::default();
     let mut solutions = Count::ZERO;
@@ -1336,22 +1213,29 @@ mod tests {
         // missing, twice, of another problem, not a shard
         assert_eq!(
             merge(&parts[..2]),
-            Err(MergeError::Missing {
+            Err(MergeError::Parts(PartsError::Missing {
+                noun: "shard",
                 n: 3,
                 missing: vec![3]
-            })
+            }))
         );
         let mut twice = parts.clone();
         twice[2] = parts[1].clone();
-        assert!(matches!(merge(&twice), Err(MergeError::Twice { k: 2, .. })));
+        assert!(matches!(
+            merge(&twice),
+            Err(MergeError::Parts(PartsError::Twice { k: 2, .. }))
+        ));
         let mut other = parts.clone();
         other[1].1.fingerprint = "0000000000000000".into();
         assert!(matches!(
             merge(&other),
-            Err(MergeError::Different {
-                what: "problem",
+            Err(MergeError::Parts(PartsError::Different {
+                field: Field {
+                    what: "problem",
+                    ..
+                },
                 ..
-            })
+            }))
         ));
         // the message names the files and their values in the same order
         let fp = parts[0].1.fingerprint.clone();

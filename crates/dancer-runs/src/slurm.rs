@@ -500,7 +500,7 @@ pub fn array_ranges(ks: &[usize]) -> String {
             _ => ranges.push((k, k)),
         }
     }
-    crate::search::ToRerun {
+    crate::parts::ToRerun {
         n: ks.last().copied().unwrap_or(0),
         ranges,
         incomplete: Vec::new(),

@@ -18,9 +18,9 @@ use crate::output::Out;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_formats::out_file::{OutFile, OutKind};
-use dancer_runs::batch::{self as part, PartFile, Stopped};
+use dancer_runs::batch::{self as part, PartFile};
 use dancer_runs::search::ShardSpec;
-use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally};
+use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally, Verdict};
 use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use std::io::IsTerminal;
@@ -386,34 +386,12 @@ fn run_shard(
     let flags: Vec<(&str, &str)> = flags.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let fingerprint = part::fingerprint(&text, job.command, &flags);
     let lines = part::count_lines(&text);
-    let mut p = match &sa.resume {
+    let p = match &sa.resume {
         None => PartFile::new(&fingerprint, job.command, s, lines),
         Some(path) => {
             let p = read_part(path)?;
-            let why = if p.version != part::version() {
-                format!(
-                    "it was written by dancer {}, this is dancer {}",
-                    p.version,
-                    part::version()
-                )
-            } else if p.command != job.command {
-                format!(
-                    "it is a part of `sudoku {}`, not `sudoku {}`",
-                    p.command, job.command
-                )
-            } else if p.spec() != s {
-                format!("it is part {}, not part {s}", p.spec())
-            } else if p.input != fingerprint || p.lines != lines {
-                format!(
-                    "it is a part of another input, or of other flags (its fingerprint is {}; {name} with these flags has {fingerprint})",
-                    p.input
-                )
-            } else {
-                String::new()
-            };
-            if !why.is_empty() {
-                bail!("{}: cannot resume from it: {why}", path.display());
-            }
+            p.resumes(&name, job.command, s, &fingerprint, lines)
+                .with_context(|| format!("{}: cannot resume from it", path.display()))?;
             if p.complete {
                 eprintln!(
                     "{}: part {s} ({}) is complete: nothing to do",
@@ -428,7 +406,8 @@ fn run_shard(
             p
         }
     };
-    p.stopped = None;
+    let mut run = part::PartRun::new(p, Duration::from_secs_f64(sa.checkpoint_every));
+    let (next, end) = run.lines();
     let threads = a.threads.get();
     let b = Batch {
         spec,
@@ -439,62 +418,50 @@ fn run_shard(
         limit,
         keep,
         threads,
-        first_line: p.next,
+        first_line: next,
         cancel: Some(crate::interrupt::cancel_flag()),
     };
-    let slice = &text[part::line_bytes(&text, p.next, p.end)];
+    let slice = &text[part::line_bytes(&text, next, end)];
     let start = Instant::now();
-    let before = p.seconds;
-    let every = Duration::from_secs_f64(sa.checkpoint_every);
-    let mut last_save = Instant::now();
     let result = solve_text(&b, &name, slice, render, |text, outcomes| {
         let mut t = Tally::default();
         for (_, o, _) in outcomes {
             t.add(o);
         }
-        p.add(&t)
+        let last = outcomes.last().map(|(line, _, _)| *line);
+        let due = run
+            .answered(&t, text, last)
             .ok_or_else(|| std::io::Error::other("more puzzles than 64 bits count"))?;
-        p.output.push_str(text);
-        if let Some((line, _, _)) = outcomes.last() {
-            p.next = line + 1;
-        }
-        if last_save.elapsed() >= every {
-            p.seconds = before + start.elapsed().as_secs_f64();
-            write_part(&out_file, &p).map_err(|e| std::io::Error::other(format!("{e:#}")))?;
-            last_save = Instant::now();
+        if due {
+            write_part(&out_file, run.part())
+                .map_err(|e| std::io::Error::other(format!("{e:#}")))?;
         }
         Ok(())
     });
-    p.seconds = (before + start.elapsed().as_secs_f64()).min(part::MAX_SECONDS);
     let tally = match result {
         Ok(t) => t,
         Err(e) => {
             // what was answered before the error is kept (the error
             // may be the part file's own: then nothing is)
-            let _ = write_part(&out_file, &p);
+            let _ = write_part(&out_file, run.close());
             return Err(e);
         }
     };
-    if tally.stopped {
-        p.stopped = Some(Stopped::Interrupted);
-    } else {
-        p.next = p.end;
-        p.complete = true;
-    }
-    write_part(&out_file, &p)?;
+    let p = run.finish(tally.stopped);
+    write_part(&out_file, p)?;
     summary(&tally, start.elapsed(), threads, a.threads.given());
     let file = out_path.display();
     if tally.stopped {
         eprintln!(
             "interrupted: part {s} ({}) saved to {file}, to go on from line {}: run it again with --resume {file}",
-            lines_text(&p),
+            lines_text(p),
             p.next
         );
         return Ok(Found::Interrupted);
     }
     eprintln!(
         "part {s} ({}) complete: {} in {file}",
-        lines_text(&p),
+        lines_text(p),
         dancer_core::plural(p.tally().puzzles(), "puzzle", "puzzles")
     );
     Ok(found(&p.tally(), job.all_unique))
@@ -543,25 +510,16 @@ fn batch_bar(text: &str) -> ProgressBar {
     b
 }
 
-/// The exit code of a batch: 130 if a signal stopped it; 2 if any input
-/// was invalid; else 0 when every puzzle has a solution (with
-/// `all_unique`: exactly one). (`dancer merge` applies the same rule to
-/// the parts of a sharded batch.)
+/// The exit code of a batch, from its tally ([`Tally::verdict`]): 130
+/// if a signal stopped it; 2 if any input was invalid; else 0 when every
+/// puzzle has a solution (with `all_unique`: exactly one). (`dancer
+/// merge` gives the parts of a sharded batch the same.)
 pub fn found(t: &Tally, all_unique: bool) -> Found {
-    if t.stopped {
-        Found::Interrupted
-    } else if t.invalid > 0 {
-        Found::Invalid
-    } else if all_unique {
-        if t.multiple == 0 && t.none == 0 {
-            Found::Some
-        } else {
-            Found::None
-        }
-    } else if t.none == 0 {
-        Found::Some
-    } else {
-        Found::None
+    match t.verdict(all_unique) {
+        Verdict::Stopped => Found::Interrupted,
+        Verdict::Invalid => Found::Invalid,
+        Verdict::Answered => Found::Some,
+        Verdict::Unanswered => Found::None,
     }
 }
 

@@ -4,7 +4,7 @@
 //! its progress bar and summary line).
 
 mod check;
-mod common;
+pub(crate) mod common;
 mod count;
 mod export;
 mod generate;

@@ -78,6 +78,40 @@ impl Tally {
     pub fn puzzles(&self) -> u64 {
         self.unique + self.multiple + self.none + self.invalid
     }
+
+    /// What the tally says of the batch as a whole (the rule of its exit
+    /// code, for a batch run whole or put together from its parts):
+    /// stopped; else invalid when a puzzle was; else answered when every
+    /// puzzle has a solution (with `all_unique`: exactly one).
+    pub fn verdict(&self, all_unique: bool) -> Verdict {
+        let answered = if all_unique {
+            self.multiple == 0 && self.none == 0
+        } else {
+            self.none == 0
+        };
+        if self.stopped {
+            Verdict::Stopped
+        } else if self.invalid > 0 {
+            Verdict::Invalid
+        } else if answered {
+            Verdict::Answered
+        } else {
+            Verdict::Unanswered
+        }
+    }
+}
+
+/// What a batch's [`Tally`] says of it as a whole ([`Tally::verdict`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Stopped before its end.
+    Stopped,
+    /// A puzzle was invalid.
+    Invalid,
+    /// Every puzzle has a solution (exactly one, when asked).
+    Answered,
+    /// Some puzzle has none (or several, when one was asked for).
+    Unanswered,
 }
 
 /// How to run a batch.
