@@ -506,7 +506,7 @@ impl PartFile {
 
 /// Why a part file does not resume a part: it is a part of another run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ResumeError {
+pub enum PartResumeError {
     #[error("it was written by dancer {theirs}, this is dancer {ours}")]
     Version { theirs: String, ours: String },
     #[error("it is a part of `sudoku {theirs}`, not `sudoku {ours}`")]
@@ -534,24 +534,24 @@ impl PartFile {
         spec: ShardSpec,
         fingerprint: &str,
         lines: usize,
-    ) -> Result<(), ResumeError> {
+    ) -> Result<(), PartResumeError> {
         if self.version != version() {
-            Err(ResumeError::Version {
+            Err(PartResumeError::Version {
                 theirs: self.version.clone(),
                 ours: version().into(),
             })
         } else if self.command != command {
-            Err(ResumeError::Command {
+            Err(PartResumeError::Command {
                 theirs: self.command.clone(),
                 ours: command.into(),
             })
         } else if self.spec() != spec {
-            Err(ResumeError::Part {
+            Err(PartResumeError::Part {
                 theirs: self.spec(),
                 ours: spec,
             })
         } else if self.input != fingerprint || self.lines != lines {
-            Err(ResumeError::Input {
+            Err(PartResumeError::Input {
                 theirs: self.input.clone(),
                 ours: fingerprint.into(),
                 input: input.into(),

@@ -20,7 +20,7 @@ use clap::Args;
 use dancer_formats::out_file::{OutFile, OutKind};
 use dancer_runs::batch::{self as part, PartFile};
 use dancer_runs::search::ShardSpec;
-use dancer_sudoku::batch::{self, Batch, BatchError, Outcome, RulesSpec, Tally, Verdict};
+use dancer_sudoku::batch::{self, Batch, BatchError, BatchVerdict, Outcome, RulesSpec, Tally};
 use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use std::io::IsTerminal;
@@ -516,10 +516,10 @@ fn batch_bar(text: &str) -> ProgressBar {
 /// merge` gives the parts of a sharded batch the same.)
 pub fn found(t: &Tally, all_unique: bool) -> Found {
     match t.verdict(all_unique) {
-        Verdict::Stopped => Found::Interrupted,
-        Verdict::Invalid => Found::Invalid,
-        Verdict::Answered => Found::Some,
-        Verdict::Unanswered => Found::None,
+        BatchVerdict::Stopped => Found::Interrupted,
+        BatchVerdict::Invalid => Found::Invalid,
+        BatchVerdict::Answered => Found::Some,
+        BatchVerdict::Unanswered => Found::None,
     }
 }
 

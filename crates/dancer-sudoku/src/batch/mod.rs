@@ -83,27 +83,27 @@ impl Tally {
     /// code, for a batch run whole or put together from its parts):
     /// stopped; else invalid when a puzzle was; else answered when every
     /// puzzle has a solution (with `all_unique`: exactly one).
-    pub fn verdict(&self, all_unique: bool) -> Verdict {
+    pub fn verdict(&self, all_unique: bool) -> BatchVerdict {
         let answered = if all_unique {
             self.multiple == 0 && self.none == 0
         } else {
             self.none == 0
         };
         if self.stopped {
-            Verdict::Stopped
+            BatchVerdict::Stopped
         } else if self.invalid > 0 {
-            Verdict::Invalid
+            BatchVerdict::Invalid
         } else if answered {
-            Verdict::Answered
+            BatchVerdict::Answered
         } else {
-            Verdict::Unanswered
+            BatchVerdict::Unanswered
         }
     }
 }
 
 /// What a batch's [`Tally`] says of it as a whole ([`Tally::verdict`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum BatchVerdict {
     /// Stopped before its end.
     Stopped,
     /// A puzzle was invalid.
