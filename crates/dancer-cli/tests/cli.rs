@@ -1,15 +1,14 @@
 //! The `dancer` command line: output, NDJSON, exit codes, bad input.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{all_refused, dancer, exchange, records, solve_count, stdout_ok};
 use predicates::prelude::*;
 use std::io::Write;
+use std::path::Path;
 
 const TOY: &str = "| A simple example\nA B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
 const TOYCOLOR: &str = "A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n";
-
-fn dancer() -> Command {
-    Command::cargo_bin("dancer").unwrap()
-}
 
 fn file(text: &str, suffix: &str) -> tempfile::NamedTempFile {
     let mut f = tempfile::Builder::new().suffix(suffix).tempfile().unwrap();
@@ -17,28 +16,57 @@ fn file(text: &str, suffix: &str) -> tempfile::NamedTempFile {
     f
 }
 
+/// What `dancer ARGS` with `input` prints on standard output, with exit 0.
+fn stdout_of(args: &[&str], input: impl Into<Vec<u8>>) -> String {
+    exchange(args, input, 0).0
+}
+
+/// `dancer ARGS` with `input`: exit `code`, exactly `stdout` on standard
+/// output, and `says` in the summary on standard error.
+fn solved(args: &[&str], input: impl Into<Vec<u8>>, code: i32, stdout: &'static str, says: &str) {
+    dancer()
+        .args(args)
+        .write_stdin(input.into())
+        .assert()
+        .code(code)
+        .stdout(stdout)
+        .stderr(predicate::str::contains(says));
+}
+
+/// `dancer ARGS` with `input` refused (exit 2), with `says` in the message.
+fn refused(args: &[&str], input: impl Into<Vec<u8>>, says: &str) {
+    dancer()
+        .args(args)
+        .write_stdin(input.into())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(says));
+}
+
+/// A generated problem's lines, the title line left out.
+fn body_lines(b: &[u8]) -> Vec<String> {
+    String::from_utf8(b.to_vec())
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(String::from)
+        .collect()
+}
+
 #[test]
 fn solve_prints_option_lines_and_summary() {
-    dancer()
-        .args(["solve", "--engine", "dlx", "-"])
-        .write_stdin(TOY)
-        .assert()
-        .code(0)
-        .stdout("A D\nC E F\nB G\n")
-        .stderr(predicate::str::contains("1 solution, 6 nodes, 30 updates"));
+    solved(
+        &["solve", "--engine", "dlx", "-"],
+        TOY,
+        0,
+        "A D\nC E F\nB G\n",
+        "1 solution, 6 nodes, 30 updates",
+    );
 }
 
 #[test]
 fn blank_line_between_solutions() {
-    let out = dancer()
-        .args(["solve"])
-        .write_stdin("A B\nA\nB\nA B\n")
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(String::from_utf8(out).unwrap(), "A\nB\n\nA B\n");
+    assert_eq!(stdout_of(&["solve"], "A B\nA\nB\nA B\n"), "A\nB\n\nA B\n");
 }
 
 #[test]
@@ -54,19 +82,10 @@ fn solve_reads_a_file() {
 #[test]
 fn json_is_ndjson_with_summary_last() {
     // dlx: Knuth's DLX2 counts 4 nodes and 14 updates for this problem
-    let out = dancer()
-        .args(["solve", "--json", "--engine", "dlx"])
-        .write_stdin(TOYCOLOR)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = records(&stdout_of(
+        &["solve", "--json", "--engine", "dlx"],
+        TOYCOLOR,
+    ));
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["type"], "solution");
     assert_eq!(lines[0]["options"], serde_json::json!([1, 3]));
@@ -83,24 +102,14 @@ fn json_is_ndjson_with_summary_last() {
 fn count_prints_no_solutions() {
     let q = dancer().args(["gen", "queens", "8"]).output().unwrap();
     assert!(q.status.success());
-    dancer()
-        .args(["solve", "--count", "--engine", "dlx"])
-        .write_stdin(q.stdout.clone())
-        .assert()
-        .code(0)
-        .stdout("92\n")
-        .stderr(predicate::str::contains(
-            "92 solutions, 1049 nodes, 16680 updates",
-        ));
-    let out = dancer()
-        .args(["solve", "--count", "--json"])
-        .write_stdin(q.stdout)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    solved(
+        &["solve", "--count", "--engine", "dlx"],
+        q.stdout.clone(),
+        0,
+        "92\n",
+        "92 solutions, 1049 nodes, 16680 updates",
+    );
+    let text = stdout_of(&["solve", "--count", "--json"], q.stdout);
     assert_eq!(text.lines().count(), 1, "{text}");
     let s: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
     assert_eq!(s["solutions"], 92);
@@ -109,19 +118,7 @@ fn count_prints_no_solutions() {
 #[test]
 fn limit_marks_incomplete() {
     let q = dancer().args(["gen", "queens", "8"]).output().unwrap();
-    let out = dancer()
-        .args(["solve", "--json", "--limit", "3"])
-        .write_stdin(q.stdout)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = records(&stdout_of(&["solve", "--json", "--limit", "3"], q.stdout));
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[3]["solutions"], 3);
     assert_eq!(lines[3]["complete"], false);
@@ -152,12 +149,8 @@ fn stats_shows_profile() {
 
 #[test]
 fn no_solution_exits_1() {
-    dancer()
-        .args(["solve", "--json"])
-        .write_stdin("A B\nA\n")
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains(r#""solutions":0"#));
+    let (out, _) = exchange(&["solve", "--json"], "A B\nA\n", 1);
+    assert!(out.contains(r#""solutions":0"#), "{out}");
 }
 
 #[test]
@@ -167,30 +160,26 @@ fn engine_flag() {
         .write_stdin(TOY)
         .assert()
         .code(0);
-    dancer()
-        .args(["solve", "--engine", "nope"])
-        .write_stdin(TOY)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("unknown engine"));
+    refused(&["solve", "--engine", "nope"], TOY, "unknown engine");
 }
 
 #[test]
 fn bad_flags_exit_2() {
-    dancer().args(["solve", "--bogus"]).assert().code(2);
-    dancer().args(["solve", "--limit", "x"]).assert().code(2);
-    dancer().args(["frobnicate"]).assert().code(2);
-    dancer().args(["gen", "queens", "0"]).assert().code(2);
-    dancer()
-        .args(["gen", "macmahon", "5x5"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("one cell per square"));
-    dancer()
-        .args(["gen", "macmahon", "--colours", "7"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("2, 3 or 4"));
+    for args in [
+        &["solve", "--bogus"][..],
+        &["solve", "--limit", "x"],
+        &["frobnicate"],
+        &["gen", "queens", "0"],
+    ] {
+        dancer().args(args).assert().code(2);
+    }
+    all_refused(
+        Path::new("."),
+        &[
+            (&["gen", "macmahon", "5x5"][..], "one cell per square"),
+            (&["gen", "macmahon", "--colours", "7"], "2, 3 or 4"),
+        ],
+    );
 }
 
 /// MacMahon's squares, generated and solved: the 3x8 board has none.
@@ -200,13 +189,13 @@ fn gen_macmahon_solves() {
     assert!(g.status.success());
     let text = String::from_utf8(g.stdout).unwrap();
     assert!(text.lines().nth(1).unwrap().contains("p23 | h1.0"));
-    dancer()
-        .args(["solve", "--count", "-"])
-        .write_stdin(text)
-        .assert()
-        .code(1)
-        .stdout("0\n")
-        .stderr(predicate::str::contains("engine bitmrv: 0 solutions"));
+    solved(
+        &["solve", "--count", "-"],
+        text,
+        1,
+        "0\n",
+        "engine bitmrv: 0 solutions",
+    );
 }
 
 #[test]
@@ -220,49 +209,32 @@ fn bad_input_says_file_line_column() {
         .stderr(predicate::str::contains(format!(
             "{path}:3:3: unknown item \"Q\""
         )));
-    dancer()
-        .args(["solve"])
-        .write_stdin("A B\nA B A\n")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
+    for (input, says) in [
+        (
+            "A B\nA B A\n",
             "<stdin>:2:5: item \"A\" appears twice in this option",
-        ));
-    dancer()
-        .args(["solve"])
-        .write_stdin("A B | X\nA:red X\n")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
+        ),
+        (
+            "A B | X\nA:red X\n",
             "<stdin>:2:1: colour given for primary item \"A\"",
-        ));
-    dancer()
-        .args(["solve"])
-        .write_stdin("A A\n")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "<stdin>:1:3: duplicate item name \"A\"",
-        ));
-    dancer()
-        .args(["solve"])
-        .write_stdin("A 3:2|B\nA B\n")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("<stdin>:1:3:"))
-        .stderr(predicate::str::contains("impossible"));
+        ),
+        ("A A\n", "<stdin>:1:3: duplicate item name \"A\""),
+        ("A 3:2|B\nA B\n", "<stdin>:1:3:"),
+    ] {
+        refused(&["solve"], input, says);
+    }
+    refused(&["solve"], "A 3:2|B\nA B\n", "impossible");
     dancer()
         .args(["solve", "/no/such/file.dlx"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("/no/such/file.dlx"));
     dancer().args(["solve"]).write_stdin("").assert().code(2);
-    dancer()
-        .args(["solve"])
-        .write_stdin(&b"A B\nA \xff\n"[..])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("<stdin>:2:3: invalid UTF-8"));
+    refused(
+        &["solve"],
+        &b"A B\nA \xff\n"[..],
+        "<stdin>:2:3: invalid UTF-8",
+    );
 }
 
 #[test]
@@ -288,30 +260,20 @@ fn json_problem_input() {
         .assert()
         .code(0)
         .stdout("2\n");
-    dancer()
-        .args(["solve", "--format", "json"])
-        .write_stdin(r#"{"primary":["A"],"options":[["B"]]}"#)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "options[0][0]: unknown item \"B\"",
-        ));
+    refused(
+        &["solve", "--format", "json"],
+        r#"{"primary":["A"],"options":[["B"]]}"#,
+        "options[0][0]: unknown item \"B\"",
+    );
 }
 
 #[test]
 fn gen_matches_knuths_files_and_counts() {
-    let out = dancer().args(["gen", "langford", "4"]).output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout_ok(&["gen", "langford", "4"]);
     assert!(text.starts_with("| Langford pairs n=4"));
     assert!(text.contains("\n1 2 3 4 s1 s2 s3 s4 s5 s6 s7 s8\n1 s1 s3\n"));
-    dancer()
-        .args(["solve", "--count"])
-        .write_stdin(text)
-        .assert()
-        .code(0)
-        .stdout("2\n");
-    let out = dancer().args(["gen", "queens", "8"]).output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    solve_count(text).code(0).stdout("2\n");
+    let text = stdout_ok(&["gen", "queens", "8"]);
     let mut lines = text.lines().skip(1);
     assert_eq!(
         lines.next(),
@@ -329,15 +291,7 @@ fn gen_matches_knuths_files_and_counts() {
             .unwrap()
             .stdout;
         let theirs = std::fs::read(shared.join(format!("queens-{n}.dlx"))).unwrap();
-        let strip = |b: &[u8]| {
-            String::from_utf8(b.to_vec())
-                .unwrap()
-                .lines()
-                .skip(1)
-                .map(String::from)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(strip(&ours), strip(&theirs), "queens {n}");
+        assert_eq!(body_lines(&ours), body_lines(&theirs), "queens {n}");
     }
     let ours = dancer()
         .args(["gen", "langford", "11"])
@@ -345,15 +299,7 @@ fn gen_matches_knuths_files_and_counts() {
         .unwrap()
         .stdout;
     let theirs = std::fs::read(shared.join("langford-11.dlx")).unwrap();
-    let strip = |b: &[u8]| {
-        String::from_utf8(b.to_vec())
-            .unwrap()
-            .lines()
-            .skip(1)
-            .map(String::from)
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(strip(&ours), strip(&theirs), "langford 11");
+    assert_eq!(body_lines(&ours), body_lines(&theirs), "langford 11");
 }
 
 #[test]
@@ -402,26 +348,18 @@ fn broken_pipe_is_not_an_error() {
 #[test]
 fn multiplicities_dlx3() {
     // A twice, B once or twice: {A}+{A B}, {A B}+{A B'}...
-    dancer()
-        .args(["solve", "--engine", "dlxm"])
-        .write_stdin("2|A 1:2|B\nA\nA B\nA B\n")
-        .assert()
-        .code(0)
-        .stdout("A\nA B\n\nA\nA B\n\nA B\nA B\n")
-        .stderr(predicate::str::contains("3 solutions"));
+    solved(
+        &["solve", "--engine", "dlxm"],
+        "2|A 1:2|B\nA\nA B\nA B\n",
+        0,
+        "A\nA B\n\nA\nA B\n\nA B\nA B\n",
+        "3 solutions",
+    );
     // auto (bitmrv) finds the same three, in its own order (and each
     // solution's options in the order it chose them)
-    let out = dancer()
-        .args(["solve"])
-        .write_stdin("2|A 1:2|B\nA\nA B\nA B\n")
-        .assert()
-        .code(0)
-        .stderr(predicate::str::contains("engine bitmrv: 3 solutions"))
-        .get_output()
-        .stdout
-        .clone();
-    let mut sols: Vec<Vec<String>> = String::from_utf8(out)
-        .unwrap()
+    let (out, err) = exchange(&["solve"], "2|A 1:2|B\nA\nA B\nA B\n", 0);
+    assert!(err.contains("engine bitmrv: 3 solutions"), "{err}");
+    let mut sols: Vec<Vec<String>> = out
         .split("\n\n")
         .map(|s| {
             let mut o: Vec<String> = s.lines().map(str::to_string).collect();
@@ -434,12 +372,11 @@ fn multiplicities_dlx3() {
         sols,
         [vec!["A", "A B"], vec!["A", "A B"], vec!["A B", "A B"]]
     );
-    dancer()
-        .args(["solve", "--engine", "bitset"])
-        .write_stdin("2|A\nA\nA\n")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("does not support multiplicities"));
+    refused(
+        &["solve", "--engine", "bitset"],
+        "2|A\nA\nA\n",
+        "does not support multiplicities",
+    );
 }
 
 /// No message of the general commands says `1 units`: every count goes
@@ -483,12 +420,15 @@ fn counts_of_one_are_singular() {
 
 #[test]
 fn json_on_standard_input_says_line_and_column() {
-    dancer()
-        .args(["solve", "--format", "json"])
-        .write_stdin("{\n  \"primary\": [\"A\"],\n  \"options\": [[\"A\"], [\"B\"]]\n}\n")
-        .assert()
-        .code(2)
-        .stderr("dancer: error: <stdin>:3:23: options[1][0]: unknown item \"B\"\n");
+    let (_, err) = exchange(
+        &["solve", "--format", "json"],
+        "{\n  \"primary\": [\"A\"],\n  \"options\": [[\"A\"], [\"B\"]]\n}\n",
+        2,
+    );
+    assert_eq!(
+        err,
+        "dancer: error: <stdin>:3:23: options[1][0]: unknown item \"B\"\n"
+    );
     dancer()
         .args(["solve", "--format", "json"])
         .write_stdin("{\"primary\": [\"A\"],\n \"options\": [[\"A\"], [\"A\" \"B\"]]}")
@@ -527,12 +467,7 @@ fn json_on_standard_input_says_line_and_column() {
 
 #[test]
 fn limit_zero_is_refused() {
-    dancer()
-        .args(["solve", "--limit", "0"])
-        .write_stdin(TOY)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("must be at least 1"));
+    refused(&["solve", "--limit", "0"], TOY, "must be at least 1");
 }
 
 #[test]

@@ -7,8 +7,10 @@
 
 mod common;
 
-use common::{answered, bin, err, refused, run, run_limited, signalled, write};
-use std::process::{Command, Stdio};
+use common::{
+    all_refused, answered, err, queens_file, refused, run, run_limited, signalled, spawn, write,
+};
+use std::process::Stdio;
 
 #[test]
 fn multiplicities_do_not_size_memory() {
@@ -95,25 +97,24 @@ fn sudoku_box_sizes_that_wrap() {
         format!("{}\n", ".".repeat(256)).as_bytes(),
     );
     // once: wrapped, and an empty 16x16 grid was "none"
-    refused(
-        &run(
-            d.path(),
-            &[
-                "sudoku",
-                "solve",
+    all_refused(
+        d.path(),
+        &[
+            (
+                &[
+                    "sudoku",
+                    "solve",
+                    "--box",
+                    "1152921504606846977x16",
+                    "g.txt",
+                ][..],
                 "--box",
-                "1152921504606846977x16",
-                "g.txt",
-            ],
-        ),
-        "--box",
-    );
-    refused(
-        &run(
-            d.path(),
-            &["sudoku", "count", "--box", "4294967297x4294967297", "g.txt"],
-        ),
-        "--box",
+            ),
+            (
+                &["sudoku", "count", "--box", "4294967297x4294967297", "g.txt"],
+                "--box",
+            ),
+        ],
     );
 }
 
@@ -150,8 +151,9 @@ fn generate_streams_and_bounds_its_search() {
     let d = tempfile::tempdir().unwrap();
     // once a panic (capacity overflow), and every puzzle held until the end:
     // the first lines come at once, and the run is stopped after them
-    let mut child = Command::new(bin())
-        .args([
+    let mut child = spawn(
+        d.path(),
+        [
             "sudoku",
             "generate",
             "--count",
@@ -160,11 +162,9 @@ fn generate_streams_and_bounds_its_search() {
             "1",
             "--threads",
             "1",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        ],
+        Stdio::null(),
+    );
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
     let mut lines = 0;
     use std::io::BufRead;
@@ -182,21 +182,17 @@ fn generate_streams_and_bounds_its_search() {
     let status = child.wait().unwrap();
     assert!(matches!(status.code(), Some(130 | 0)), "{status:?}");
     // ratings no puzzle has: refused at once; a count of 0: refused
-    refused(
-        &run(d.path(), &["sudoku", "generate", "--rating", "12-13"]),
-        "no puzzle is known to rate above",
-    );
-    refused(
-        &run(d.path(), &["sudoku", "generate", "--rating", "inf-inf"]),
-        "--rating",
-    );
-    refused(
-        &run(d.path(), &["sudoku", "generate", "--rating", "NaN-2"]),
-        "--rating",
-    );
-    refused(
-        &run(d.path(), &["sudoku", "generate", "--count", "0"]),
-        "--count",
+    all_refused(
+        d.path(),
+        &[
+            (
+                &["sudoku", "generate", "--rating", "12-13"][..],
+                "no puzzle is known to rate above",
+            ),
+            (&["sudoku", "generate", "--rating", "inf-inf"], "--rating"),
+            (&["sudoku", "generate", "--rating", "NaN-2"], "--rating"),
+            (&["sudoku", "generate", "--count", "0"], "--count"),
+        ],
     );
 }
 
@@ -224,14 +220,23 @@ fn endless_and_huge_inputs_are_read_within_bounds() {
     );
 }
 
+/// `solve --count --threads 1 --checkpoint CHECKPOINT PROBLEM`.
+fn counted_with_checkpoint<'a>(checkpoint: &'a str, problem: &'a str) -> [&'a str; 7] {
+    [
+        "solve",
+        "--count",
+        "--threads",
+        "1",
+        "--checkpoint",
+        checkpoint,
+        problem,
+    ]
+}
+
 #[test]
 fn checkpoint_flags_and_files() {
     let d = tempfile::tempdir().unwrap();
-    let q = Command::new(bin())
-        .args(["gen", "queens", "9"])
-        .output()
-        .unwrap();
-    write(d.path(), "q.dlx", &q.stdout);
+    queens_file(d.path(), "q.dlx", 9);
     for every in ["0", "NaN", "inf", "-1", "1e300"] {
         let flag = format!("--checkpoint-every={every}");
         let o = run(
@@ -242,59 +247,40 @@ fn checkpoint_flags_and_files() {
     }
     // the problem's own file is never overwritten
     let before = std::fs::read(d.path().join("q.dlx")).unwrap();
-    refused(
-        &run(d.path(), &["solve", "--checkpoint", "q.dlx", "q.dlx"]),
-        "the problem's own file",
-    );
-    refused(
-        &run(d.path(), &["solve", "--checkpoint", "./q.dlx", "q.dlx"]),
-        "the problem's own file",
-    );
-    refused(
-        &run(
-            d.path(),
-            &["solve", "--shard", "1/2", "--shard-out", "q.dlx", "q.dlx"],
-        ),
-        "the problem's own file",
+    all_refused(
+        d.path(),
+        &[
+            (
+                &["solve", "--checkpoint", "q.dlx", "q.dlx"][..],
+                "the problem's own file",
+            ),
+            (
+                &["solve", "--checkpoint", "./q.dlx", "q.dlx"],
+                "the problem's own file",
+            ),
+            (
+                &["solve", "--shard", "1/2", "--shard-out", "q.dlx", "q.dlx"],
+                "the problem's own file",
+            ),
+        ],
     );
     assert_eq!(std::fs::read(d.path().join("q.dlx")).unwrap(), before);
     // a checkpoint and shard results read back: edits and forged fields
-    answered(&run(
-        d.path(),
-        &[
-            "solve",
-            "--count",
-            "--threads",
-            "1",
-            "--checkpoint",
-            "cp.json",
-            "q.dlx",
-        ],
-    ));
-    answered(&run(
-        d.path(),
-        &[
-            "solve",
-            "--count",
-            "--shard",
-            "1/2",
-            "--shard-out",
-            "s1.json",
-            "q.dlx",
-        ],
-    ));
-    answered(&run(
-        d.path(),
-        &[
-            "solve",
-            "--count",
-            "--shard",
-            "2/2",
-            "--shard-out",
-            "s2.json",
-            "q.dlx",
-        ],
-    ));
+    answered(&run(d.path(), &counted_with_checkpoint("cp.json", "q.dlx")));
+    for (shard, out) in [("1/2", "s1.json"), ("2/2", "s2.json")] {
+        answered(&run(
+            d.path(),
+            &[
+                "solve",
+                "--count",
+                "--shard",
+                shard,
+                "--shard-out",
+                out,
+                "q.dlx",
+            ],
+        ));
+    }
     let merged = run(d.path(), &["merge", "s1.json", "s2.json"]);
     answered(&merged);
     assert_eq!(String::from_utf8_lossy(&merged.stdout).trim(), "352");
@@ -328,22 +314,10 @@ fn checkpoint_flags_and_files() {
     }
     // a map of completed units all ones, once believed (the partial count
     // printed as complete): a checkpoint of a run cut short, edited
-    let q16 = Command::new(bin())
-        .args(["gen", "queens", "16"])
-        .output()
-        .unwrap();
-    write(d.path(), "q16.dlx", &q16.stdout);
+    queens_file(d.path(), "q16.dlx", 16);
     let o = signalled(
         d.path(),
-        &[
-            "solve",
-            "--count",
-            "--threads",
-            "1",
-            "--checkpoint",
-            "part.json",
-            "q16.dlx",
-        ],
+        &counted_with_checkpoint("part.json", "q16.dlx"),
         600,
         libc::SIGINT,
     );
@@ -352,24 +326,15 @@ fn checkpoint_flags_and_files() {
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let n = v["done"].as_str().unwrap().len();
     v["done"] = "f".repeat(n).into();
-    write(d.path(), "ones.json", v.to_string().as_bytes());
-    refused(
-        &run(
-            d.path(),
-            &["solve", "--count", "--resume", "ones.json", "q16.dlx"],
-        ),
-        "checksum",
-    );
+    // the checkpoint `v` saved as `name`, resumed
+    let resumed = |name: &str, v: &serde_json::Value| {
+        write(d.path(), name, v.to_string().as_bytes());
+        run(d.path(), &["solve", "--count", "--resume", name, "q16.dlx"])
+    };
+    refused(&resumed("ones.json", &v), "checksum");
     // no checksum at all (made by hand)
     v.as_object_mut().unwrap().remove("checksum");
-    write(d.path(), "bare.json", v.to_string().as_bytes());
-    refused(
-        &run(
-            d.path(),
-            &["solve", "--count", "--resume", "bare.json", "q16.dlx"],
-        ),
-        "no checksum",
-    );
+    refused(&resumed("bare.json", &v), "no checksum");
     // the untouched files still work
     let again = run(
         d.path(),
@@ -388,17 +353,13 @@ fn one_rule_for_limit_zero() {
         "p.txt",
         format!("{}\n", ".".repeat(81)).as_bytes(),
     );
-    refused(
-        &run(d.path(), &["solve", "--limit", "0", "toy.dlx"]),
-        "--limit",
-    );
-    refused(
-        &run(d.path(), &["sudoku", "count", "--limit", "0", "p.txt"]),
-        "--limit",
-    );
-    refused(
-        &run(d.path(), &["poly", "solve", "scott", "--limit", "0"]),
-        "--limit",
+    all_refused(
+        d.path(),
+        &[
+            (&["solve", "--limit", "0", "toy.dlx"][..], "--limit"),
+            (&["sudoku", "count", "--limit", "0", "p.txt"], "--limit"),
+            (&["poly", "solve", "scott", "--limit", "0"], "--limit"),
+        ],
     );
 }
 
@@ -448,13 +409,15 @@ fn messages_say_what_and_where() {
     write(d.path(), "empty.txt", b"");
     write(d.path(), "comments.txt", b"# nothing\n\n");
     for sub in ["solve", "count", "check", "rate", "hint", "export"] {
-        refused(
-            &run(d.path(), &["sudoku", sub, "empty.txt"]),
-            "empty.txt: no puzzle found: the input is empty",
-        );
-        refused(
-            &run(d.path(), &["sudoku", sub, "comments.txt"]),
-            "no puzzle found",
+        all_refused(
+            d.path(),
+            &[
+                (
+                    &["sudoku", sub, "empty.txt"][..],
+                    "empty.txt: no puzzle found: the input is empty",
+                ),
+                (&["sudoku", sub, "comments.txt"], "no puzzle found"),
+            ],
         );
     }
     // invalid UTF-8 is located
@@ -468,11 +431,7 @@ fn messages_say_what_and_where() {
 #[test]
 fn sigterm_is_ctrl_c() {
     let d = tempfile::tempdir().unwrap();
-    let q = Command::new(bin())
-        .args(["gen", "queens", "16"])
-        .output()
-        .unwrap();
-    write(d.path(), "q.dlx", &q.stdout);
+    queens_file(d.path(), "q.dlx", 16);
     let out = signalled(
         d.path(),
         &[

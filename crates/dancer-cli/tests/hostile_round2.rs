@@ -13,7 +13,9 @@
 
 mod common;
 
-use common::{answered, err, out, refused, run, run_limited, run_stdin, run_within, write};
+use common::{
+    all_refused, answered, err, out, refused, run, run_limited, run_stdin, run_within, write,
+};
 use dancer_core::memo::{MemoOutcome, MemoSplit, MemoStats};
 use dancer_core::{Count, ProblemBuilder};
 use dancer_runs::search::Saved;
@@ -313,13 +315,12 @@ fn written_files_never_replace_what_is_not_theirs() {
 /// the one below: 2^n solutions, every path naming each option once.
 fn doubling_chain(n: usize) -> String {
     let mut t = String::with_capacity(n * 30);
+    // node k + 2 on option k + 1, both edges to the node before (or to 1)
+    let mut below = "1".to_string();
     for k in 0..n {
-        let below = if k == 0 {
-            "1".to_string()
-        } else {
-            format!("{:x}", k + 1)
-        };
-        t.push_str(&format!("{:x}: (~{}?{below}:{below})\n", k + 2, k + 1));
+        let node = format!("{:x}", k + 2);
+        t.push_str(&format!("{node}: (~{}?{below}:{below})\n", k + 1));
+        below = node;
     }
     t
 }
@@ -378,12 +379,15 @@ fn is_power_of_two(text: &str, n: u32) {
 #[test]
 fn zdds_are_read_in_memory_linear_in_the_file() {
     let d = tempfile::tempdir().unwrap();
-    let chain = doubling_chain(300_000);
-    assert!(chain.len() > 8_000_000);
-    write(d.path(), "chain.zdd", chain.as_bytes());
-    let o = run_limited(d.path(), LIMIT_MB, &["zdd", "count", "chain.zdd"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    is_power_of_two(&out(&o), 300_000);
+    // `text` (longer than `bytes`) as `name`, counted: 2^n solutions
+    let counts = |name: &str, text: String, bytes: usize, n: u32| {
+        assert!(text.len() > bytes);
+        write(d.path(), name, text.as_bytes());
+        let o = run_limited(d.path(), LIMIT_MB, &["zdd", "count", name]);
+        assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+        is_power_of_two(&out(&o), n);
+    };
+    counts("chain.zdd", doubling_chain(300_000), 8_000_000, 300_000);
     // every node's count (to draw solutions) does not fit: said, before
     // anything is allocated
     let o = run_limited(d.path(), LIMIT_MB, &["zdd", "sample", "chain.zdd"]);
@@ -397,12 +401,7 @@ fn zdds_are_read_in_memory_linear_in_the_file() {
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert_eq!(out(&o).lines().count(), 2);
 
-    let blocks = blocks_zdd(200_000);
-    assert!(blocks.len() > 15_000_000);
-    write(d.path(), "blocks.zdd", blocks.as_bytes());
-    let o = run_limited(d.path(), LIMIT_MB, &["zdd", "count", "blocks.zdd"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    is_power_of_two(&out(&o), 200_000);
+    counts("blocks.zdd", blocks_zdd(200_000), 15_000_000, 200_000);
 }
 
 /// Case 11, of ZDDs: a path that names an option twice was counted and
@@ -629,30 +628,26 @@ fn messages_say_what_is_so() {
         err(&o)
     );
     // messages said whole
-    refused(
-        &run(
-            p,
-            &["sudoku", "solve", "--box", "1152921504606846977x16", "x"],
-        ),
-        "boxes that large cannot be: a box has at most 25 cells",
-    );
-    let o = run(p, &["sudoku", "rate", "--timeout", "1e30", "x"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        err(&o).contains("must be at most 1000000000 seconds"),
-        "{}",
-        err(&o)
-    );
-    let o = run(p, &["serve", "--job-time", "1e308"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        err(&o).contains("must be at most 1000000000 seconds"),
-        "{}",
-        err(&o)
-    );
-    refused(
-        &run(p, &["sudoku", "generate", "--rating", "NaN-NaN"]),
-        "bad lower bound: not a number",
+    all_refused(
+        p,
+        &[
+            (
+                &["sudoku", "solve", "--box", "1152921504606846977x16", "x"][..],
+                "boxes that large cannot be: a box has at most 25 cells",
+            ),
+            (
+                &["sudoku", "rate", "--timeout", "1e30", "x"],
+                "must be at most 1000000000 seconds",
+            ),
+            (
+                &["serve", "--job-time", "1e308"],
+                "must be at most 1000000000 seconds",
+            ),
+            (
+                &["sudoku", "generate", "--rating", "NaN-NaN"],
+                "bad lower bound: not a number",
+            ),
+        ],
     );
     // export writes one puzzle's problem: a second is said, not dropped
     let puzzles = format!(

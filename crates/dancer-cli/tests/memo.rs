@@ -48,6 +48,21 @@ fn dominoes(m: usize, n: usize) -> String {
     s
 }
 
+/// What `dancer zdd sample ARGS` in `dir` prints, with exit 0.
+fn sampled(dir: &Path, args: &[&str]) -> String {
+    let o = run(dir, &[&["zdd", "sample"][..], args].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    stdout(&o)
+}
+
+/// A new folder with a file `name` holding `text`: the folder, and the
+/// file's name.
+fn in_folder(name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), name, text);
+    (dir, f)
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> String {
     std::fs::write(dir.join(name), text).unwrap();
     name.to_string()
@@ -107,9 +122,8 @@ fn queens(n: usize) -> String {
 
 #[test]
 fn counts_beyond_64_bits_are_exact_in_text_and_json() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, f) = in_folder("d16.dlx", &dominoes(16, 16));
     let d = dir.path();
-    let f = write(d, "d16.dlx", &dominoes(16, 16));
     let want = "2444888770250892795802079170816";
     let o = run(d, &["solve", "--count", "--memo", &f]);
     assert_eq!(stdout(&o), format!("{want}\n"));
@@ -156,9 +170,8 @@ fn polyform_boards_with_pieces_used_any_number_of_times() {
 
 #[test]
 fn refusals_say_why_and_exit_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, f) = in_folder("d4.dlx", &dominoes(4, 4));
     let d = dir.path();
-    let f = write(d, "d4.dlx", &dominoes(4, 4));
     let m = write(d, "mult.dlx", "1:2|a b\na\na b\n");
     for (args, says) in [
         (vec!["solve", "--memo", &f], "--count"),
@@ -211,9 +224,8 @@ fn refusals_say_why_and_exit_2() {
 /// reads Knuth's DLX6 output too.
 #[test]
 fn zdds_round_trip_through_the_command_line() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, f) = in_folder("d4x5.dlx", &dominoes(4, 5));
     let d = dir.path();
-    let f = write(d, "d4x5.dlx", &dominoes(4, 5));
     let o = run(d, &["solve", &f, "--count", "--memo", "--zdd", "d.zdd"]);
     assert_eq!(stdout(&o), "95\n", "{}", stderr(&o));
     assert!(stderr(&o).contains("wrote the ZDD of 95 solutions to d.zdd"));
@@ -265,22 +277,10 @@ fn zdds_round_trip_through_the_command_line() {
     assert_eq!(stdout(&o).lines().filter(|l| l.is_empty()).count(), 1);
     // random solutions: verified, the same for the same seed
     let draw = |seed: &str| {
-        let o = run(
+        sampled(
             d,
-            &[
-                "zdd",
-                "sample",
-                "d.zdd",
-                "--problem",
-                &f,
-                "--count",
-                "5",
-                "--seed",
-                seed,
-            ],
-        );
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        stdout(&o)
+            &["d.zdd", "--problem", &f, "--count", "5", "--seed", seed],
+        )
     };
     let a = draw("1");
     assert_eq!(a, draw("1"));
@@ -300,20 +300,7 @@ fn zdds_round_trip_through_the_command_line() {
         ],
     );
     assert_eq!(stdout(&o), "8\n", "{}", stderr(&o));
-    let o = run(
-        d,
-        &[
-            "zdd",
-            "sample",
-            "p.zdd",
-            "--poly",
-            "pentomino-3x20",
-            "--seed",
-            "3",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let pic = stdout(&o);
+    let pic = sampled(d, &["p.zdd", "--poly", "pentomino-3x20", "--seed", "3"]);
     assert_eq!(pic.lines().count(), 3, "{pic}");
     assert!(pic.lines().all(|l| l.len() == 20), "{pic}");
     // random Sudoku grids: the exact cover of an empty 4x4 grid, its 288
@@ -323,11 +310,9 @@ fn zdds_round_trip_through_the_command_line() {
     let s4 = write(d, "s4.dlx", &stdout(&o));
     let o = run(d, &["solve", &s4, "--count", "--memo", "--zdd", "s4.zdd"]);
     assert_eq!(stdout(&o), "288\n", "{}", stderr(&o));
-    let o = run(
+    let drawn = sampled(
         d,
         &[
-            "zdd",
-            "sample",
             "s4.zdd",
             "--problem",
             &s4,
@@ -338,12 +323,9 @@ fn zdds_round_trip_through_the_command_line() {
             "4",
         ],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let grids = write(d, "grids.txt", &stdout(&o));
-    assert_eq!(stdout(&o).lines().count(), 6);
-    assert!(stdout(&o)
-        .lines()
-        .all(|l| l.len() == 16 && !l.contains('.')));
+    let grids = write(d, "grids.txt", &drawn);
+    assert_eq!(drawn.lines().count(), 6);
+    assert!(drawn.lines().all(|l| l.len() == 16 && !l.contains('.')));
     let o = run(d, &["sudoku", "check", &grids]);
     assert_eq!(stdout(&o), "unique\n".repeat(6), "{}", stderr(&o));
     let o = run(d, &["zdd", "sample", "d.zdd", "--problem", &f, "--sudoku"]);
@@ -362,9 +344,8 @@ fn zdds_round_trip_through_the_command_line() {
 
 #[test]
 fn bad_zdds_are_refused_with_where_and_why() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, f) = in_folder("d2.dlx", &dominoes(2, 2));
     let d = dir.path();
-    let f = write(d, "d2.dlx", &dominoes(2, 2));
     write(d, "cut.zdd", "2: (~1?0:1)\n3: (~2?0:7)\n");
     write(d, "loop.zdd", "2: (~1?0:3)\n3: (~2?0:2)\n");
     write(d, "far.zdd", "2: (~99?0:1)\n");
@@ -406,9 +387,8 @@ fn bad_zdds_are_refused_with_where_and_why() {
 /// small search, queens, a count with --verify).
 #[test]
 fn auto_counts_with_memos_where_it_pays() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, f) = in_folder("d8.dlx", &dominoes(8, 8));
     let d = dir.path();
-    let f = write(d, "d8.dlx", &dominoes(8, 8));
     let o = run(d, &["solve", "--count", &f]);
     assert_eq!(stdout(&o), "12988816\n", "{}", stderr(&o));
     assert!(stderr(&o).starts_with("memo: "), "{}", stderr(&o));
@@ -430,9 +410,8 @@ fn auto_counts_with_memos_where_it_pays() {
 /// beyond 64 bits too, in text and JSON; a missing part is named.
 #[test]
 fn memoized_counts_in_shards_merge_exactly() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, f) = in_folder("d14.dlx", &dominoes(14, 14));
     let d = dir.path();
-    let f = write(d, "d14.dlx", &dominoes(14, 14));
     let mut files = Vec::new();
     for k in 1..=3 {
         let out = format!("part{k}.json");
@@ -523,7 +502,9 @@ fn merge_missing_names_the_parts_to_run_again() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let q = write(d, "q8.dlx", &queens(8));
-    for k in [1, 2, 4, 7] {
+    // part K of 7, written to pK.json
+    let part = |k: usize| {
+        let (shard, out) = (format!("{k}/7"), format!("p{k}.json"));
         let o = run(
             d,
             &[
@@ -531,12 +512,15 @@ fn merge_missing_names_the_parts_to_run_again() {
                 &q,
                 "--count",
                 "--shard",
-                &format!("{k}/7"),
+                &shard,
                 "--shard-out",
-                &format!("p{k}.json"),
+                &out,
             ],
         );
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    };
+    for k in [1, 2, 4, 7] {
+        part(k);
     }
     let o = run(
         d,
@@ -565,18 +549,7 @@ fn merge_missing_names_the_parts_to_run_again() {
         stderr(&o)
     );
     for k in [3, 5, 6] {
-        run(
-            d,
-            &[
-                "solve",
-                &q,
-                "--count",
-                "--shard",
-                &format!("{k}/7"),
-                "--shard-out",
-                &format!("p{k}.json"),
-            ],
-        );
+        part(k);
     }
     let all: Vec<String> = (1..=7).map(|k| format!("p{k}.json")).collect();
     let mut args = vec!["merge", "--missing"];

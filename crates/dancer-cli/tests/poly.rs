@@ -1,15 +1,14 @@
 //! `dancer poly`: counts, output forms, pictures, bad files.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{all_refused, dancer, records, solve_count, stdout_ok};
 use dancer_poly::model::Model;
 use predicates::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Write;
-
-fn dancer() -> Command {
-    Command::cargo_bin("dancer").unwrap()
-}
+use std::path::Path;
 
 fn file(text: &str) -> tempfile::NamedTempFile {
     let mut f = tempfile::Builder::new().suffix(".toml").tempfile().unwrap();
@@ -24,45 +23,29 @@ fn catalogue_counts() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("ypent-5x5x5"));
-    dancer()
-        .args(["poly", "solve", "pentomino-3x20", "--count"])
-        .assert()
-        .code(0)
-        .stdout("8\n");
-    dancer()
-        .args(["poly", "solve", "pentomino-3x20", "--count", "--unique"])
-        .assert()
-        .code(0)
-        .stdout("2\n");
-    dancer()
-        .args(["poly", "solve", "soma", "--count"])
-        .assert()
-        .code(0)
-        .stdout("11520\n");
-    dancer()
-        .args(["poly", "solve", "scott", "--count", "--unique"])
-        .assert()
-        .code(0)
-        .stdout("65\n");
-    dancer()
-        .args([
-            "poly",
-            "solve",
-            "scott",
-            "--count",
-            "--unique",
-            "--no-symmetry-breaking",
-            "--engine",
-            "dlx",
-        ])
-        .assert()
-        .code(0)
-        .stdout("65\n");
-    dancer()
-        .args(["poly", "solve", "tetromino-4x5", "--count"])
-        .assert()
-        .code(1)
-        .stdout("0\n");
+    let scott_dlx = [
+        "scott",
+        "--count",
+        "--unique",
+        "--no-symmetry-breaking",
+        "--engine",
+        "dlx",
+    ];
+    for (args, code, count) in [
+        (&["pentomino-3x20", "--count"][..], 0, "8\n"),
+        (&["pentomino-3x20", "--count", "--unique"], 0, "2\n"),
+        (&["soma", "--count"], 0, "11520\n"),
+        (&["scott", "--count", "--unique"], 0, "65\n"),
+        (&scott_dlx, 0, "65\n"),
+        (&["tetromino-4x5", "--count"], 1, "0\n"),
+    ] {
+        dancer()
+            .args(["poly", "solve"])
+            .args(args)
+            .assert()
+            .code(code)
+            .stdout(count);
+    }
 }
 
 #[test]
@@ -109,28 +92,34 @@ fn ascii_and_json() {
     assert_eq!(lines[2]["complete"], false);
 }
 
-#[test]
-fn pictures() {
-    let dir = tempfile::tempdir().unwrap();
-    let svg = dir.path().join("svg");
-    let png = dir.path().join("png");
-    let sheet = dir.path().join("sheet.svg");
-    dancer()
-        .args([
-            "poly",
-            "solve",
-            "pentomino-3x20",
-            "--unique",
-            "--count",
-            "--svg",
-        ])
+/// `dancer poly solve pentomino-3x20 --unique --count FLAGS` drawing its
+/// two solutions in `dir` as SVG pictures (in `svg/`), PNG pictures (in
+/// `png/`) and a contact sheet (`sheet`): the output, and the three paths.
+fn draw_pentominoes(
+    dir: &std::path::Path,
+    flags: &[&str],
+    sheet: &str,
+) -> (std::process::Output, [std::path::PathBuf; 3]) {
+    let [svg, png, sheet] = ["svg", "png", sheet].map(|name| dir.join(name));
+    let out = dancer()
+        .args(["poly", "solve", "pentomino-3x20", "--unique", "--count"])
+        .args(flags)
+        .arg("--svg")
         .arg(&svg)
         .arg("--png")
         .arg(&png)
         .arg("--sheet")
         .arg(&sheet)
-        .assert()
-        .code(0);
+        .output()
+        .unwrap();
+    (out, [svg, png, sheet])
+}
+
+#[test]
+fn pictures() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, [svg, png, sheet]) = draw_pentominoes(dir.path(), &[], "sheet.svg");
+    assert_eq!(out.status.code(), Some(0));
     let s = std::fs::read_to_string(svg.join("solution-00001.svg")).unwrap();
     assert!(s.starts_with("<svg") || s.starts_with("<?xml"));
     assert!(s.trim_end().ends_with("</svg>"));
@@ -150,47 +139,35 @@ fn puzzle_files() {
         .assert()
         .code(0)
         .stdout("53\n");
-    let out = dancer()
-        .args(["poly", "export"])
-        .arg(f.path())
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let dlx = String::from_utf8(out.stdout).unwrap();
+    let dlx = stdout_ok(&["poly", "export", f.path().to_str().unwrap()]);
     assert!(dlx.starts_with("| strip"));
     // the exported problem (symmetry broken) solves with the generic solver
+    solve_count(dlx).code(0);
+}
+
+/// `dancer poly solve FILE` of a file with `text`, refused with `says`
+/// in the message.
+fn refused_file(text: &str, says: &str) {
+    let f = file(text);
     dancer()
-        .args(["solve", "--count"])
-        .write_stdin(dlx)
+        .args(["poly", "solve"])
+        .arg(f.path())
         .assert()
-        .code(0);
+        .code(2)
+        .stderr(predicate::str::contains(says));
 }
 
 #[test]
 fn bad_files_say_where() {
-    let f = file("[board]\nrect = [5, 5]\n[[piece]]\nname = \"Q9\"\n");
-    dancer()
-        .args(["poly", "solve"])
-        .arg(f.path())
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(":3:1: unknown piece \"Q9\""));
-    let f = file("[board]\nrect = [5, 3]\n[[piece]]\nset = \"pentominoes\"\n");
-    dancer()
-        .args(["poly", "solve"])
-        .arg(f.path())
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            ":1:1: the pieces cannot cover the board's 15 cells",
-        ));
-    let f = file("[board]\nrect = [3, 3]\n[[piece]]\nset = \"monominoes\"\ncount = \"any\"\n\n[[piece]]\nname = \"I\"\n");
-    dancer()
-        .args(["poly", "solve"])
-        .arg(f.path())
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(":7:1: piece I fits nowhere"));
+    refused_file(
+        "[board]\nrect = [5, 5]\n[[piece]]\nname = \"Q9\"\n",
+        ":3:1: unknown piece \"Q9\"",
+    );
+    refused_file(
+        "[board]\nrect = [5, 3]\n[[piece]]\nset = \"pentominoes\"\n",
+        ":1:1: the pieces cannot cover the board's 15 cells",
+    );
+    refused_file("[board]\nrect = [3, 3]\n[[piece]]\nset = \"monominoes\"\ncount = \"any\"\n\n[[piece]]\nname = \"I\"\n", ":7:1: piece I fits nowhere");
     // a piece listed twice: the second, and where the first is
     let f = file("[board]\nrect = [5, 4]\n[[piece]]\nset = \"pentominoes\"\ncount = [0, 1]\n[[piece]]\nname = \"X\"\n");
     let path = f.path().display().to_string();
@@ -202,18 +179,14 @@ fn bad_files_say_where() {
         .stderr(predicate::str::contains(format!(
             "{path}:6:1: piece \"X\" is listed twice (first at {path}:3:1)"
         )));
-    let f = file("[board\nrect = [3, 3]\n");
-    dancer()
-        .args(["poly", "solve"])
-        .arg(f.path())
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(":1:"));
-    dancer()
-        .args(["poly", "solve", "no-such-puzzle"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("not a built-in puzzle"));
+    refused_file("[board\nrect = [3, 3]\n", ":1:");
+    all_refused(
+        Path::new("."),
+        &[(
+            &["poly", "solve", "no-such-puzzle"],
+            "not a built-in puzzle",
+        )],
+    );
     dancer()
         .args(["poly", "solve", "soma", "--engine", "nope"])
         .assert()
@@ -230,14 +203,6 @@ fn run(args: &[&str]) -> (i32, String, String) {
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
     )
-}
-
-/// NDJSON lines.
-fn records(stdout: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// Checks a `--json` solution record of a puzzle with the core's verifier
@@ -496,20 +461,17 @@ fn solve_reads_standard_input() {
         .assert()
         .code(2)
         .stderr("dancer: error: <stdin>:3:1: unknown piece \"Q9\"\n");
-    dancer()
-        .args(["poly", "solve", "-"])
-        .write_stdin("")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "<stdin>:1:1: missing field `board`",
-        ));
-    dancer()
-        .args(["poly", "solve", "-"])
-        .write_stdin(vec![0xff, 0xfe, 0x00])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("<stdin>:1:1: invalid UTF-8"));
+    for (input, says) in [
+        (&b""[..], "<stdin>:1:1: missing field `board`"),
+        (&[0xff, 0xfe, 0x00], "<stdin>:1:1: invalid UTF-8"),
+    ] {
+        dancer()
+            .args(["poly", "solve", "-"])
+            .write_stdin(input)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
     // export too
     dancer()
         .args(["poly", "export", "-"])
@@ -586,27 +548,7 @@ fn counts_of_one_are_singular() {
 #[test]
 fn pictures_say_where_and_how_many() {
     let dir = tempfile::tempdir().unwrap();
-    let svg = dir.path().join("svg");
-    let png = dir.path().join("png");
-    let sheet = dir.path().join("sheet.png");
-    let out = dancer()
-        .args([
-            "poly",
-            "solve",
-            "pentomino-3x20",
-            "--unique",
-            "--count",
-            "--threads",
-            "1",
-            "--svg",
-        ])
-        .arg(&svg)
-        .arg("--png")
-        .arg(&png)
-        .arg("--sheet")
-        .arg(&sheet)
-        .output()
-        .unwrap();
+    let (out, [svg, png, sheet]) = draw_pentominoes(dir.path(), &["--threads", "1"], "sheet.png");
     assert!(out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
@@ -648,52 +590,26 @@ fn png_width(bytes: &[u8]) -> u32 {
 fn size_sets_the_cell_size() {
     let dir = tempfile::tempdir().unwrap();
     let mut widths = Vec::new();
-    for size in ["12", "24", "48"] {
-        let png = dir.path().join(size);
+    // the width of the first solution's picture, drawn with `size`
+    let drawn = |name: &str, size: &[&str]| {
+        let png = dir.path().join(name);
         dancer()
-            .args([
-                "poly",
-                "solve",
-                "pentomino-3x20",
-                "--limit",
-                "1",
-                "--count",
-                "--threads",
-                "1",
-                "--size",
-                size,
-                "--png",
-            ])
+            .args(["poly", "solve", "pentomino-3x20", "--limit", "1"])
+            .args(["--count", "--threads", "1"])
+            .args(size)
+            .arg("--png")
             .arg(&png)
             .assert()
             .code(0);
-        widths.push(png_width(
-            &std::fs::read(png.join("solution-00001.png")).unwrap(),
-        ));
+        png_width(&std::fs::read(png.join("solution-00001.png")).unwrap())
+    };
+    for size in ["12", "24", "48"] {
+        widths.push(drawn(size, &["--size", size]));
     }
     // 20 cells and a margin of half a cell each side
     assert_eq!(widths, vec![12 * 21, 24 * 21, 48 * 21]);
     // the default is 24
-    let png = dir.path().join("default");
-    dancer()
-        .args([
-            "poly",
-            "solve",
-            "pentomino-3x20",
-            "--limit",
-            "1",
-            "--count",
-            "--threads",
-            "1",
-            "--png",
-        ])
-        .arg(&png)
-        .assert()
-        .code(0);
-    assert_eq!(
-        png_width(&std::fs::read(png.join("solution-00001.png")).unwrap()),
-        24 * 21
-    );
+    assert_eq!(drawn("default", &[]), 24 * 21);
     for bad in [
         "0",
         "3",
@@ -720,24 +636,21 @@ fn size_sets_the_cell_size() {
         .stderr(predicate::str::contains("--svg").or(predicate::str::contains("--png")));
     // a contact sheet too large to draw is an error, not a crash
     let sheet = dir.path().join("huge.png");
-    dancer()
-        .args([
-            "poly",
-            "solve",
-            "pentomino-6x10",
-            "--limit",
-            "100",
-            "--count",
-            "--threads",
-            "1",
-            "--size",
-            "256",
-            "--sheet",
-        ])
-        .arg(&sheet)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("pixel image"));
+    let huge = [
+        "poly",
+        "solve",
+        "pentomino-6x10",
+        "--limit",
+        "100",
+        "--count",
+        "--threads",
+        "1",
+        "--size",
+        "256",
+        "--sheet",
+        sheet.to_str().unwrap(),
+    ];
+    all_refused(dir.path(), &[(&huge, "pixel image")]);
 }
 
 // ----- hostile files -----

@@ -10,6 +10,9 @@ fn dancer() -> Command {
     Command::cargo_bin("dancer").unwrap()
 }
 
+/// `dancer solve --count --json --engine dlx`, before more flags.
+const COUNT_JSON_DLX: [&str; 5] = ["solve", "--count", "--json", "--engine", "dlx"];
+
 fn gen(args: &[&str]) -> Vec<u8> {
     let out = dancer().arg("gen").args(args).output().unwrap();
     assert!(out.status.success());
@@ -19,6 +22,45 @@ fn gen(args: &[&str]) -> Vec<u8> {
 fn summary(stdout: &[u8]) -> serde_json::Value {
     let text = String::from_utf8(stdout.to_vec()).unwrap();
     serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+/// The summary of a run that succeeded (else its standard error).
+fn success_summary(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    summary(&out.stdout)
+}
+
+/// `dancer solve --count --engine dlx --shard SHARD --shard-out OUT` of
+/// `problem`, which must succeed.
+fn solve_shard(shard: &str, out: &std::path::Path, problem: Vec<u8>) {
+    dancer()
+        .args([
+            "solve",
+            "--count",
+            "--engine",
+            "dlx",
+            "--shard",
+            shard,
+            "--shard-out",
+        ])
+        .arg(out)
+        .write_stdin(problem)
+        .assert()
+        .success();
+}
+
+/// `dancer merge PARTS`, refused with a message containing `says`.
+fn merge_refused<P: AsRef<std::ffi::OsStr>>(parts: &[P], says: &str) {
+    dancer()
+        .arg("merge")
+        .args(parts)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(says));
 }
 
 #[test]
@@ -101,20 +143,7 @@ fn shards_merge_to_the_whole() {
     let mut files = Vec::new();
     for k in 1..=n {
         let f = dir.path().join(format!("part{k}.json"));
-        dancer()
-            .args([
-                "solve",
-                "--count",
-                "--engine",
-                "dlx",
-                "--shard",
-                &format!("{k}/{n}"),
-                "--shard-out",
-            ])
-            .arg(&f)
-            .write_stdin(q.clone())
-            .assert()
-            .success();
+        solve_shard(&format!("{k}/{n}"), &f, q.clone());
         files.push(f);
     }
     let out = dancer()
@@ -122,12 +151,7 @@ fn shards_merge_to_the_whole() {
         .args(&files)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let s = summary(&out.stdout);
+    let s = success_summary(&out);
     assert_eq!(s["type"], "summary");
     assert_eq!(
         (
@@ -139,49 +163,21 @@ fn shards_merge_to_the_whole() {
     );
     assert_eq!(s["complete"], true);
     // a missing shard, a duplicate, a different problem: refused
-    dancer()
-        .arg("merge")
-        .args(&files[..2])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("missing shards of 3: 3"));
-    dancer()
-        .arg("merge")
-        .args([&files[0], &files[1], &files[2], &files[1]])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("appears twice"));
+    merge_refused(&files[..2], "missing shards of 3: 3");
+    merge_refused(
+        &[&files[0], &files[1], &files[2], &files[1]],
+        "appears twice",
+    );
     let other = dir.path().join("other.json");
-    dancer()
-        .args([
-            "solve",
-            "--count",
-            "--engine",
-            "dlx",
-            "--shard",
-            "3/3",
-            "--shard-out",
-        ])
-        .arg(&other)
-        .write_stdin(gen(&["queens", "9"]))
-        .assert()
-        .success();
-    dancer()
-        .arg("merge")
-        .args([&files[0], &files[1], &other])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("different problem"));
-    dancer()
-        .args(["solve", "--shard", "0/3"])
-        .write_stdin(q.clone())
-        .assert()
-        .code(2);
-    dancer()
-        .args(["solve", "--shard", "4/3"])
-        .write_stdin(q)
-        .assert()
-        .code(2);
+    solve_shard("3/3", &other, gen(&["queens", "9"]));
+    merge_refused(&[&files[0], &files[1], &other], "different problem");
+    for shard in ["0/3", "4/3"] {
+        dancer()
+            .args(["solve", "--shard", shard])
+            .write_stdin(q.clone())
+            .assert()
+            .code(2);
+    }
 }
 
 /// A run killed with SIGKILL and resumed ends with the uninterrupted count
@@ -192,15 +188,8 @@ fn checkpoint_survives_kill_9() {
     let problem = dir.path().join("q.dlx");
     std::fs::write(&problem, gen(&["queens", "13"])).unwrap();
     let whole = dancer()
-        .args([
-            "solve",
-            "--count",
-            "--json",
-            "--engine",
-            "dlx",
-            "--threads",
-            "1",
-        ])
+        .args(COUNT_JSON_DLX)
+        .args(["--threads", "1"])
         .arg(&problem)
         .output()
         .unwrap();
@@ -236,26 +225,13 @@ fn checkpoint_survives_kill_9() {
     let _ = child.wait();
     assert!(ck.exists(), "a checkpoint was written");
     let out = dancer()
-        .args([
-            "solve",
-            "--count",
-            "--json",
-            "--engine",
-            "dlx",
-            "--threads",
-            "2",
-            "--resume",
-        ])
+        .args(COUNT_JSON_DLX)
+        .args(["--threads", "2", "--resume"])
         .arg(&ck)
         .arg(&problem)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let s = summary(&out.stdout);
+    let s = success_summary(&out);
     assert_eq!(s["solutions"], 73712);
     assert_eq!(s["solutions"], whole["solutions"]);
     assert_eq!(s["nodes"], whole["nodes"]);
@@ -263,7 +239,8 @@ fn checkpoint_survives_kill_9() {
     assert_eq!(s["complete"], true);
     // resuming a finished checkpoint changes nothing
     let again = dancer()
-        .args(["solve", "--count", "--json", "--engine", "dlx", "--resume"])
+        .args(COUNT_JSON_DLX)
+        .arg("--resume")
         .arg(&ck)
         .arg(&problem)
         .output()

@@ -6,6 +6,8 @@
 
 #![cfg(unix)]
 
+mod common;
+
 use assert_cmd::Command;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Stdio};
@@ -35,8 +37,14 @@ fn kill(child: &Child, signal: &str) {
 /// Waits for `path` to exist (a file a run writes once it is under way),
 /// for at most a minute; `why` is the failure's message.
 fn wait_for(path: &std::path::Path, why: &str) {
+    wait_until(|| path.exists(), why);
+}
+
+/// Waits until `done()`, for at most a minute; `why` is the failure's
+/// message.
+fn wait_until(done: impl Fn() -> bool, why: &str) {
     let start = Instant::now();
-    while !path.exists() {
+    while !done() {
         assert!(start.elapsed() < Duration::from_secs(60), "{why}");
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -44,17 +52,11 @@ fn wait_for(path: &std::path::Path, why: &str) {
 
 /// Waits for `child` to end, for at most a minute.
 fn wait(child: &mut Child) -> std::process::ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("dancer did not stop within a minute of the signal");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_within(
+        child,
+        Duration::from_secs(60),
+        "dancer did not stop within a minute of the signal",
+    )
 }
 
 /// `dancer ARGS` started, its standard output and error piped.
@@ -63,34 +65,15 @@ where
     I: IntoIterator<Item = A>,
     A: AsRef<std::ffi::OsStr>,
 {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("dancer"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+    common::spawn(std::path::Path::new("."), args, Stdio::null())
 }
 
 /// Waits for `child` (as [`wait`]): its exit status, standard output and
-/// standard error.
+/// standard error (empty where it was not piped).
 fn finish(child: &mut Child) -> (std::process::ExitStatus, String, String) {
     let status = wait(child);
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    (status, out, err)
+    let out = common::rest_of(child.stdout.take());
+    (status, out, common::rest_of(child.stderr.take()))
 }
 
 /// What an interrupted `dancer solve ARGS` printed: (exit code, standard
@@ -170,6 +153,12 @@ fn an_interrupted_run_prints_its_solutions_and_saves_its_checkpoint() {
     assert_eq!(saved["stopped"], "interrupted");
 }
 
+/// The JSON summary of a run that exited 0.
+fn success_summary(out: &std::process::Output) -> serde_json::Value {
+    assert_eq!(out.status.code(), Some(0));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn a_limit_reached_is_a_success_with_a_partial_count() {
     let problem = long_problem();
@@ -189,8 +178,7 @@ fn a_limit_reached_is_a_success_with_a_partial_count() {
         .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = success_summary(&out);
     assert_eq!(
         (s["solutions"].as_u64(), &s["stopped"]),
         (Some(1), &"limit".into())
@@ -207,8 +195,7 @@ fn a_limit_reached_is_a_success_with_a_partial_count() {
         )
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = success_summary(&out);
     assert_eq!(
         (s["solutions"].as_u64(), &s["complete"]),
         (Some(4), &true.into())
@@ -293,14 +280,7 @@ fn a_signal_ends_any_other_command_with_130() {
         .read_exact(&mut first)
         .unwrap();
     kill(&child, "TERM");
-    let status = wait(&mut child);
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let (status, _, err) = finish(&mut child);
     assert_eq!(status.code(), Some(130), "{err}");
     assert_eq!(err, "dancer: interrupted\n");
 }
@@ -353,12 +333,11 @@ fn an_ignored_hangup_stays_ignored() {
 #[test]
 fn a_memoized_count_stops_on_a_signal() {
     let dir = tempfile::tempdir().unwrap();
-    let toml = dir.path().join("d.toml");
-    std::fs::write(
-        &toml,
-        "name = \"d\"\n[board]\nrect = [22, 22]\n[[piece]]\nname = \"D\"\nshape = \"##\"\ncount = \"any\"\n",
-    )
-    .unwrap();
+    let toml = common::write(
+        dir.path(),
+        "d.toml",
+        b"name = \"d\"\n[board]\nrect = [22, 22]\n[[piece]]\nname = \"D\"\nshape = \"##\"\ncount = \"any\"\n",
+    );
     let exported = dancer()
         .args(["poly", "export", "--no-symmetry-breaking"])
         .arg(&toml)
@@ -386,14 +365,7 @@ fn a_memoized_count_stops_on_a_signal() {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .find(|n| n.starts_with(".d.zdd.dancer-") && n.ends_with(".tmp"))
     };
-    let start_wait = Instant::now();
-    while temporary().is_none() {
-        assert!(
-            start_wait.elapsed() < Duration::from_secs(60),
-            "the count did not start"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_until(|| temporary().is_some(), "the count did not start");
     std::thread::sleep(Duration::from_millis(300));
     kill(&child, "TERM");
     let (status, out, err) = finish(&mut child);
@@ -448,14 +420,7 @@ fn a_killed_shard_resumes_from_its_checkpoint() {
         .unwrap();
     wait_for(&d.join("c2.json"), "no checkpoint written");
     kill(&child, "TERM");
-    let status = wait(&mut child);
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let (status, _, err) = finish(&mut child);
     if status.code() == Some(0) {
         // the part finished before the signal: nothing to resume here
         eprintln!("the shard ended before the signal: {err}");

@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 static NODE: Mutex<()> = Mutex::new(());
@@ -62,6 +62,50 @@ fn ok(o: Output, what: &str) -> String {
         String::from_utf8_lossy(&o.stderr)
     );
     String::from_utf8(o.stdout).unwrap()
+}
+
+/// The node, this test's turn on it, and a fresh folder `name` (see
+/// [`scratch`]); `None` (a skip) where no Slurm is up.
+fn on_the_node(name: &str) -> Option<(MutexGuard<'static, ()>, PathBuf)> {
+    let node = NODE.lock().unwrap_or_else(|e| e.into_inner());
+    if !slurm_up() {
+        return None;
+    }
+    Some((node, scratch(name)))
+}
+
+/// `PROGRAM ARGS` (a Slurm command, or pkill), which must succeed.
+fn succeeds(program: &str, args: &[&str]) {
+    let status = Command::new(program).args(args).status().unwrap();
+    assert!(status.success(), "{program} {args:?}: {status}");
+}
+
+/// `dancer gen queens N` written to `d/qN.dlx`: the file's name.
+fn queens_file(d: &Path, n: &str) -> String {
+    let file = format!("q{n}.dlx");
+    std::fs::write(
+        d.join(&file),
+        ok(dancer_in(d, &["gen", "queens", n]), "gen"),
+    )
+    .unwrap();
+    file
+}
+
+/// Waits (at most two minutes) for task `k` of `array` to save a
+/// checkpoint in `run`: the task's id.
+fn checkpointed_task(run: &Path, array: u64, k: u32) -> String {
+    wait_for_file(
+        &run.join(format!("checkpoints/{k}.json")),
+        Duration::from_secs(120),
+    );
+    format!("{array}_{k}")
+}
+
+/// Asserts that tasks 1 to `tasks` of `array` completed.
+fn tasks_completed(array: u64, tasks: u32) {
+    for k in 1..=tasks {
+        assert_eq!(state(&format!("{array}_{k}")), "COMPLETED", "task {k}");
+    }
 }
 
 /// A fresh folder for a test, where slurmd (this machine, root) can write.
@@ -146,16 +190,10 @@ fn wait_for_file(path: &Path, limit: Duration) {
 
 #[test]
 fn queens_13_in_4_tasks_equals_one_local_run() {
-    let _node = NODE.lock().unwrap_or_else(|e| e.into_inner());
-    if !slurm_up() {
+    let Some((_node, d)) = on_the_node("queens13") else {
         return;
-    }
-    let d = scratch("queens13");
-    std::fs::write(
-        d.join("q13.dlx"),
-        ok(dancer_in(&d, &["gen", "queens", "13"]), "gen"),
-    )
-    .unwrap();
+    };
+    queens_file(&d, "13");
     let local = ok(
         dancer_in(
             &d,
@@ -172,9 +210,7 @@ fn queens_13_in_4_tasks_equals_one_local_run() {
     );
     let array = array.expect("an array was submitted");
     wait_gone(&[array, merge], Duration::from_secs(300));
-    for k in 1..=4 {
-        assert_eq!(state(&format!("{array}_{k}")), "COMPLETED", "task {k}");
-    }
+    tasks_completed(array, 4);
     assert_eq!(state(&merge.to_string()), "COMPLETED");
     let run = d.join("run");
     let merged: serde_json::Value =
@@ -212,11 +248,9 @@ fn queens_13_in_4_tasks_equals_one_local_run() {
 
 #[test]
 fn a_catalogue_polyform_in_4_tasks_equals_one_local_run() {
-    let _node = NODE.lock().unwrap_or_else(|e| e.into_inner());
-    if !slurm_up() {
+    let Some((_node, d)) = on_the_node("poly") else {
         return;
-    }
-    let d = scratch("poly");
+    };
     let local = ok(
         dancer_in(&d, &["poly", "solve", "pentomino-5x12", "--count"]),
         "local",
@@ -242,14 +276,10 @@ fn a_catalogue_polyform_in_4_tasks_equals_one_local_run() {
 }
 
 /// `dancer slurm` of `n` queens in `tasks` parts with Knuth's dlx, a
-/// checkpoint every `every` seconds, into `d/run`: the job ids.
-fn queens_run(d: &Path, n: &str, tasks: &str, every: &str) -> (u64, u64) {
-    let file = format!("q{n}.dlx");
-    std::fs::write(
-        d.join(&file),
-        ok(dancer_in(d, &["gen", "queens", n]), "gen"),
-    )
-    .unwrap();
+/// checkpoint every `every` seconds, into `d/run`: the job ids, and the
+/// run's folder.
+fn queens_run(d: &Path, n: &str, tasks: &str, every: &str) -> (u64, u64, PathBuf) {
+    let file = queens_file(d, n);
     let (array, merge) = submit(
         d,
         &[
@@ -267,56 +297,30 @@ fn queens_run(d: &Path, n: &str, tasks: &str, every: &str) -> (u64, u64) {
             every,
         ],
     );
-    (array.expect("an array was submitted"), merge)
+    (array.expect("an array was submitted"), merge, d.join("run"))
 }
 
 #[test]
 fn tasks_killed_or_stopped_and_resubmitted_merge_exactly() {
-    let _node = NODE.lock().unwrap_or_else(|e| e.into_inner());
-    if !slurm_up() {
+    let Some((_node, d)) = on_the_node("killed") else {
         return;
-    }
-    let d = scratch("killed");
+    };
     // about 10 s of Knuth's search a task, a checkpoint every half second
-    let (array, merge) = queens_run(&d, "16", "4", "0.5");
-    let run = d.join("run");
+    let (array, merge, run) = queens_run(&d, "16", "4", "0.5");
     // task 2: `scancel --signal=KILL` once it has saved a checkpoint
     // (Slurm cancels the task: SIGTERM, then SIGKILL after KillWait)
-    wait_for_file(&run.join("checkpoints/2.json"), Duration::from_secs(120));
-    let task2 = format!("{array}_2");
-    assert!(Command::new("scancel")
-        .args(["--signal=KILL", &task2])
-        .status()
-        .unwrap()
-        .success());
+    let task2 = checkpointed_task(&run, array, 2);
+    succeeds("scancel", &["--signal=KILL", &task2]);
     // task 3: its dancer killed outright, as a node failure would (no
     // signal to catch, nothing written but the checkpoints before)
-    wait_for_file(&run.join("checkpoints/3.json"), Duration::from_secs(120));
-    let task3 = format!("{array}_3");
-    assert!(Command::new("pkill")
-        .args(["-KILL", "-f", "--", "--shard 3/4"])
-        .status()
-        .unwrap()
-        .success());
+    let task3 = checkpointed_task(&run, array, 3);
+    succeeds("pkill", &["-KILL", "-f", "--", "--shard 3/4"]);
     // task 4: stopped as at its time limit (`scancel`: SIGTERM to every
     // process of the task)
-    wait_for_file(&run.join("checkpoints/4.json"), Duration::from_secs(120));
-    let task4 = format!("{array}_4");
-    assert!(Command::new("scancel")
-        .arg(&task4)
-        .status()
-        .unwrap()
-        .success());
+    let task4 = checkpointed_task(&run, array, 4);
+    succeeds("scancel", &[&task4]);
     // task 1 runs to the end; the merge never runs (afterok)
-    let start = Instant::now();
-    loop {
-        let q = queued(&[array]);
-        if q.is_empty() {
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(300), "{q:?}");
-        std::thread::sleep(Duration::from_millis(300));
-    }
+    wait_gone(&[array], Duration::from_secs(300));
     assert_eq!(state(&format!("{array}_1")), "COMPLETED");
     for t in [&task2, &task3, &task4] {
         assert_ne!(state(t), "COMPLETED", "{t}");
@@ -369,10 +373,9 @@ fn tasks_killed_or_stopped_and_resubmitted_merge_exactly() {
 /// ends 0, and each `--wait` prints the count of 13 queens.
 #[test]
 fn the_readme_recipe_runs_as_written() {
-    let _node = NODE.lock().unwrap_or_else(|e| e.into_inner());
-    if !slurm_up() {
+    let Some((_node, d)) = on_the_node("readme") else {
         return;
-    }
+    };
     let readme = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"));
     let section = readme
         .split("### On a Slurm cluster")
@@ -393,7 +396,6 @@ fn the_readme_recipe_runs_as_written() {
     assert!(block
         .iter()
         .any(|l| l.starts_with("dancer slurm") && l.contains("--submit")));
-    let d = scratch("readme");
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_dancer"));
     let path = format!(
         "{}:{}",
@@ -424,14 +426,12 @@ fn the_readme_recipe_runs_as_written() {
 /// the parts that meet them still end well for the merge).
 #[test]
 fn a_sudoku_batch_of_10000_in_4_tasks_equals_one_local_run() {
-    let _node = NODE.lock().unwrap_or_else(|e| e.into_inner());
     let Some(src) = dancer_testdata::shared_file("sudoku", "17_clue.txt") else {
         return;
     };
-    if !slurm_up() {
+    let Some((_node, d)) = on_the_node("sudoku") else {
         return;
-    }
-    let d = scratch("sudoku");
+    };
     let text = read(&src);
     let mut lines: Vec<&str> = text.lines().take(10_000).collect();
     assert_eq!(lines.len(), 10_000);
@@ -462,9 +462,7 @@ fn a_sudoku_batch_of_10000_in_4_tasks_equals_one_local_run() {
         );
         let array = array.unwrap();
         wait_gone(&[array, merge], Duration::from_secs(300));
-        for k in 1..=4 {
-            assert_eq!(state(&format!("{array}_{k}")), "COMPLETED", "task {k}");
-        }
+        tasks_completed(array, 4);
         let merged = read(&d.join(&dir).join("result.txt"));
         assert!(
             merged == local,
@@ -482,20 +480,11 @@ fn a_sudoku_batch_of_10000_in_4_tasks_equals_one_local_run() {
 /// requeued job about two minutes before it may start again.)
 #[test]
 fn a_requeued_task_goes_on_from_its_checkpoint() {
-    let _node = NODE.lock().unwrap_or_else(|e| e.into_inner());
-    if !slurm_up() {
+    let Some((_node, d)) = on_the_node("requeued") else {
         return;
-    }
-    let d = scratch("requeued");
-    let (array, merge) = queens_run(&d, "15", "2", "0.2");
-    let run = d.join("run");
-    wait_for_file(&run.join("checkpoints/1.json"), Duration::from_secs(120));
-    let task1 = format!("{array}_1");
-    assert!(Command::new("scontrol")
-        .args(["requeue", &task1])
-        .status()
-        .unwrap()
-        .success());
+    };
+    let (array, merge, run) = queens_run(&d, "15", "2", "0.2");
+    succeeds("scontrol", &["requeue", &checkpointed_task(&run, array, 1)]);
     wait_gone(&[array, merge], Duration::from_secs(400));
     assert_eq!(state(&merge.to_string()), "COMPLETED");
     assert_eq!(read(&run.join("result.txt")).trim(), "2279184");
@@ -515,11 +504,15 @@ fn a_requeued_task_goes_on_from_its_checkpoint() {
 #[test]
 fn bad_values_and_commands_are_refused_before_anything_is_written() {
     let d = scratch("refused");
-    std::fs::write(
-        d.join("q.dlx"),
-        ok(dancer_in(&d, &["gen", "queens", "6"]), "gen"),
-    )
-    .unwrap();
+    queens_file(&d, "6");
+    // refused, saying `says`, and nothing written
+    let refused = |all: &[&str], says: &str| {
+        let o = dancer_in(&d, all);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{all:?}: {err}");
+        assert!(err.contains(says), "{all:?}: {err}");
+        assert!(!d.join("run").exists(), "{all:?}: nothing written");
+    };
     for (args, says) in [
         (vec!["--tasks", "0"], "--tasks 0"),
         (vec!["--tasks", "100001"], "--tasks 100001"),
@@ -534,19 +527,15 @@ fn bad_values_and_commands_are_refused_before_anything_is_written() {
     ] {
         let mut all = vec!["slurm"];
         all.extend(&args);
-        all.extend(["--dir", "run", "--", "solve", "q.dlx", "--count"]);
-        let o = dancer_in(&d, &all);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(says), "{args:?}: {err}");
-        assert!(!d.join("run").exists(), "{args:?}: nothing written");
+        all.extend(["--dir", "run", "--", "solve", "q6.dlx", "--count"]);
+        refused(&all, says);
     }
     for (cmd, says) in [
-        (vec!["solve", "q.dlx"], "--count"),
+        (vec!["solve", "q6.dlx"], "--count"),
         (vec!["solve", "-", "--count"], "standard input"),
         (vec!["solve", "nope.dlx", "--count"], "no such file"),
         (
-            vec!["solve", "q.dlx", "--count", "--shard", "1/2"],
+            vec!["solve", "q6.dlx", "--count", "--shard", "1/2"],
             "--shard",
         ),
         (vec!["gen", "queens", "8"], "dancer slurm runs"),
@@ -557,10 +546,6 @@ fn bad_values_and_commands_are_refused_before_anything_is_written() {
     ] {
         let mut all = vec!["slurm", "--tasks", "2", "--dir", "run", "--"];
         all.extend(&cmd);
-        let o = dancer_in(&d, &all);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{cmd:?}: {err}");
-        assert!(err.contains(says), "{cmd:?}: {err}");
-        assert!(!d.join("run").exists(), "{cmd:?}: nothing written");
+        refused(&all, says);
     }
 }

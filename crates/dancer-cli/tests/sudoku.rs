@@ -1,6 +1,8 @@
 //! `dancer sudoku`: output per puzzle, NDJSON, exit codes, bad input.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{dancer, records, solve_count, stdout_ok};
 use predicates::prelude::*;
 
 const P: &str = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
@@ -10,8 +12,22 @@ const MULTI: &str =
 const NONE: &str =
     "12345678.........9...............................................................";
 
-fn dancer() -> Command {
-    Command::cargo_bin("dancer").unwrap()
+/// `dancer ARGS`, with `input` on standard input where there is one.
+fn dancer_with(args: &[&str], input: Option<String>) -> assert_cmd::assert::Assert {
+    let mut cmd = dancer();
+    cmd.args(args);
+    if let Some(input) = input {
+        cmd.write_stdin(input);
+    }
+    cmd.assert()
+}
+
+/// `dancer ARGS` (with `input` on standard input, if any): exit `code`,
+/// and exactly `stdout` on standard output.
+fn prints(args: &[&str], input: Option<String>, code: i32, stdout: &str) {
+    dancer_with(args, input)
+        .code(code)
+        .stdout(stdout.to_string());
 }
 
 #[test]
@@ -39,11 +55,7 @@ fn solve_json() {
         .get_output()
         .stdout
         .clone();
-    let v: Vec<serde_json::Value> = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let v = records(&String::from_utf8(out).unwrap());
     assert_eq!(v.len(), 4);
     assert_eq!(v[0]["status"], "unique");
     assert_eq!(v[0]["solution"], S);
@@ -58,49 +70,24 @@ fn solve_json() {
 
 #[test]
 fn exit_codes() {
-    dancer()
-        .args(["sudoku", "solve", P])
-        .assert()
-        .code(0)
-        .stdout(format!("{S}\n"));
-    dancer()
-        .args(["sudoku", "solve", NONE])
-        .assert()
-        .code(1)
-        .stdout("none\n");
-    dancer()
-        .args(["sudoku", "solve", MULTI])
-        .assert()
-        .code(0)
-        .stdout("multiple\n");
-    dancer()
-        .args(["sudoku", "check", P])
-        .assert()
-        .code(0)
-        .stdout("unique\n");
-    dancer()
-        .args(["sudoku", "check", MULTI])
-        .assert()
-        .code(1)
-        .stdout("multiple\n");
-    dancer()
-        .args(["sudoku", "check", NONE])
-        .assert()
-        .code(1)
-        .stdout("none\n");
-    dancer()
-        .args(["sudoku", "solve", "no-such-file.txt"])
-        .assert()
-        .code(2);
-    dancer()
-        .args(["sudoku", "solve", "--box", "2x"])
-        .write_stdin(P)
-        .assert()
-        .code(2);
-    dancer()
-        .args(["sudoku", "solve", "--engine", "nope", P])
-        .assert()
-        .code(2);
+    let solved = format!("{S}\n");
+    for (args, code, stdout) in [
+        (["sudoku", "solve", P], 0, solved.as_str()),
+        (["sudoku", "solve", NONE], 1, "none\n"),
+        (["sudoku", "solve", MULTI], 0, "multiple\n"),
+        (["sudoku", "check", P], 0, "unique\n"),
+        (["sudoku", "check", MULTI], 1, "multiple\n"),
+        (["sudoku", "check", NONE], 1, "none\n"),
+    ] {
+        prints(&args, None, code, stdout);
+    }
+    for (args, input) in [
+        (&["sudoku", "solve", "no-such-file.txt"][..], None),
+        (&["sudoku", "solve", "--box", "2x"], Some(P.to_string())),
+        (&["sudoku", "solve", "--engine", "nope", P], None),
+    ] {
+        dancer_with(args, input).code(2);
+    }
     dancer()
         .args(["sudoku", "solve", "--engine", "fast9", "--box", "2x3"])
         .write_stdin(".".repeat(36))
@@ -111,18 +98,18 @@ fn exit_codes() {
 
 #[test]
 fn count_with_limit() {
-    dancer()
-        .args(["sudoku", "count"])
-        .write_stdin(format!("{P}\n{NONE}\n{}\n", ".".repeat(16)))
-        .assert()
-        .code(1)
-        .stdout("1\n0\n288\n");
-    dancer()
-        .args(["sudoku", "count", "--limit", "10"])
-        .write_stdin(format!("{MULTI}\n{}\n", ".".repeat(16)))
-        .assert()
-        .code(0)
-        .stdout("10\n10\n");
+    prints(
+        &["sudoku", "count"],
+        Some(format!("{P}\n{NONE}\n{}\n", ".".repeat(16))),
+        1,
+        "1\n0\n288\n",
+    );
+    prints(
+        &["sudoku", "count", "--limit", "10"],
+        Some(format!("{MULTI}\n{}\n", ".".repeat(16))),
+        0,
+        "10\n10\n",
+    );
     let out = dancer()
         .args(["sudoku", "count", "--limit", "10", "--json"])
         .write_stdin(".".repeat(16))
@@ -136,12 +123,12 @@ fn count_with_limit() {
 #[test]
 fn grid_input_and_pretty() {
     let grid = "8 . . | . . . | . . .\n. . 3 | 6 . . | . . .\n. 7 . | . 9 . | 2 . .\n------+-------+------\n. 5 . | . . 7 | . . .\n. . . | . 4 5 | 7 . .\n. . . | 1 . . | . 3 .\n------+-------+------\n. . 1 | . . . | . 6 8\n. . 8 | 5 . . | . 1 .\n. 9 . | . . . | 4 . .\n";
-    dancer()
-        .args(["sudoku", "solve"])
-        .write_stdin(grid)
-        .assert()
-        .code(0)
-        .stdout(format!("{S}\n"));
+    prints(
+        &["sudoku", "solve"],
+        Some(grid.to_string()),
+        0,
+        &format!("{S}\n"),
+    );
     dancer()
         .args(["sudoku", "solve", "--pretty", P])
         .assert()
@@ -158,38 +145,34 @@ fn sizes_and_variants() {
         .write_stdin("1.3.....2..1.4..\n")
         .assert()
         .stdout(predicate::str::is_match("^[0-9]+\n$").unwrap());
-    dancer()
-        .args(["sudoku", "count", "--limit", "3", "--box", "3x2"])
-        .write_stdin(".".repeat(36))
-        .assert()
-        .code(0)
-        .stdout("3\n");
+    prints(
+        &["sudoku", "count", "--limit", "3", "--box", "3x2"],
+        Some(".".repeat(36)),
+        0,
+        "3\n",
+    );
     // diagonal: a full grid that breaks the diagonal rule has no solution
     dancer()
         .args(["sudoku", "check", "-x", S])
         .assert()
         .code(2)
         .stdout(predicate::str::starts_with("invalid: two"));
-    dancer()
-        .args(["sudoku", "count", "--limit", "5", "-x"])
-        .write_stdin(".".repeat(81))
-        .assert()
-        .code(0)
-        .stdout("5\n");
-    dancer()
-        .args(["sudoku", "count", "--limit", "5", "--windoku"])
-        .write_stdin(".".repeat(81))
-        .assert()
-        .code(0)
-        .stdout("5\n");
+    for rule in ["-x", "--windoku"] {
+        prints(
+            &["sudoku", "count", "--limit", "5", rule],
+            Some(".".repeat(81)),
+            0,
+            "5\n",
+        );
+    }
     // jigsaw map on the command line
     let map = "AABB AABB CCDD CCDD";
-    dancer()
-        .args(["sudoku", "count", "--jigsaw", map])
-        .write_stdin(".".repeat(16))
-        .assert()
-        .code(0)
-        .stdout("288\n");
+    prints(
+        &["sudoku", "count", "--jigsaw", map],
+        Some(".".repeat(16)),
+        0,
+        "288\n",
+    );
     dancer()
         .args(["sudoku", "count", "--jigsaw", "AAAB AABB CCDD CCDD"])
         .write_stdin(".".repeat(16))
@@ -206,25 +189,18 @@ fn sizes_and_variants() {
 #[test]
 fn engines_agree_on_the_command_line() {
     for e in ["auto", "fast9", "logic", "dlx"] {
-        dancer()
-            .args(["sudoku", "solve", "--engine", e])
-            .write_stdin(format!("{P}\n{MULTI}\n{NONE}\n"))
-            .assert()
-            .code(1)
-            .stdout(format!("{S}\nmultiple\nnone\n"));
+        prints(
+            &["sudoku", "solve", "--engine", e],
+            Some(format!("{P}\n{MULTI}\n{NONE}\n")),
+            1,
+            &format!("{S}\nmultiple\nnone\n"),
+        );
     }
 }
 
 #[test]
 fn export_is_dlx() {
-    let out = dancer().args(["sudoku", "export", P]).output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout_ok(&["sudoku", "export", P]);
     assert!(text.starts_with("| sudoku 9x9:"));
-    dancer()
-        .args(["solve", "--count"])
-        .write_stdin(text)
-        .assert()
-        .code(0)
-        .stdout("1\n");
+    solve_count(text).code(0).stdout("1\n");
 }

@@ -407,41 +407,18 @@ fn generate_count_seed_and_uniqueness() {
 
 #[test]
 fn generate_symmetry_and_size() {
-    let r = puzzles(&[
-        "sudoku",
-        "generate",
-        "--count",
-        "3",
-        "--seed",
-        "7",
-        "--symmetry",
-        "rotate180",
-    ]);
+    // `sudoku generate --seed 7 --count N` with more flags
+    let generated = |n: &str, flags: &[&str]| {
+        let mut args = vec!["sudoku", "generate", "--count", n, "--seed", "7"];
+        args.extend(flags);
+        puzzles(&args)
+    };
+    let r = generated("3", &["--symmetry", "rotate180"]);
     assert!(r.iter().all(|p| rotate180(p)), "{r:?}");
     assert_eq!(counts(&r), vec!["1"; 3]);
-    let m = puzzles(&[
-        "sudoku",
-        "generate",
-        "--count",
-        "2",
-        "--seed",
-        "7",
-        "--symmetry",
-        "mirror",
-    ]);
+    let m = generated("2", &["--symmetry", "mirror"]);
     assert!(m.iter().all(|p| mirror(p, 9)), "{m:?}");
-    let small = puzzles(&[
-        "sudoku",
-        "generate",
-        "--count",
-        "3",
-        "--seed",
-        "7",
-        "--size",
-        "4",
-        "--symmetry",
-        "mirror",
-    ]);
+    let small = generated("3", &["--size", "4", "--symmetry", "mirror"]);
     for p in &small {
         assert_eq!(p.len(), 16);
         assert!(mirror(p, 4), "{p}");

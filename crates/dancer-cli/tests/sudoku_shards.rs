@@ -6,7 +6,7 @@
 //! and duplicate parts are refused with exit 2, never a panic.
 
 use dancer_runs::batch::PartFile;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn dancer(dir: &Path, args: &[&str]) -> Output {
@@ -30,11 +30,12 @@ fn expect(o: &Output, code: i32, what: &str) {
     assert_eq!(o.status.code(), Some(code), "{what}: {err}");
 }
 
-/// A batch file in `dir`: the first `lines` lines of 17_clue.txt with
-/// blank lines, comments and invalid puzzles sprinkled in, and a last line
-/// without a line break; with the numbers of the invalid lines. `None`
-/// (the test skips, saying why) without the shared data.
-fn batch(dir: &Path, name: &str, lines: usize) -> Option<(PathBuf, Vec<usize>)> {
+/// A batch file `name` in a new folder: the first `lines` lines of
+/// 17_clue.txt with blank lines, comments and invalid puzzles sprinkled
+/// in, and a last line without a line break; the folder, the file's name
+/// and the numbers of the invalid lines. `None` (the test skips, saying
+/// why) without the shared data.
+fn batch(name: &str, lines: usize) -> Option<(tempfile::TempDir, String, Vec<usize>)> {
     let src = dancer_testdata::shared_file("sudoku", "17_clue.txt")?;
     let all = std::fs::read_to_string(src).unwrap();
     let mut out = String::from("# the first puzzles of 17_clue.txt, and some bad lines\n");
@@ -66,9 +67,9 @@ fn batch(dir: &Path, name: &str, lines: usize) -> Option<(PathBuf, Vec<usize>)> 
             _ => {}
         }
     }
-    let path = dir.join(name);
-    std::fs::write(&path, out).unwrap();
-    Some((path, invalid))
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(name), out).unwrap();
+    Some((dir, name.to_string(), invalid))
 }
 
 /// Runs every part of `file` (`args` before the shard flags), `threads`
@@ -143,12 +144,10 @@ fn invalid_lines(stderr: &str, file: &str) -> Vec<usize> {
 /// with the whole file's line numbers.
 #[test]
 fn parts_merge_to_the_output_of_one_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let Some((file, invalid)) = batch(d, "batch.txt", 10_000) else {
+    let Some((dir, file, invalid)) = batch("batch.txt", 10_000) else {
         return;
     };
-    let file = file.file_name().unwrap().to_str().unwrap();
+    let (d, file) = (dir.path(), file.as_str());
     assert_eq!(invalid.len(), 20);
     let cases: [(&[&str], &[usize]); 4] = [
         (&["sudoku", "solve"], &[1, 4, 7]),
@@ -207,12 +206,10 @@ fn parts_merge_to_the_output_of_one_run() {
 /// whole file, whichever part meets them, resumed or not.
 #[test]
 fn parts_name_the_whole_files_lines() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let Some((file, invalid)) = batch(d, "lines.txt", 3000) else {
+    let Some((dir, file, invalid)) = batch("lines.txt", 3000) else {
         return;
     };
-    let file = file.file_name().unwrap().to_str().unwrap();
+    let (d, file) = (dir.path(), file.as_str());
     let mut seen = Vec::new();
     for k in 1..=5 {
         let shard = format!("{k}/5");
@@ -285,12 +282,10 @@ fn more_parts_than_lines_and_the_parts_to_run_again() {
 /// them too.
 #[test]
 fn odd_and_hostile_parts_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let Some((file, _)) = batch(d, "small.txt", 300) else {
+    let Some((dir, file, _)) = batch("small.txt", 300) else {
         return;
     };
-    let file = file.file_name().unwrap().to_str().unwrap();
+    let (d, file) = (dir.path(), file.as_str());
     let parts = run_parts(d, &["sudoku", "solve", file], 3, "s", 2);
     expect(&merge(d, &parts), 2, "the parts merge");
     let refused = |files: &[&str], says: &[&str]| {
@@ -540,12 +535,10 @@ fn wait_for(path: &Path) {
 #[cfg(unix)]
 #[test]
 fn parts_stopped_by_a_signal_resume_and_merge() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let Some((file, _)) = batch(d, "long.txt", 20_000) else {
+    let Some((dir, file, _)) = batch("long.txt", 20_000) else {
         return;
     };
-    let file = file.file_name().unwrap().to_str().unwrap();
+    let (d, file) = (dir.path(), file.as_str());
     // dancing links on one thread: a second or so a part, time to stop it
     let flags = ["--engine", "dlx", "--threads", "1"];
     let start = |k: usize| {

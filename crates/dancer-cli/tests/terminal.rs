@@ -4,11 +4,13 @@
 
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A pseudo-terminal: (the controller's side, the terminal's side).
 fn pty() -> (File, File) {
@@ -59,17 +61,7 @@ fn on_terminal(args: &[&str]) -> (Child, File, BufReader<std::process::ChildStde
 }
 
 fn wait(child: &mut Child) -> std::process::ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if start.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("dancer did not end");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::wait_within(child, Duration::from_secs(30), "dancer did not end")
 }
 
 #[test]

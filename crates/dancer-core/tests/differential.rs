@@ -6,6 +6,7 @@ mod common;
 
 use common::{dlxm_solutions, engine_solutions, spec_strategy, spec_with_bounds, Spec};
 use dancer_core::{verify, EngineKind};
+use dancer_testdata::Lcg;
 use proptest::prelude::*;
 
 proptest! {
@@ -14,11 +15,7 @@ proptest! {
     /// The engines find exactly the solutions that trying every subset finds.
     #[test]
     fn matches_brute_force(spec in spec_strategy(12, 0)) {
-        let p = spec.build();
-        let expected = spec.brute_force();
-        for &engine in EngineKind::ALL.iter().filter(|e| e.supports(&p)) {
-            prop_assert_eq!(&engine_solutions(&p, engine), &expected, "engine {}", engine);
-        }
+        every_engine_matches_brute_force(&spec)?;
     }
 
     /// Multiplicities (DLX3): items covered between lo and hi times.
@@ -49,12 +46,24 @@ proptest! {
     /// The same with colours on secondary items.
     #[test]
     fn matches_brute_force_with_colours(spec in spec_strategy(12, 3)) {
-        let p = spec.build();
-        let expected = spec.brute_force();
-        for &engine in EngineKind::ALL.iter().filter(|e| e.supports(&p)) {
-            prop_assert_eq!(&engine_solutions(&p, engine), &expected, "engine {}", engine);
-        }
+        every_engine_matches_brute_force(&spec)?;
     }
+}
+
+/// Every engine that takes `spec`'s problem finds exactly the solutions
+/// that trying every subset finds.
+fn every_engine_matches_brute_force(spec: &Spec) -> Result<(), TestCaseError> {
+    let p = spec.build();
+    let expected = spec.brute_force();
+    for &engine in EngineKind::ALL.iter().filter(|e| e.supports(&p)) {
+        prop_assert_eq!(
+            &engine_solutions(&p, engine),
+            &expected,
+            "engine {}",
+            engine
+        );
+    }
+    Ok(())
 }
 
 /// A problem with a planted solution: the primary items are split into
@@ -135,27 +144,6 @@ fn planted() -> impl Strategy<Value = (Spec, Vec<usize>)> {
             )
         },
     )
-}
-
-/// A tiny deterministic generator, so the strategies stay reproducible.
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
-    }
 }
 
 proptest! {

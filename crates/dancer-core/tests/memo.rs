@@ -520,6 +520,14 @@ fn shared_count(name: &str, memory: usize) -> Option<Count> {
     Some(r.count)
 }
 
+/// The shared DLX file `name` (where there) counts `want` with memos (a
+/// cache of `memory` bytes).
+fn counts_as_the_engines(name: &str, want: u64, memory: usize) {
+    if let Some(c) = shared_count(name, memory) {
+        assert_eq!(c, Count::from(want), "{name}");
+    }
+}
+
 /// The shared DLX files give the counts the engines give (and Knuth's
 /// programs: `shared/README.md`), colours and secondary items included,
 /// with a cache small enough to evict on the larger ones.
@@ -534,9 +542,7 @@ fn shared_files_count_as_the_engines() {
         ("langford-11.dlx", 35_584),
         ("langford-11-sym.dlx", 17_792),
     ] {
-        if let Some(c) = shared_count(name, 16 << 20) {
-            assert_eq!(c, Count::from(want), "{name}");
-        }
+        counts_as_the_engines(name, want, 16 << 20);
     }
 }
 
@@ -551,9 +557,7 @@ fn large_shared_files_count_as_the_engines() {
         ("pent-6x10.dlx", 9_356),
         ("sudoku-inkala.dlx", 1),
     ] {
-        if let Some(c) = shared_count(name, 4 << 30) {
-            assert_eq!(c, Count::from(want), "{name}");
-        }
+        counts_as_the_engines(name, want, 4 << 30);
     }
 }
 

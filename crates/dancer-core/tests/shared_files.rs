@@ -56,51 +56,34 @@ fn check(file: &str, solutions: u64, nodes: u64, updates: u64) {
     }
 }
 
-#[test]
-fn toy() {
-    check("toy.dlx", 1, 6, 30);
+/// One test a shared file: `name: "file" => solutions, nodes, updates;`,
+/// attributes (`#[ignore]`, documentation) before the name.
+macro_rules! shared_files {
+    ($($(#[$attr:meta])* $name:ident: $file:literal => $solutions:expr, $nodes:expr, $updates:expr;)*) => {
+        $(
+            #[test]
+            $(#[$attr])*
+            fn $name() {
+                check($file, $solutions, $nodes, $updates);
+            }
+        )*
+    };
 }
-#[test]
-fn toycolor() {
-    check("toycolor.dlx", 1, 4, 14);
-}
-#[test]
-fn queens_8() {
-    check("queens-8.dlx", 92, 1_049, 16_680);
-}
-#[test]
-fn queens_10() {
-    check("queens-10.dlx", 724, 11_578, 198_264);
-}
-#[test]
-fn queens_12() {
-    check("queens-12.dlx", 14_200, 211_716, 3_594_752);
-}
-#[test]
-fn queens_13() {
-    check("queens-13.dlx", 73_712, 1_046_319, 17_463_157);
-}
-#[test]
-fn langford_11() {
-    check("langford-11.dlx", 35_584, 439_747, 5_974_979);
-}
-#[test]
-fn langford_11_sym() {
-    check("langford-11-sym.dlx", 17_792, 223_510, 3_035_452);
-}
-#[test]
-fn sudoku_inkala() {
-    check("sudoku-inkala.dlx", 1, 2_741, 49_765);
-}
-/// 1.2 billion updates: seconds in release, minutes in debug builds. Run with
-/// `cargo test --release -- --ignored`; the benchmarks cover it too.
-#[test]
-#[ignore]
-fn pent_6x10_sym() {
-    check("pent-6x10-sym.dlx", 2_339, 904_970, 309_134_131);
-}
-#[test]
-#[ignore]
-fn pent_6x10() {
-    check("pent-6x10.dlx", 9_356, 3_620_988, 1_235_724_537);
+
+shared_files! {
+    toy: "toy.dlx" => 1, 6, 30;
+    toycolor: "toycolor.dlx" => 1, 4, 14;
+    queens_8: "queens-8.dlx" => 92, 1_049, 16_680;
+    queens_10: "queens-10.dlx" => 724, 11_578, 198_264;
+    queens_12: "queens-12.dlx" => 14_200, 211_716, 3_594_752;
+    queens_13: "queens-13.dlx" => 73_712, 1_046_319, 17_463_157;
+    langford_11: "langford-11.dlx" => 35_584, 439_747, 5_974_979;
+    langford_11_sym: "langford-11-sym.dlx" => 17_792, 223_510, 3_035_452;
+    sudoku_inkala: "sudoku-inkala.dlx" => 1, 2_741, 49_765;
+    /// 1.2 billion updates: seconds in release, minutes in debug builds. Run with
+    /// `cargo test --release -- --ignored`; the benchmarks cover it too.
+    #[ignore]
+    pent_6x10_sym: "pent-6x10-sym.dlx" => 2_339, 904_970, 309_134_131;
+    #[ignore]
+    pent_6x10: "pent-6x10.dlx" => 9_356, 3_620_988, 1_235_724_537;
 }

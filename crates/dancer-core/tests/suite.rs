@@ -11,7 +11,7 @@ mod common;
 use common::engine_solutions;
 use dancer_core::{
     classic, count, first, solutions, solve, verify, CollectSink, Dlx, Engine, EngineError,
-    EngineKind, Flow, OptionId, Problem, SolveOptions,
+    EngineKind, Flow, OptionId, Outcome, Problem, SolveOptions,
 };
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -309,6 +309,19 @@ fn sink_can_stop() {
     assert!(!o.complete);
 }
 
+/// Every solution of `p` (none kept), until `flag` is set.
+fn solve_until_cancelled(p: &Problem, flag: Arc<AtomicBool>) -> Outcome {
+    solve(
+        p,
+        &SolveOptions {
+            cancel: Some(flag),
+            ..Default::default()
+        },
+        &mut |_: &[OptionId]| Flow::Continue,
+    )
+    .unwrap()
+}
+
 #[test]
 fn cancellation_from_another_thread() {
     // queens 14 takes long enough that the flag is seen mid-search.
@@ -319,15 +332,7 @@ fn cancellation_from_another_thread() {
         std::thread::sleep(std::time::Duration::from_millis(20));
         f2.store(true, Ordering::Relaxed);
     });
-    let o = solve(
-        &p,
-        &SolveOptions {
-            cancel: Some(flag),
-            ..Default::default()
-        },
-        &mut |_: &[OptionId]| Flow::Continue,
-    )
-    .unwrap();
+    let o = solve_until_cancelled(&p, flag);
     setter.join().unwrap();
     assert!(o.cancelled && !o.complete);
     assert!(o.stats.solutions < 365_596);
@@ -337,15 +342,7 @@ fn cancellation_from_another_thread() {
 fn cancelled_before_start_finds_nothing_more() {
     let p = classic::queens(10);
     let flag = Arc::new(AtomicBool::new(true));
-    let o = solve(
-        &p,
-        &SolveOptions {
-            cancel: Some(flag),
-            ..Default::default()
-        },
-        &mut |_: &[OptionId]| Flow::Continue,
-    )
-    .unwrap();
+    let o = solve_until_cancelled(&p, flag);
     assert!(o.cancelled);
     // the flag is looked at every 1024 nodes
     assert!(o.stats.nodes <= 1024, "{}", o.stats.nodes);

@@ -266,26 +266,19 @@ fn copies_ranges_and_any_against_brute_force() {
     let i = |c| piece("I", &["####"], c);
     let d = |c| piece("D", &["##"], c);
     let v = |c| piece("V", &["##", "#."], c);
+    let x = Count::Exactly;
     let puzzles = vec![
         (
             "2L 2T O in 5x4",
             Board::rect(5, 4),
-            vec![
-                l(Count::Exactly(2)),
-                t(Count::Exactly(2)),
-                o(Count::Exactly(1)),
-            ],
+            vec![l(x(2)), t(x(2)), o(x(1))],
         ),
         (
             "2L 2I 2O in 6x4",
             Board::rect(6, 4),
-            vec![
-                l(Count::Exactly(2)),
-                i(Count::Exactly(2)),
-                o(Count::Exactly(2)),
-            ],
+            vec![l(x(2)), i(x(2)), o(x(2))],
         ),
-        ("4L in 4x4", Board::rect(4, 4), vec![l(Count::Exactly(4))]),
+        ("4L in 4x4", Board::rect(4, 4), vec![l(x(4))]),
         (
             "dominoes and V, ranges, 3x4",
             Board::rect(4, 3),
@@ -336,14 +329,11 @@ fn solids_against_brute_force() {
 #[test]
 fn errors_before_searching() {
     // a piece that fits nowhere
-    let p = Puzzle::new(
-        "t",
-        Board::rect(3, 3),
-        vec![
-            piece("I", &["#####"], Count::Exactly(1)),
-            piece("O", &["#"], Count::Any),
-        ],
-    );
+    let pieces = vec![
+        piece("I", &["#####"], Count::Exactly(1)),
+        piece("O", &["#"], Count::Any),
+    ];
+    let p = Puzzle::new("t", Board::rect(3, 3), pieces);
     // made in code: no place to say
     assert!(matches!(
         Model::new(p),

@@ -2,21 +2,7 @@
 //! checked against the rules; the public puzzle sets when present.
 
 use dancer_sudoku::{check_solution, Engine, Grid, Puzzle, Rules, Solver, Status};
-
-/// A tiny deterministic generator.
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use dancer_testdata::Lcg;
 
 /// A random complete grid for `rules`: a few random givens on the diagonal
 /// band, then the first solution.

@@ -347,6 +347,24 @@ fn calibration_file(name: &str) -> Option<Vec<(String, String, f64)>> {
     )
 }
 
+/// `f(id, puzzle)` of every calibration puzzle of `sample`, on all cores,
+/// in order.
+fn on_all_cores<T: Send>(
+    sample: &[(String, String, f64)],
+    f: impl Fn(&str, &str) -> T + Sync,
+) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = sample.len().div_ceil(threads).max(1);
+    let f = &f;
+    std::thread::scope(|s| {
+        let hs: Vec<_> = sample
+            .chunks(chunk)
+            .map(|part| s.spawn(move || part.iter().map(|(id, p, _)| f(id, p)).collect::<Vec<T>>()))
+            .collect();
+        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    })
+}
+
 /// Every `step`-th entry, `n` of them at most.
 fn every<X: Clone>(v: &[X], n: usize) -> Vec<X> {
     let step = (v.len() / n).max(1);
@@ -942,24 +960,12 @@ fn solving_paths_are_sound_on_the_whole_set() {
         return;
     };
     let start = Instant::now();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = cal.len().div_ceil(threads);
-    let steps: usize = std::thread::scope(|s| {
-        let hs: Vec<_> = cal
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|(id, p, _)| {
-                            let p = line_of(p);
-                            solve_checked(&Board::from_line(&p).unwrap(), &solution(&p), id).len()
-                        })
-                        .sum::<usize>()
-                })
-            })
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).sum()
-    });
+    let steps: usize = on_all_cores(&cal, |id, p| {
+        let p = line_of(p);
+        solve_checked(&Board::from_line(&p).unwrap(), &solution(&p), id).len()
+    })
+    .into_iter()
+    .sum();
     println!(
         "{} puzzles, {steps} steps checked in {:.1} s",
         cal.len(),
@@ -1004,17 +1010,14 @@ fn ranks(v: &[f64]) -> Vec<f64> {
     let mut idx: Vec<usize> = (0..v.len()).collect();
     idx.sort_by(|&a, &b| v[a].partial_cmp(&v[b]).unwrap());
     let mut r = vec![0.0; v.len()];
-    let mut i = 0;
-    while i < idx.len() {
-        let mut j = i;
-        while j + 1 < idx.len() && v[idx[j + 1]] == v[idx[i]] {
-            j += 1;
+    // the number of values below this run of ties
+    let mut below = 0;
+    for ties in idx.chunk_by(|&a, &b| v[a] == v[b]) {
+        let avg = below as f64 + (ties.len() as f64 + 1.0) / 2.0;
+        for &k in ties {
+            r[k] = avg;
         }
-        let avg = (i + j) as f64 / 2.0 + 1.0;
-        for k in i..=j {
-            r[idx[k]] = avg;
-        }
-        i = j + 1;
+        below += ties.len();
     }
     r
 }
@@ -1044,24 +1047,10 @@ fn spearman_itself() {
 
 /// Rates puzzles on all cores: `(ours, SE)`.
 fn rate_all(sample: &[(String, String, f64)]) -> (Vec<f64>, Vec<f64>) {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = sample.len().div_ceil(threads).max(1);
-    let ours: Vec<f64> = std::thread::scope(|s| {
-        let hs: Vec<_> = sample
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|(id, p, _)| {
-                            let r = rate(&grid_of(p));
-                            assert!(r.solved, "{id} not solved by logic");
-                            r.se
-                        })
-                        .collect::<Vec<f64>>()
-                })
-            })
-            .collect();
-        hs.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    let ours = on_all_cores(sample, |id, p| {
+        let r = rate(&grid_of(p));
+        assert!(r.solved, "{id} not solved by logic");
+        r.se
     });
     (ours, sample.iter().map(|x| x.2).collect())
 }
@@ -1191,52 +1180,64 @@ fn levels() {
     assert_eq!(Level::of(2.0 + 0.1 + 0.1 + 0.1), Level::Easy);
     assert_eq!(Level::of(3.0 + 0.4), Level::Medium);
     // singles are easy, locked candidates medium, forcing chains extreme
-    for t in [
-        T::FullHouse,
-        T::HiddenSingleBox,
-        T::HiddenSingleLine,
-        T::NakedSingle,
-    ] {
-        assert_eq!(Level::of(t.se_rating()), Level::Easy, "{t}");
-    }
-    for t in [
-        T::Pointing,
-        T::Claiming,
-        T::NakedPair,
-        T::XWing,
-        T::HiddenPair,
-    ] {
-        assert_eq!(Level::of(t.se_rating()), Level::Medium, "{t}");
-    }
-    for t in [
-        T::NakedTriple,
-        T::Swordfish,
-        T::Skyscraper,
-        T::XYWing,
-        T::XYZWing,
-        T::FinnedXWing,
-        T::UniqueRectangle1,
-    ] {
-        assert_eq!(Level::of(t.se_rating()), Level::Hard, "{t}");
-    }
-    for t in [
-        T::NakedQuad,
-        T::Jellyfish,
-        T::WXYZWing,
-        T::BugPlusOne,
-        T::XCycle,
-        T::XChain,
-    ] {
-        assert_eq!(Level::of(t.se_rating()), Level::Expert, "{t}");
-    }
-    for t in [
-        T::XYChain,
-        T::Aic,
-        T::Nishio,
-        T::CellForcingChain,
-        T::NestedForcingChain,
-    ] {
-        assert_eq!(Level::of(t.se_rating()), Level::Extreme, "{t}");
+    let levels: [(Level, &[T]); 5] = [
+        (
+            Level::Easy,
+            &[
+                T::FullHouse,
+                T::HiddenSingleBox,
+                T::HiddenSingleLine,
+                T::NakedSingle,
+            ],
+        ),
+        (
+            Level::Medium,
+            &[
+                T::Pointing,
+                T::Claiming,
+                T::NakedPair,
+                T::XWing,
+                T::HiddenPair,
+            ],
+        ),
+        (
+            Level::Hard,
+            &[
+                T::NakedTriple,
+                T::Swordfish,
+                T::Skyscraper,
+                T::XYWing,
+                T::XYZWing,
+                T::FinnedXWing,
+                T::UniqueRectangle1,
+            ],
+        ),
+        (
+            Level::Expert,
+            &[
+                T::NakedQuad,
+                T::Jellyfish,
+                T::WXYZWing,
+                T::BugPlusOne,
+                T::XCycle,
+                T::XChain,
+            ],
+        ),
+        (
+            Level::Extreme,
+            &[
+                T::XYChain,
+                T::Aic,
+                T::Nishio,
+                T::CellForcingChain,
+                T::NestedForcingChain,
+            ],
+        ),
+    ];
+    for (level, techniques) in levels {
+        for t in techniques {
+            assert_eq!(Level::of(t.se_rating()), level, "{t}");
+        }
     }
 }
 

@@ -56,3 +56,33 @@ fn missing(what: &str) {
 pub fn say(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
+
+/// A tiny deterministic random generator (Knuth's MMIX linear
+/// congruential one, the high bits), so that the tests' random problems
+/// and puzzles are the same on every run: `Lcg(seed)`.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// The next number, below 2^31.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// Shuffles `v` (Fisher and Yates).
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i + 1);
+            v.swap(i, j);
+        }
+    }
+}

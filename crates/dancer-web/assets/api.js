@@ -168,3 +168,64 @@ export function setProgress(bar, p) {
   else bar.removeAttribute('value');
   bar.setAttribute('aria-valuetext', p.fraction != null ? `${(p.fraction * 100).toFixed(1)} %` : 'unknown');
 }
+
+/** Shows `text` on a state line, styled by `kind` ('', 'good', 'warn', 'error'). */
+export function showState(el, text, kind = '') {
+  el.textContent = text;
+  el.className = 'state ' + kind;
+}
+
+/**
+ * Cancels a tab's running job (`st.job`, if any): its Cancel `button`
+ * disabled and `say` told, until the server has it.
+ */
+export async function cancelJob(st, button, say) {
+  if (!st.job) return;
+  button.disabled = true;
+  say('Cancelling…');
+  await st.job.cancel();
+}
+
+/**
+ * How a job's SUMMARY `s` ended, in words ending with `what` (its
+ * solutions), and the state line's kind for it: [text, kind].
+ */
+export function endWords(s, what) {
+  const words = {
+    complete: `Complete: ${what}.`,
+    limit: `Stopped at the limit: ${what}.`,
+    cancelled: `Search cancelled after ${what}.`,
+    timeout: `Stopped at the time limit: ${what}.`,
+    error: `Error: ${s.message || 'the search failed'}.`,
+  };
+  const kind = s.status === 'error' ? 'error' : s.status === 'cancelled' ? 'warn' : 'good';
+  return [words[s.status] || `${s.status}: ${what}.`, kind];
+}
+
+/** "Could not start: …", of a job the server refused (or a failed request). */
+export function notStarted(e) {
+  return `Could not start: ${e instanceof ApiError ? e.where() : e.message}`;
+}
+
+/**
+ * Says "Checking…" on the check line `line` and runs `check` 350 ms from
+ * now, in place of the one `timer` would have run: the new timer.
+ */
+export function checkSoon(timer, line, check) {
+  clearTimeout(timer);
+  line.replaceChildren(h('span', { class: 'muted' }, 'Checking…'));
+  return setTimeout(check, 350);
+}
+
+/**
+ * Focuses the textarea `area` with line `line` selected from column `col`
+ * to its end (lines and columns from 1). Scrolling is the caller's.
+ */
+export function selectLine(area, line, col = 1) {
+  const lines = area.value.split('\n');
+  let at = 0;
+  for (let i = 0; i < Math.min(line - 1, lines.length); i++) at += lines[i].length + 1;
+  const len = (lines[line - 1] || '').length;
+  area.focus();
+  area.setSelectionRange(at + Math.min(col - 1, len), at + len);
+}

@@ -9,8 +9,7 @@
 
 mod common;
 
-use common::{config, kind, raw, raw_to, start, Srv};
-use dancer_web::Config;
+use common::{bad_value, config, get_request, kind, raw, raw_to, start, start_with, Srv};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -62,21 +61,11 @@ async fn page_and_health() {
     let (st, v) = s.get("/assets/nothing.js").await;
     assert_eq!((st, kind(&v)), (StatusCode::NOT_FOUND, "not_found"));
     // no way out of the folder
-    let (code, _) = raw(
-        s.port,
-        &format!(
-            "GET /assets/../Cargo.toml HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
-            s.port
-        ),
-    )
-    .await;
-    assert_eq!(code, 404);
-    let (code, _) = raw(
-        s.port,
-        &format!("GET /assets/%2e%2e/Cargo.toml HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n", s.port),
-    )
-    .await;
-    assert_eq!(code, 404);
+    let own = format!("127.0.0.1:{}", s.port);
+    for path in ["/assets/../Cargo.toml", "/assets/%2e%2e/Cargo.toml"] {
+        let (code, _) = raw(s.port, &get_request(path, &own)).await;
+        assert_eq!(code, 404, "{path}");
+    }
     let (st, v) = s.get("/api/health").await;
     assert_eq!(st, 200);
     assert_eq!(v["ok"], true);
@@ -86,11 +75,7 @@ async fn page_and_health() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_error_class() {
-    let s = start(Config {
-        body_limit: 4096,
-        ..config()
-    })
-    .await;
+    let s = start_with(|c| c.body_limit = 4096).await;
     // 400: not JSON, with the place
     let (st, v) = s
         .post_raw(
@@ -113,33 +98,25 @@ async fn every_error_class() {
     let (st, v) = s.post("/api/sudoku/solve", json!({})).await;
     assert_eq!((st, kind(&v)), (StatusCode::BAD_REQUEST, "bad_request"));
     // 400: a value out of range
-    let (st, v) = s.post("/api/sudoku/new", json!({"size": 5})).await;
-    assert_eq!((st, kind(&v)), (StatusCode::BAD_REQUEST, "bad_value"));
-    let (st, v) = s
-        .post("/api/sudoku/count", json!({"puzzle": HARDISH, "limit": 0}))
-        .await;
-    assert_eq!((st, kind(&v)), (StatusCode::BAD_REQUEST, "bad_value"));
-    let (st, v) = s
-        .post("/api/sudoku/new", json!({"level": "impossible"}))
-        .await;
-    assert_eq!((st, kind(&v)), (StatusCode::BAD_REQUEST, "bad_value"));
-    let (st, v) = s
-        .post("/api/sudoku/rate", json!({"puzzle": HARDISH, "timeout": 0}))
-        .await;
-    assert_eq!((st, kind(&v)), (StatusCode::BAD_REQUEST, "bad_value"));
-    let (st, v) = s
-        .post(
+    for (path, body) in [
+        ("/api/sudoku/new", json!({"size": 5})),
+        ("/api/sudoku/count", json!({"puzzle": HARDISH, "limit": 0})),
+        ("/api/sudoku/new", json!({"level": "impossible"})),
+        ("/api/sudoku/rate", json!({"puzzle": HARDISH, "timeout": 0})),
+        (
             "/api/sudoku/solve",
             json!({"puzzle": HARDISH, "rules": {"box": "3y3"}}),
-        )
-        .await;
-    assert_eq!((st, kind(&v)), (StatusCode::BAD_REQUEST, "bad_value"));
+        ),
+    ] {
+        let (st, v) = s.post(path, body.clone()).await;
+        assert_eq!(
+            (st, kind(&v)),
+            (StatusCode::BAD_REQUEST, "bad_value"),
+            "{path} {body}"
+        );
+    }
     // 403: a Host that is not ours (DNS rebinding)
-    let (code, text) = raw(
-        s.port,
-        "GET /api/health HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n",
-    )
-    .await;
+    let (code, text) = raw(s.port, &get_request("/api/health", "evil.example:80")).await;
     assert_eq!(code, 403);
     assert!(text.contains("\"forbidden\""), "{text}");
     let (code, _) = raw(s.port, "GET /api/health HTTP/1.0\r\n\r\n").await;
@@ -147,10 +124,7 @@ async fn every_error_class() {
     for host in ["127.0.0.1", "localhost", "[::1]", "LOCALHOST"] {
         let (code, _) = raw(
             s.port,
-            &format!(
-                "GET /api/health HTTP/1.1\r\nHost: {host}:{}\r\nConnection: close\r\n\r\n",
-                s.port
-            ),
+            &get_request("/api/health", &format!("{host}:{}", s.port)),
         )
         .await;
         assert_eq!(code, 200, "{host}");
@@ -186,23 +160,28 @@ async fn every_error_class() {
         .unwrap();
     assert_eq!(r.status(), 200);
     // 404
-    let (st, v) = s.get("/api/nothing").await;
-    assert_eq!((st, kind(&v)), (StatusCode::NOT_FOUND, "not_found"));
-    let (st, v) = s.get("/api/jobs/j999").await;
-    assert_eq!((st, kind(&v)), (StatusCode::NOT_FOUND, "not_found"));
-    let (st, v) = s.get("/api/poly/catalog/nothing").await;
-    assert_eq!((st, kind(&v)), (StatusCode::NOT_FOUND, "not_found"));
+    for path in [
+        "/api/nothing",
+        "/api/jobs/j999",
+        "/api/poly/catalog/nothing",
+    ] {
+        let (st, v) = s.get(path).await;
+        assert_eq!(
+            (st, kind(&v)),
+            (StatusCode::NOT_FOUND, "not_found"),
+            "{path}"
+        );
+    }
     // 405
-    let (st, v) = s.get("/api/sudoku/solve").await;
-    assert_eq!(
-        (st, kind(&v)),
-        (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
-    );
-    let (st, v) = s.delete("/api/health").await;
-    assert_eq!(
-        (st, kind(&v)),
-        (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
-    );
+    for (st, v) in [
+        s.get("/api/sudoku/solve").await,
+        s.delete("/api/health").await,
+    ] {
+        assert_eq!(
+            (st, kind(&v)),
+            (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
+        );
+    }
     // 413
     let big = json!({"puzzle": "1".repeat(10_000)});
     let (st, v) = s.post("/api/sudoku/solve", big).await;
@@ -235,44 +214,26 @@ async fn every_error_class() {
         );
         assert_eq!(v["error"]["cell"], "r1c2", "{path}");
     }
-    // 422: a bad polyform puzzle, at its line and column
+    // 422: a bad polyform puzzle and a bad exact cover problem, at their
+    // line and column, checked or sent as a job
     let toml = "name = \"x\"\n\n[board]\nrect = [3, 3]\nbogus = 1\n";
-    let (st, v) = s.post("/api/poly/check", json!({"toml": toml})).await;
-    assert_eq!(
-        (st, kind(&v)),
-        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_poly"),
-        "{v}"
-    );
-    assert_eq!(v["error"]["line"], 5);
-    assert_eq!(v["error"]["column"], 1);
-    let (st, v) = s
-        .post("/api/jobs", json!({"kind": "poly", "toml": toml}))
-        .await;
-    assert_eq!(
-        (st, kind(&v)),
-        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_poly")
-    );
-    // 422: a bad exact cover problem, at its line and column
-    let (st, v) = s
-        .post("/api/cover/check", json!({"problem": "A B\nA\nB Z\n"}))
-        .await;
-    assert_eq!(
-        (st, kind(&v)),
-        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_problem"),
-        "{v}"
-    );
-    assert_eq!(v["error"]["line"], 3);
-    assert_eq!(v["error"]["column"], 3);
-    let (st, v) = s
-        .post(
-            "/api/jobs",
-            json!({"kind": "cover", "problem": "A B\nA\nB Z\n"}),
-        )
-        .await;
-    assert_eq!(
-        (st, kind(&v)),
-        (StatusCode::UNPROCESSABLE_ENTITY, "invalid_problem")
-    );
+    for (job, field, text, invalid, line, column) in [
+        ("poly", "toml", toml, "invalid_poly", 5, 1),
+        ("cover", "problem", "A B\nA\nB Z\n", "invalid_problem", 3, 3),
+    ] {
+        let (st, v) = s
+            .post(&format!("/api/{job}/check"), json!({field: text}))
+            .await;
+        assert_eq!(
+            (st, kind(&v)),
+            (StatusCode::UNPROCESSABLE_ENTITY, invalid),
+            "{v}"
+        );
+        assert_eq!(v["error"]["line"], line);
+        assert_eq!(v["error"]["column"], column);
+        let (st, v) = s.post("/api/jobs", json!({"kind": job, field: text})).await;
+        assert_eq!((st, kind(&v)), (StatusCode::UNPROCESSABLE_ENTITY, invalid));
+    }
     // a job of no known kind
     let (st, v) = s.post("/api/jobs", json!({"kind": "chess"})).await;
     assert_eq!((st, kind(&v)), (StatusCode::BAD_REQUEST, "bad_request"));
@@ -345,8 +306,7 @@ async fn no_input_reaches_a_500() {
     }
     // stop what was started
     s.state.jobs.cancel_all();
-    s.threads_end().await;
-    s.shutdown().await;
+    s.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -395,54 +355,44 @@ async fn sudoku_solve_check_count() {
     assert_eq!(v["status"], "invalid");
     assert!(v["error"].as_str().unwrap().contains("wrong length"));
     // check
-    let (_, v) = s
-        .post("/api/sudoku/check", json!({"puzzle": PLATINUM}))
-        .await;
-    assert_eq!(v["status"], "unique");
-    let (_, v) = s
-        .post("/api/sudoku/check", json!({"puzzle": ".".repeat(16)}))
-        .await;
-    assert_eq!(v["status"], "multiple");
-    let (_, v) = s.post("/api/sudoku/check", json!({"puzzle": none})).await;
-    assert_eq!(v["status"], "none");
+    for (puzzle, status) in [
+        (PLATINUM.to_string(), "unique"),
+        (".".repeat(16), "multiple"),
+        (none, "none"),
+    ] {
+        let (_, v) = s.post("/api/sudoku/check", json!({"puzzle": puzzle})).await;
+        assert_eq!(v["status"], status, "{puzzle}");
+    }
     // the rules object: a diagonal 9x9 has fewer solutions
-    let (_, v) = s
-        .post(
-            "/api/sudoku/count",
-            json!({"puzzle": ".".repeat(16), "limit": 1000}),
-        )
-        .await;
+    let srv = &s;
+    let count = |body: Value| async move { srv.post("/api/sudoku/count", body).await.1 };
+    let v = count(json!({"puzzle": ".".repeat(16), "limit": 1000})).await;
     assert_eq!(
         (v["count"].as_u64(), v["complete"].as_bool()),
         (Some(288), Some(true))
     );
-    let (_, v) = s
-        .post(
-            "/api/sudoku/count",
-            json!({"puzzle": ".".repeat(16), "rules": {"diagonal": true}}),
-        )
-        .await;
+    let v = count(json!({"puzzle": ".".repeat(16), "rules": {"diagonal": true}})).await;
     assert_eq!(v["count"], 48);
-    let (_, v) = s
-        .post(
-            "/api/sudoku/count",
-            json!({"puzzle": ".".repeat(81), "limit": 5}),
-        )
-        .await;
+    let v = count(json!({"puzzle": ".".repeat(81), "limit": 5})).await;
     assert_eq!(
         (v["count"].as_u64(), v["complete"].as_bool()),
         (Some(5), Some(false))
     );
     assert!(v["effort"].is_u64());
     // a 6x6 given as 3x2 boxes
-    let (_, v) = s
-        .post(
-            "/api/sudoku/count",
-            json!({"puzzle": ".".repeat(36), "rules": {"box": "3x2"}, "limit": 2}),
-        )
-        .await;
+    let v = count(json!({"puzzle": ".".repeat(36), "rules": {"box": "3x2"}, "limit": 2})).await;
     assert_eq!(v["count"], 2);
     s.shutdown().await;
+}
+
+/// The option numbers of a job's solution record.
+fn options_of(sol: &Value) -> Vec<usize> {
+    ints(&sol["options"]).map(|o| o as usize).collect()
+}
+
+/// The whole numbers of a JSON array.
+fn ints(v: &Value) -> impl Iterator<Item = i64> + '_ {
+    v.as_array().unwrap().iter().map(|x| x.as_i64().unwrap())
 }
 
 /// Applies a step's placements to a grid line.
@@ -500,14 +450,10 @@ async fn sudoku_hint_rate_path_batch() {
         )
         .await;
     assert_eq!(st, 400);
-    let (_, v) = s
-        .post("/api/sudoku/hint", json!({"puzzle": solution}))
-        .await;
-    assert_eq!(v["status"], "solved");
-    let (_, v) = s
-        .post("/api/sudoku/hint", json!({"puzzle": ".".repeat(81)}))
-        .await;
-    assert_eq!(v["status"], "multiple");
+    for (puzzle, status) in [(solution.clone(), "solved"), (".".repeat(81), "multiple")] {
+        let (_, v) = s.post("/api/sudoku/hint", json!({"puzzle": puzzle})).await;
+        assert_eq!(v["status"], status, "{puzzle}");
+    }
     // rate: the CLI's record
     let (st, v) = s.post("/api/sudoku/rate", json!({"puzzle": HARDISH})).await;
     assert_eq!(st, 200);
@@ -862,12 +808,7 @@ fn check_poly(p: &dancer_poly::Puzzle, record: &Value) {
             .unwrap()
             .iter()
             .map(|c| {
-                let v: Vec<i32> = c
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.as_i64().unwrap() as i32)
-                    .collect();
+                let v: Vec<i32> = ints(c).map(|x| x as i32).collect();
                 [v[0], v[1], *v.get(2).unwrap_or(&0)]
             })
             .collect();
@@ -1030,12 +971,7 @@ async fn exact_cover() {
     let sol = &sols["solutions"][0];
     assert_eq!(sol["lines"].as_array().unwrap().len(), 3);
     let problem = dancer_formats::dlx::read_str(toy, "toy").unwrap().problem;
-    let opts: Vec<usize> = sol["options"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o.as_u64().unwrap() as usize)
-        .collect();
+    let opts = options_of(sol);
     dancer_core::verify(&problem, &opts).unwrap();
     // the 8 queens: 92 solutions, kept at most `keep`, every one verified
     let q8 = dancer_core::classic::queens(8);
@@ -1056,12 +992,7 @@ async fn exact_cover() {
     let (_, sols) = s.get(&format!("/api/jobs/{id}/solutions")).await;
     let read = dancer_formats::dlx::read_str(&text, "q8").unwrap().problem;
     for sol in sols["solutions"].as_array().unwrap() {
-        let opts: Vec<usize> = sol["options"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|o| o.as_u64().unwrap() as usize)
-            .collect();
+        let opts = options_of(sol);
         dancer_core::verify(&read, &opts).unwrap();
     }
     // a limit; count mode
@@ -1098,12 +1029,7 @@ async fn exact_cover() {
 
 /// Reads a job's event stream until `done` (or `max` events).
 async fn read_events(s: &Srv, id: &str, max: usize) -> Vec<(String, Value)> {
-    let mut r = s
-        .http
-        .get(format!("{}/api/jobs/{id}/events", s.base))
-        .send()
-        .await
-        .unwrap();
+    let mut r = s.events(id).await;
     assert_eq!(r.status(), 200);
     assert!(r.headers()["content-type"]
         .to_str()
@@ -1206,8 +1132,7 @@ async fn events_replay_and_end_with_done() {
     // the stream was dropped: the job is cancelled
     let done = s.wait_done(&id, 10).await;
     assert_eq!(done["summary"]["status"], "cancelled");
-    s.threads_end().await;
-    s.shutdown().await;
+    s.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -1255,12 +1180,7 @@ async fn cancel_really_stops_the_work() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn queueing_and_the_queue_cap() {
-    let s = start(Config {
-        jobs: 1,
-        queue: 2,
-        ..config()
-    })
-    .await;
+    let s = start_with(|c| (c.jobs, c.queue) = (1, 2)).await;
     let spec = json!({"kind": "cover", "problem": long_problem(), "mode": "count"});
     let (_, a) = s.post("/api/jobs", spec.clone()).await;
     assert_eq!(a["state"], "running");
@@ -1303,17 +1223,12 @@ async fn queueing_and_the_queue_cap() {
         .await;
     let done = s.wait_done(j["id"].as_str().unwrap(), 30).await;
     assert_eq!(done["summary"]["status"], "timeout");
-    s.threads_end().await;
-    s.shutdown().await;
+    s.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn closing_the_stream_cancels_the_job() {
-    let s = start(Config {
-        jobs: 1,
-        ..config()
-    })
-    .await;
+    let s = start_with(|c| c.jobs = 1).await;
     let spec = json!({"kind": "cover", "problem": long_problem(), "mode": "count"});
     let (_, a) = s.post("/api/jobs", spec.clone()).await;
     let (_, b) = s.post("/api/jobs", spec.clone()).await;
@@ -1323,12 +1238,7 @@ async fn closing_the_stream_cancels_the_job() {
     );
     for id in [&a, &b] {
         // the tab opens the stream, reads a little, and is closed
-        let mut r = s
-            .http
-            .get(format!("{}/api/jobs/{id}/events", s.base))
-            .send()
-            .await
-            .unwrap();
+        let mut r = s.events(id).await;
         let first = tokio::time::timeout(Duration::from_secs(10), r.chunk())
             .await
             .unwrap()
@@ -1352,8 +1262,7 @@ async fn closing_the_stream_cancels_the_job() {
     assert_eq!(v["state"], "running");
     drop(r1);
     assert_eq!(s.wait_done(&c, 10).await["summary"]["status"], "cancelled");
-    s.threads_end().await;
-    s.shutdown().await;
+    s.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -1451,12 +1360,7 @@ async fn game_variants_and_forged_saves() {
         let g = act(&s, &v["game"], json!({"type": "fill_marks"})).await;
         let cells = g["view"]["cells"].as_array().unwrap();
         for u in units {
-            let cells_of: Vec<usize> = u
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c.as_u64().unwrap() as usize)
-                .collect();
+            let cells_of: Vec<usize> = ints(u).map(|c| c as usize).collect();
             let held: Vec<u64> = cells_of
                 .iter()
                 .filter_map(|&c| cells[c]["digit"].as_u64().filter(|&d| d != 0))
@@ -1540,18 +1444,7 @@ async fn game_variants_and_forged_saves() {
             let (st, e) = s
                 .post("/api/sudoku/game", json!({"game": game, "action": action}))
                 .await;
-            assert_eq!(
-                (st, kind(&e)),
-                (StatusCode::BAD_REQUEST, "bad_value"),
-                "{game}: {e}"
-            );
-            assert!(
-                e["error"]["message"]
-                    .as_str()
-                    .unwrap()
-                    .contains("not a saved game"),
-                "{e}"
-            );
+            bad_value(st, &e, "not a saved game", game);
         }
     }
     s.shutdown().await;
@@ -1561,14 +1454,8 @@ async fn game_variants_and_forged_saves() {
 async fn bound_to_all_addresses_it_answers_to_the_address_reached() {
     // 127.0.0.2 is this machine too (all of 127/8 is loopback on Linux):
     // a stand-in for a LAN address that another machine would use
-    let s = start(Config {
-        bind: "0.0.0.0".parse().unwrap(),
-        ..config()
-    })
-    .await;
-    let get = |host: String| {
-        format!("GET /api/health HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
-    };
+    let s = start_with(|c| c.bind = "0.0.0.0".parse().unwrap()).await;
+    let get = |host: String| get_request("/api/health", &host);
     let p = s.port;
     let (code, text) = raw_to("127.0.0.2", p, &get(format!("127.0.0.2:{p}"))).await;
     assert_eq!(code, 200, "{text}");
@@ -1599,11 +1486,7 @@ async fn bound_to_all_addresses_it_answers_to_the_address_reached() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_job_nobody_follows_is_cancelled() {
-    let s = start(Config {
-        job_orphan: Duration::from_millis(400),
-        ..config()
-    })
-    .await;
+    let s = start_with(|c| c.job_orphan = Duration::from_millis(400)).await;
     let spec = json!({"kind": "cover", "problem": long_problem(), "mode": "count"});
     // submitted, then never followed (a tab closed before its stream
     // connected): cancelled after the orphan time
@@ -1644,6 +1527,5 @@ async fn a_job_nobody_follows_is_cancelled() {
     }
     let (_, v) = s.get(&format!("/api/jobs/{b}")).await;
     assert_eq!(v["summary"]["status"], "cancelled");
-    s.threads_end().await;
-    s.shutdown().await;
+    s.finish().await;
 }

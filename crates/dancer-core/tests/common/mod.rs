@@ -97,6 +97,43 @@ fn check_now(k: usize) -> bool {
     k < 100 || k % 997 == 0
 }
 
+/// Runs `a` and `b` side by side: the same solutions in the same order
+/// (`differ` says which pair differs otherwise); `check(a, b, k)` after
+/// solution number `k` where [`check_now`].
+fn in_step<A: Engine, B: Engine + ?Sized>(
+    a: &mut A,
+    b: &mut B,
+    differ: &str,
+    mut check: impl FnMut(&A, &B, usize),
+) {
+    let mut k = 0;
+    loop {
+        let x = a.next_solution().map(<[usize]>::to_vec);
+        let y = b.next_solution().map(<[usize]>::to_vec);
+        assert_eq!(x, y, "{differ}");
+        if x.is_none() {
+            break;
+        }
+        if check_now(k) {
+            check(a, b, k);
+        }
+        k += 1;
+    }
+}
+
+/// Runs `e` (the engine `name`) to the end, with its invariant checker
+/// `check` after solutions (where [`check_now`]) and at the end.
+fn checked_run<E: Engine>(e: &mut E, name: &str, check: impl Fn(&E) -> Result<(), String>) {
+    let mut k = 0;
+    while e.next_solution().is_some() {
+        if check_now(k) {
+            check(e).unwrap_or_else(|err| panic!("{name} after solution {k}: {err}"));
+        }
+        k += 1;
+    }
+    check(e).unwrap_or_else(|err| panic!("{name} at the end: {err}"));
+}
+
 /// Every solution found by `engine`, each checked by `verify`, each sorted,
 /// the list sorted. For the linked engines, their invariant checkers
 /// (Knuth's `sanity()`) run after solutions and at the end; for the DLX
@@ -108,38 +145,19 @@ pub fn engine_solutions(p: &Problem, engine: EngineKind) -> Vec<Vec<usize>> {
         EngineKind::Dlx => {
             let mut a = dancer_core::Dlx::new(p).unwrap();
             let mut b = dancer_core::Dlx::new_compact(p).unwrap();
-            let mut k = 0;
-            loop {
-                let x = a.next_solution().map(<[usize]>::to_vec);
-                let y = b.next_solution().map(<[usize]>::to_vec);
-                assert_eq!(x, y, "compact layout differs");
-                if x.is_none() {
-                    break;
-                }
-                if check_now(k) {
-                    a.check_invariants()
-                        .unwrap_or_else(|e| panic!("dlx after solution {k}: {e}"));
-                    b.check_invariants()
-                        .unwrap_or_else(|e| panic!("dlx (compact) after solution {k}: {e}"));
-                }
-                k += 1;
-            }
+            in_step(&mut a, &mut b, "compact layout differs", |a, b, k| {
+                a.check_invariants()
+                    .unwrap_or_else(|e| panic!("dlx after solution {k}: {e}"));
+                b.check_invariants()
+                    .unwrap_or_else(|e| panic!("dlx (compact) after solution {k}: {e}"));
+            });
             assert_eq!(a.stats(), b.stats());
             a.check_invariants()
                 .unwrap_or_else(|e| panic!("dlx at the end: {e}"));
         }
         EngineKind::Dlxm => {
             let mut e = dancer_core::Dlxm::new(p);
-            let mut k = 0;
-            while e.next_solution().is_some() {
-                if check_now(k) {
-                    e.check_invariants()
-                        .unwrap_or_else(|err| panic!("dlxm after solution {k}: {err}"));
-                }
-                k += 1;
-            }
-            e.check_invariants()
-                .unwrap_or_else(|err| panic!("dlxm at the end: {err}"));
+            checked_run(&mut e, "dlxm", dancer_core::Dlxm::check_invariants);
         }
         EngineKind::BitMrv => {
             use dancer_core::engines::bitmrv::{BitMrv, Ties};
@@ -152,20 +170,15 @@ pub fn engine_solutions(p: &Problem, engine: EngineKind) -> Vec<Vec<usize>> {
             } else {
                 Box::new(dancer_core::Dlx::new(p).unwrap())
             };
-            let mut k = 0;
-            loop {
-                let x = a.next_solution().map(<[usize]>::to_vec);
-                let y = r.next_solution().map(<[usize]>::to_vec);
-                assert_eq!(x, y, "bitmrv with Knuth's ties and its reference differ");
-                if x.is_none() {
-                    break;
-                }
-                if check_now(k) {
+            in_step(
+                &mut a,
+                &mut *r,
+                "bitmrv with Knuth's ties and its reference differ",
+                |a, _, k| {
                     a.check_invariants()
                         .unwrap_or_else(|e| panic!("bitmrv after solution {k}: {e}"));
-                }
-                k += 1;
-            }
+                },
+            );
             a.check_invariants()
                 .unwrap_or_else(|e| panic!("bitmrv at the end: {e}"));
             assert_eq!(a.stats().nodes, r.stats().nodes, "bitmrv's nodes");
@@ -179,16 +192,7 @@ pub fn engine_solutions(p: &Problem, engine: EngineKind) -> Vec<Vec<usize>> {
             }
             // and the engine as built, with its own ties
             let mut e = BitMrv::new(p).unwrap();
-            let mut k = 0;
-            while e.next_solution().is_some() {
-                if check_now(k) {
-                    e.check_invariants()
-                        .unwrap_or_else(|err| panic!("bitmrv after solution {k}: {err}"));
-                }
-                k += 1;
-            }
-            e.check_invariants()
-                .unwrap_or_else(|err| panic!("bitmrv at the end: {err}"));
+            checked_run(&mut e, "bitmrv", BitMrv::check_invariants);
         }
         _ => {}
     }

@@ -3,7 +3,10 @@
 // and column); count or list its solutions as a job with live progress,
 // cancel, the solutions' option lines and the final statistics.
 // Uses only what API.md says: /api/cover/check and jobs of kind "cover".
-import { post, startJob, toast, h, num, ApiError, css, fmtTime, progressStats, setProgress } from '../api.js';
+import {
+  post, startJob, toast, h, num, ApiError, css, fmtTime, progressStats, setProgress, showState, cancelJob, endWords, notStarted,
+  checkSoon, selectLine,
+} from '../api.js';
 
 const STORE = 'dancer.cover.problem';
 
@@ -102,12 +105,7 @@ function caret() {
 }
 
 function goTo(line, col = 1) {
-  const lines = ui.text.value.split('\n');
-  let at = 0;
-  for (let i = 0; i < Math.min(line - 1, lines.length); i++) at += lines[i].length + 1;
-  const len = (lines[line - 1] || '').length;
-  ui.text.focus();
-  ui.text.setSelectionRange(at + Math.min(col - 1, len), at + len);
+  selectLine(ui.text, line, col);
   const lh = parseFloat(getComputedStyle(ui.text).lineHeight) || 20;
   ui.text.scrollTop = Math.max(0, (line - 3) * lh);
   caret();
@@ -115,9 +113,7 @@ function goTo(line, col = 1) {
 
 let timer = null;
 function schedule() {
-  clearTimeout(timer);
-  ui.check.replaceChildren(h('span', { class: 'muted' }, 'Checking…'));
-  timer = setTimeout(check, 350);
+  timer = checkSoon(timer, ui.check, check);
 }
 
 async function check() {
@@ -185,7 +181,7 @@ async function run(mode) {
     setBusy(false);
     ui.progress.value = 0;
     if (e instanceof ApiError && e.line) showError(e);
-    setState(`Could not start: ${e instanceof ApiError ? e.where() : e.message}`, 'error');
+    setState(notStarted(e), 'error');
   }
 }
 
@@ -204,8 +200,7 @@ function setBusy(b) {
 }
 
 function setState(text, kind = '') {
-  ui.state.textContent = text;
-  ui.state.className = 'state ' + kind;
+  showState(ui.state, text, kind);
 }
 
 function progress(p) {
@@ -214,10 +209,7 @@ function progress(p) {
 }
 
 async function cancel() {
-  if (!st.job) return;
-  ui.cancel.disabled = true;
-  setState('Cancelling…');
-  await st.job.cancel();
+  await cancelJob(st, ui.cancel, setState);
 }
 
 function finish(s) {
@@ -226,15 +218,7 @@ function finish(s) {
   ui.progress.value = s.status === 'complete' ? 1 : ui.progress.value || 0;
   const n = s.solutions || 0;
   const what = `${num(n)} solution${n === 1 ? '' : 's'}`;
-  const words = {
-    complete: `Complete: ${what}.`,
-    limit: `Stopped at the limit: ${what}.`,
-    cancelled: `Search cancelled after ${what}.`,
-    timeout: `Stopped at the time limit: ${what}.`,
-    error: `Error: ${s.message || 'the search failed'}.`,
-  };
-  setState(words[s.status] || `${s.status}: ${what}.`,
-    s.status === 'error' ? 'error' : s.status === 'cancelled' ? 'warn' : 'good');
+  setState(...endWords(s, what));
   ui.state.dataset.status = s.status;
   if (s.status !== 'error' || s.nodes != null) {
     const rows = [

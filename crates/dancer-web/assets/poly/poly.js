@@ -4,7 +4,10 @@
 // layers and a turnable isometric view); downloads (SVG, PNG, NDJSON).
 // Uses only what API.md says: /api/poly/catalog, /api/poly/check,
 // /api/poly/render and jobs of kind "poly".
-import { get, post, render, startJob, toast, h, num, ApiError, css, fmtTime, progressStats, setProgress } from '../api.js';
+import {
+  get, post, render, startJob, toast, h, num, ApiError, css, fmtTime, progressStats, setProgress, showState, cancelJob, endWords,
+  notStarted, checkSoon, selectLine,
+} from '../api.js';
 import { isoSvg } from './iso.js';
 
 const STORE = 'dancer.poly.toml';
@@ -189,12 +192,7 @@ function markLine() {
 
 /** Puts the caret on line `line` (column `col`) and scrolls it into view. */
 function goTo(line, col = 1) {
-  const lines = ui.editor.value.split('\n');
-  let at = 0;
-  for (let i = 0; i < Math.min(line - 1, lines.length); i++) at += lines[i].length + 1;
-  const len = (lines[line - 1] || '').length;
-  ui.editor.focus();
-  ui.editor.setSelectionRange(at + Math.min(col - 1, len), at + len);
+  selectLine(ui.editor, line, col);
   ui.editor.scrollTop = Math.max(0, (line - 3) * lineHeight());
   syncScroll();
   caret();
@@ -204,9 +202,7 @@ function goTo(line, col = 1) {
 
 let timer = null;
 function scheduleCheck() {
-  clearTimeout(timer);
-  ui.check.replaceChildren(h('span', { class: 'muted' }, 'Checking…'));
-  timer = setTimeout(check, 350);
+  timer = checkSoon(timer, ui.check, check);
 }
 
 async function check() {
@@ -303,7 +299,7 @@ async function run(mode) {
       showError(e);
       markLine();
     }
-    setState(`Could not start: ${e instanceof ApiError ? e.where() : e.message}`, 'error');
+    setState(notStarted(e), 'error');
   }
 }
 
@@ -319,8 +315,7 @@ function setBusy(b) {
 }
 
 function setState(text, kind = '') {
-  ui.state.textContent = text;
-  ui.state.className = 'state ' + kind;
+  showState(ui.state, text, kind);
 }
 
 function progress(p) {
@@ -333,10 +328,7 @@ function statLine(p) {
 }
 
 async function cancel() {
-  if (!st.job) return;
-  ui.cancel.disabled = true;
-  setState('Cancelling…');
-  await st.job.cancel();
+  await cancelJob(st, ui.cancel, setState);
 }
 
 function finish(s) {
@@ -352,15 +344,8 @@ function finish(s) {
   const what = st.uniqueRun && u != null
     ? `${num(u)} solution${u === 1 ? '' : 's'} up to symmetry (${num(n)} in all)`
     : `${num(n)} solution${n === 1 ? '' : 's'}`;
-  const words = {
-    complete: `Complete: ${what}.`,
-    limit: `Stopped at the limit: ${what}.`,
-    cancelled: `Search cancelled after ${what}.`,
-    timeout: `Stopped at the time limit: ${what}.`,
-    error: `Error: ${s.message || 'the search failed'}.`,
-  };
-  setState((words[s.status] || `${s.status}: ${what}.`) + (s.engine ? ` Engine ${s.engine}, ${fmtTime(s.elapsed_s)}.` : ''),
-    s.status === 'error' ? 'error' : s.status === 'cancelled' ? 'warn' : 'good');
+  const [words, kind] = endWords(s, what);
+  setState(words + (s.engine ? ` Engine ${s.engine}, ${fmtTime(s.elapsed_s)}.` : ''), kind);
   ui.state.dataset.status = s.status;
   drawGallery();
 }

@@ -2,15 +2,12 @@
 // (its one solution's option lines listed, the statistics shown) and
 // counted; a bad problem's error at its line and column; an upload; a long
 // count's progress moving, then cancelled; keyboard-only use.
-const { test, expect, startedJob, waitForJob } = require('./helpers');
+const { test, expect, startedJob, waitForJob, openFresh, fillAndCheck } = require('./helpers');
 
 test.use({ colorScheme: 'light' });
 
 async function open(page) {
-  await page.goto('/#cover');
-  await page.evaluate(() => localStorage.removeItem('dancer.cover.problem'));
-  await page.reload();
-  const panel = page.locator('#tab-cover');
+  const panel = await openFresh(page, 'cover', ['dancer.cover.problem']);
   await expect(panel.getByRole('heading', { name: 'Exact cover' })).toBeVisible();
   return panel;
 }
@@ -49,10 +46,8 @@ test("Knuth's toy problem: 1 solution, its option lines and statistics", async (
 test("a bad problem's error is shown at its line and column", async ({ page }) => {
   const panel = await open(page);
   const text = panel.getByLabel('Problem (DLX format)');
-  await text.fill('| a comment\nA B | X\nA X:red\nB Q\n');
   const check = panel.locator('#cover-check');
-  await expect(check).toContainText('line 4, column 3');
-  await expect(check).toContainText('unknown item "Q"');
+  await fillAndCheck(text, '| a comment\nA B | X\nA X:red\nB Q\n', check, ['line 4, column 3', 'unknown item "Q"']);
   await expect(text).toHaveAttribute('aria-invalid', 'true');
   await panel.getByRole('button', { name: 'Go to line 4' }).click();
   await expect(text).toBeFocused();

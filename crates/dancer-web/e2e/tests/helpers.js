@@ -132,4 +132,27 @@ async function apiAnswer(page, method, pathname, action) {
   return type.includes('json') ? res.json() : null;
 }
 
-module.exports = { test, expect, shot, startedJob, jobRecord, waitForJob, apiAnswer, SCREENSHOTS };
+/**
+ * Opens the tab `name` (`/#name`) afresh: what it saved in localStorage
+ * under `keys` removed, the page reloaded. Returns the tab's panel
+ * (`#tab-name`).
+ */
+async function openFresh(page, name, keys) {
+  await page.goto(`/#${name}`);
+  await page.evaluate((saved) => saved.forEach((k) => localStorage.removeItem(k)), keys);
+  await page.reload();
+  return page.locator(`#tab-${name}`);
+}
+
+/**
+ * Fills `field` with `text`, then waits until the check line `check` says
+ * each of `says`.
+ */
+async function fillAndCheck(field, text, check, says) {
+  await field.fill(text);
+  for (const s of says) await expect(check).toContainText(s);
+}
+
+module.exports = {
+  test, expect, shot, startedJob, jobRecord, waitForJob, apiAnswer, openFresh, fillAndCheck, SCREENSHOTS,
+};

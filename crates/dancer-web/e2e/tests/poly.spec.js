@@ -3,16 +3,13 @@
 // (and the server's job really cancelled); a TOML error shown at its line;
 // a 3D puzzle's isometric view turned by button and by key; the tab at
 // 375 px, with a screenshot.
-const { test, expect, shot, startedJob, waitForJob } = require('./helpers');
+const { test, expect, shot, startedJob, waitForJob, openFresh, fillAndCheck } = require('./helpers');
 
 test.use({ colorScheme: 'light' });
 
 /** Opens the tab afresh (no saved editor text) and waits for the catalogue. */
 async function open(page) {
-  await page.goto('/#poly');
-  await page.evaluate(() => { localStorage.removeItem('dancer.poly.toml'); localStorage.removeItem('dancer.poly.name'); });
-  await page.reload();
-  const panel = page.locator('#tab-poly');
+  const panel = await openFresh(page, 'poly', ['dancer.poly.toml', 'dancer.poly.name']);
   await expect(panel.getByLabel('Catalogue puzzle').locator('option')).not.toHaveCount(1);
   // the first puzzle is loaded into the editor and checked: a fill before
   // that could land between its select-all and its typing, and be appended
@@ -129,10 +126,9 @@ test('closing the tab cancels its running job', async ({ page, request }) => {
 test('a TOML error is shown at its line', async ({ page }) => {
   const panel = await open(page);
   const editor = panel.getByLabel('Puzzle (TOML)');
-  await editor.fill('name = "bad"\n[board]\nrect = [4, 4]\n\n[[piece]]\nname = "NoSuchPiece"\n');
   const check = panel.locator('#poly-check');
-  await expect(check).toContainText('line 5');
-  await expect(check).toContainText('NoSuchPiece');
+  const toml = 'name = "bad"\n[board]\nrect = [4, 4]\n\n[[piece]]\nname = "NoSuchPiece"\n';
+  await fillAndCheck(editor, toml, check, ['line 5', 'NoSuchPiece']);
   // the line is marked in the gutter, and a button goes there
   await expect(panel.locator('.gutter .bad')).toHaveText('5');
   await panel.getByRole('button', { name: 'Go to line 5' }).click();

@@ -2,7 +2,7 @@
 // solved, counted and rated in input order (an invalid line says why); an
 // answer drawn on the grid; the full logical solution path, step by step,
 // each step drawn (candidates, the step's cells, eliminations struck out).
-const { test, expect, apiAnswer } = require('./helpers');
+const { test, expect, apiAnswer, openFresh } = require('./helpers');
 
 test.use({ colorScheme: 'light' });
 
@@ -11,10 +11,7 @@ const ONE_SOLUTION = '4173698256321589479587243168254371697915864323469127582896
 const TEXT = [ONE, '.'.repeat(81), '11', '12345678.........9' + '.'.repeat(63), '.'.repeat(16)].join('\n');
 
 async function open(page) {
-  await page.goto('/#solve');
-  await page.evaluate(() => localStorage.removeItem('dancer.solve.text'));
-  await page.reload();
-  const panel = page.locator('#tab-solve');
+  const panel = await openFresh(page, 'solve', ['dancer.solve.text']);
   await expect(panel.getByRole('heading', { name: 'Solve Sudoku' })).toBeVisible();
   return panel;
 }

@@ -27,6 +27,13 @@ pub fn config() -> Config {
     }
 }
 
+/// A server with [`config`] as `change` leaves it.
+pub async fn start_with(change: impl FnOnce(&mut Config)) -> Srv {
+    let mut c = config();
+    change(&mut c);
+    start(c).await
+}
+
 pub async fn start(config: Config) -> Srv {
     let server = dancer_web::bind(config).await.expect("binds");
     let port = server.addr().port();
@@ -67,6 +74,15 @@ impl Srv {
 
     pub async fn delete(&self, path: &str) -> (StatusCode, Value) {
         answer(self.http.delete(self.url(path))).await
+    }
+
+    /// The event stream of job `id`, as it comes.
+    pub async fn events(&self, id: &str) -> reqwest::Response {
+        self.http
+            .get(self.url(&format!("/api/jobs/{id}/events")))
+            .send()
+            .await
+            .unwrap()
     }
 
     /// Raw bytes of a POST with a given content type.
@@ -115,6 +131,12 @@ impl Srv {
         }
     }
 
+    /// Waits until no job thread is alive, then stops the server.
+    pub async fn finish(self) {
+        self.threads_end().await;
+        self.shutdown().await;
+    }
+
     pub async fn shutdown(mut self) {
         if let Some(tx) = self.stop.take() {
             let _ = tx.send(());
@@ -134,6 +156,20 @@ pub async fn raw(port: u16, request: &str) -> (u16, String) {
     raw_to("127.0.0.1", port, request).await
 }
 
+/// A raw `GET path` with `host` as its Host header (and the connection
+/// closed after it).
+pub fn get_request(path: &str, host: &str) -> String {
+    format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+}
+
+/// A raw answer (as [`raw`] gives it) with the status `want` and `says`
+/// in its text (`what` names the request in a failure).
+#[track_caller]
+pub fn raw_says((code, text): (u16, String), want: u16, says: &str, what: &str) {
+    assert_eq!(code, want, "{what}: {text}");
+    assert!(text.contains(says), "{what}: {text}");
+}
+
 /// A raw request to `ip`.
 pub async fn raw_to(ip: &'static str, port: u16, request: &str) -> (u16, String) {
     let request = request.to_string();
@@ -150,6 +186,19 @@ pub async fn raw_to(ip: &'static str, port: u16, request: &str) -> (u16, String)
     })
     .await
     .unwrap()
+}
+
+/// A 400 `bad_value` answer whose message says `says` (`what` names the
+/// request in a failure).
+#[track_caller]
+pub fn bad_value(st: StatusCode, v: &Value, says: &str, what: &str) {
+    assert_eq!(
+        (st, kind(v)),
+        (StatusCode::BAD_REQUEST, "bad_value"),
+        "{what}: {v}"
+    );
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains(says), "{what}: {v}");
 }
 
 pub fn kind(v: &Value) -> &str {
