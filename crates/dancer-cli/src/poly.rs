@@ -8,7 +8,7 @@ use clap::{ArgGroup, Args, Subcommand};
 use dancer_formats::out_file::{OutFile, OutKind};
 use dancer_poly::model::{Model, Options};
 use dancer_poly::puzzle::counted;
-use dancer_poly::render::{contact_sheet, png, svg, Style};
+use dancer_poly::render::{contact_sheet, png, svg, Style, Tiling};
 use dancer_poly::{catalog, pieces, Puzzle};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -370,42 +370,9 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let puzzle = load(&args.puzzle)?;
     let model = Model::new(puzzle)?;
     if args.memo {
-        // every solution, symmetric ones included: no symmetry breaking
-        let cover = model.cover(false);
-        let asked = dancer_runs::plan::RunOptions {
-            engine: args.engine.engine,
-            count: true,
-            memo: true,
-            memo_memory: args.memo_memory,
-            cancel: Some(crate::interrupt::cancel_flag()),
-            ..Default::default()
-        };
-        let planned = asked.plan(&cover.problem);
-        let memo = match planned.map_err(|e| crate::solve::plan_error(e, None))? {
-            dancer_runs::plan::RunPlan::Memo(memo) => memo,
-            dancer_runs::plan::RunPlan::Search(_) => unreachable!("memos were asked for"),
-        };
-        let r = crate::solve::memo_count(&cover.problem, &memo, outputs.zdd.as_ref(), true)?;
-        if args.json.json {
-            out.record(&dancer_formats::ndjson::PolyRecord::Summary {
-                solutions: r.count.clone(),
-                unique: None,
-                nodes: r.stats.nodes,
-                complete: r.complete,
-                seconds: r.stats.elapsed.as_secs_f64(),
-                symmetries: model.symmetries.len(),
-            })?;
-        } else {
-            out.line(&r.count.to_string())?;
-        }
-        out.flush()?;
-        crate::solve::memo_summary(&r, None, memo.memory);
-        return Ok(crate::solve::memo_found(&r));
+        return solve_memo(&args, &outputs, &model, out);
     }
     let threads = args.threads.get();
-    for dir in [&args.svg, &args.png].into_iter().flatten() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
     let cancel = crate::interrupt::cancel_flag();
     let opts = Options {
         engine: args.engine.engine,
@@ -416,53 +383,14 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         threads,
         live: None,
     };
+    let mut pictures = Pictures::new(&args)?;
     let mut n = 0u64;
     let mut error: Option<anyhow::Error> = None;
-    let mut sheet = Vec::new();
-    let style = Style {
-        cell: f64::from(args.size.unwrap_or(24)),
-        ..Style::default()
-    };
-    let mut svgs = args.svg.as_deref().map(|d| Written::new("SVG", d));
-    let mut pngs = args.png.as_deref().map(|d| Written::new("PNG", d));
     let start = Instant::now();
     let counts = model.solve(&opts, |sol| {
         n += 1;
-        let res = (|| -> Result<()> {
-            if args.count {
-                // no text; pictures below are still written when asked for
-            } else if args.json.json {
-                out.record(&model.solution_record(n, sol))?;
-            } else {
-                if n > 1 {
-                    out.line("")?;
-                }
-                out.text(&model.ascii(sol))?;
-            }
-            let title = Some(format!("{} #{n}", model.puzzle.name));
-            if svgs.is_some() || pngs.is_some() || (args.sheet.is_some() && sheet.len() < 100) {
-                let t = model.tiling(sol, title);
-                let picture = svg(&t, &style);
-                let inputs: Vec<(&Path, &str)> = puzzle_file(&args.puzzle)
-                    .map(|f| (f, "the puzzle"))
-                    .into_iter()
-                    .collect();
-                if let Some(w) = &mut svgs {
-                    let f = w.file(n);
-                    OutFile::new(&f, OutKind::Product, &inputs)?.write(picture.as_bytes())?;
-                }
-                if let Some(w) = &mut pngs {
-                    let f = w.file(n);
-                    let bytes =
-                        png(&picture).with_context(|| format!("cannot draw {}", f.display()))?;
-                    OutFile::new(&f, OutKind::Product, &inputs)?.write(&bytes)?;
-                }
-                if args.sheet.is_some() && sheet.len() < 100 {
-                    sheet.push(t);
-                }
-            }
-            Ok(())
-        })();
+        let res = print_solution(&args, &model, out, n, sol)
+            .and_then(|()| pictures.add(&args, &model, n, sol));
         match res {
             Ok(()) => true,
             Err(e) => {
@@ -487,14 +415,7 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     }
     out.flush()?;
     if let Some(f) = &outputs.sheet {
-        let picture = contact_sheet(&sheet, 5, &style);
-        if sheet_format(f.path()) == Some(true) {
-            let bytes =
-                png(&picture).with_context(|| format!("cannot draw {}", f.path().display()))?;
-            f.write(&bytes)?;
-        } else {
-            f.write(picture.as_bytes())?;
-        }
+        pictures.write_sheet(f)?;
     }
     let how = if counts.complete {
         "complete"
@@ -513,17 +434,7 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         counted(threads as u64, "thread", "threads"),
         engine = counts.engine.unwrap_or(args.engine.engine),
     );
-    for w in [&svgs, &pngs].into_iter().flatten() {
-        eprintln!("{}", w.note());
-    }
-    if let Some(f) = &args.sheet {
-        let of = if n > sheet.len() as u64 {
-            format!("the first {} of {n} solutions", sheet.len())
-        } else {
-            counted(n, "solution", "solutions")
-        };
-        eprintln!("wrote a contact sheet of {of} to {}", f.display());
-    }
+    pictures.notes(&args, n);
     Ok(if cancel.load(Ordering::Relaxed) {
         Found::Interrupted
     } else if counts.total > 0 {
@@ -531,4 +442,148 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     } else {
         Found::None
     })
+}
+
+/// `poly solve --memo`: every solution counted with memos (symmetric ones
+/// included: no symmetry breaking), through the one run plan.
+fn solve_memo(args: &SolveArgs, outputs: &Outputs, model: &Model, out: &mut Out) -> Result<Found> {
+    let cover = model.cover(false);
+    let asked = dancer_runs::plan::RunOptions {
+        engine: args.engine.engine,
+        count: true,
+        memo: true,
+        memo_memory: args.memo_memory,
+        cancel: Some(crate::interrupt::cancel_flag()),
+        ..Default::default()
+    };
+    let planned = asked.plan(&cover.problem);
+    let memo = match planned.map_err(|e| crate::solve::plan_error(e, None))? {
+        dancer_runs::plan::RunPlan::Memo(memo) => memo,
+        dancer_runs::plan::RunPlan::Search(_) => unreachable!("memos were asked for"),
+    };
+    let r = crate::solve::memo_count(&cover.problem, &memo, outputs.zdd.as_ref(), true)?;
+    if args.json.json {
+        out.record(&dancer_formats::ndjson::PolyRecord::Summary {
+            solutions: r.count.clone(),
+            unique: None,
+            nodes: r.stats.nodes,
+            complete: r.complete,
+            seconds: r.stats.elapsed.as_secs_f64(),
+            symmetries: model.symmetries.len(),
+        })?;
+    } else {
+        out.line(&r.count.to_string())?;
+    }
+    out.flush()?;
+    crate::solve::memo_summary(&r, None, memo.memory);
+    Ok(crate::solve::memo_found(&r))
+}
+
+/// Solution `n` on standard output: as text, as an NDJSON record, or
+/// nothing when counting.
+fn print_solution(
+    args: &SolveArgs,
+    model: &Model,
+    out: &mut Out,
+    n: u64,
+    sol: &[usize],
+) -> Result<()> {
+    if args.count {
+        // no text; pictures are still written when asked for
+    } else if args.json.json {
+        out.record(&model.solution_record(n, sol))?;
+    } else {
+        if n > 1 {
+            out.line("")?;
+        }
+        out.text(&model.ascii(sol))?;
+    }
+    Ok(())
+}
+
+/// The pictures `poly solve` draws: one file a solution in `--svg` and
+/// `--png` folders, and the first 100 solutions for a contact sheet.
+struct Pictures {
+    svgs: Option<Written>,
+    pngs: Option<Written>,
+    sheet: Option<Vec<Tiling>>,
+    style: Style,
+}
+
+/// At most this many solutions go on a contact sheet.
+const SHEET_MAX: usize = 100;
+
+impl Pictures {
+    /// The folders made, nothing drawn yet.
+    fn new(args: &SolveArgs) -> Result<Pictures> {
+        for dir in [&args.svg, &args.png].into_iter().flatten() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        Ok(Pictures {
+            svgs: args.svg.as_deref().map(|d| Written::new("SVG", d)),
+            pngs: args.png.as_deref().map(|d| Written::new("PNG", d)),
+            sheet: args.sheet.as_ref().map(|_| Vec::new()),
+            style: Style {
+                cell: f64::from(args.size.unwrap_or(24)),
+                ..Style::default()
+            },
+        })
+    }
+
+    /// Draws solution `n` where asked.
+    fn add(&mut self, args: &SolveArgs, model: &Model, n: u64, sol: &[usize]) -> Result<()> {
+        let on_sheet = self.sheet.as_ref().is_some_and(|s| s.len() < SHEET_MAX);
+        if self.svgs.is_none() && self.pngs.is_none() && !on_sheet {
+            return Ok(());
+        }
+        let t = model.tiling(sol, Some(format!("{} #{n}", model.puzzle.name)));
+        let picture = svg(&t, &self.style);
+        let inputs: Vec<(&Path, &str)> = puzzle_file(&args.puzzle)
+            .map(|f| (f, "the puzzle"))
+            .into_iter()
+            .collect();
+        if let Some(w) = &mut self.svgs {
+            let f = w.file(n);
+            OutFile::new(&f, OutKind::Product, &inputs)?.write(picture.as_bytes())?;
+        }
+        if let Some(w) = &mut self.pngs {
+            let f = w.file(n);
+            let bytes = png(&picture).with_context(|| format!("cannot draw {}", f.display()))?;
+            OutFile::new(&f, OutKind::Product, &inputs)?.write(&bytes)?;
+        }
+        if let Some(sheet) = self.sheet.as_mut().filter(|_| on_sheet) {
+            sheet.push(t);
+        }
+        Ok(())
+    }
+
+    /// Writes the contact sheet to `f` (an SVG or a PNG picture, by its
+    /// name).
+    fn write_sheet(&self, f: &OutFile) -> Result<()> {
+        let picture = contact_sheet(self.sheet.as_deref().unwrap_or_default(), 5, &self.style);
+        if sheet_format(f.path()) == Some(true) {
+            let bytes =
+                png(&picture).with_context(|| format!("cannot draw {}", f.path().display()))?;
+            f.write(&bytes)?;
+        } else {
+            f.write(picture.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// What was written, on standard error, after `n` solutions.
+    fn notes(&self, args: &SolveArgs, n: u64) {
+        for w in [&self.svgs, &self.pngs].into_iter().flatten() {
+            eprintln!("{}", w.note());
+        }
+        if let (Some(f), Some(sheet)) = (&args.sheet, &self.sheet) {
+            let of = if n > sheet.len() as u64 {
+                format!("the first {} of {n} solutions", sheet.len())
+            } else {
+                counted(n, "solution", "solutions")
+            };
+            eprintln!("wrote a contact sheet of {of} to {}", f.display());
+        }
+    }
 }
