@@ -740,6 +740,26 @@ impl ProblemBuilder {
     }
 }
 
+/// A problem from a short text, for tests: the primary items, `|` and
+/// the secondary items on the first line, then an option a line.
+#[cfg(test)]
+pub(crate) fn from_test_text(text: &str) -> Problem {
+    let mut b = ProblemBuilder::new();
+    let mut lines = text.lines();
+    let head = lines.next().unwrap();
+    let (prim, sec) = head.split_once('|').unwrap_or((head, ""));
+    for n in prim.split_whitespace() {
+        b.primary(n).unwrap();
+    }
+    for n in sec.split_whitespace() {
+        b.secondary(n).unwrap();
+    }
+    for l in lines {
+        b.option(l.split_whitespace()).unwrap();
+    }
+    b.build().unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -220,21 +220,13 @@ fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> 
             col += name.len() - n.len();
             name = n;
         }
-        if name.contains('|') {
-            return Err(Error::at(
-                file,
-                lineno,
-                col,
-                format!("{name:?}: '|' inside an item name"),
-            ));
-        }
-        if name.contains(':') {
-            return Err(Error::at(
-                file,
-                lineno,
-                col,
-                format!("{name:?}: ':' inside an item name (colours belong on options)"),
-            ));
+        for (c, why) in [
+            ('|', "'|' inside an item name"),
+            (':', "':' inside an item name (colours belong on options)"),
+        ] {
+            if name.contains(c) {
+                return Err(Error::at(file, lineno, col, format!("{name:?}: {why}")));
+            }
         }
         let r = match (secondary, bounds) {
             (true, _) => b.secondary(name),
@@ -285,17 +277,7 @@ fn read_option(
         }
         if let Err(e) = b.push_named(name, color) {
             b.abandon_option();
-            let message = match e {
-                BuildError::UnknownItem { name, .. } => format!("unknown item {name:?}"),
-                BuildError::RepeatedItem { name, .. } => {
-                    format!("item {name:?} appears twice in this option")
-                }
-                BuildError::ColorOnPrimary { name, .. } => {
-                    format!("colour given for primary item {name:?}")
-                }
-                e => e.to_string(),
-            };
-            return Err(Error::at(file, lineno, col, message));
+            return Err(Error::at(file, lineno, col, entry_error(e)));
         }
     }
     let k = b.end_option();
@@ -358,6 +340,21 @@ pub fn to_string(problem: &Problem, comment: Option<&str>) -> String {
     let mut v = Vec::new();
     write(problem, &mut v, comment).expect("writing to a Vec cannot fail");
     String::from_utf8(v).expect("names are UTF-8")
+}
+
+/// What is wrong with an option's entry, as the text formats say it
+/// (with the item's name as written).
+pub(crate) fn entry_error(e: BuildError) -> String {
+    match e {
+        BuildError::UnknownItem { name, .. } => format!("unknown item {name:?}"),
+        BuildError::RepeatedItem { name, .. } => {
+            format!("item {name:?} appears twice in this option")
+        }
+        BuildError::ColorOnPrimary { name, .. } => {
+            format!("colour given for primary item {name:?}")
+        }
+        e => e.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! primary items may carry DLX3 multiplicities, `"2:3|name"`.
 
 use crate::{Diagnostic, Error, Location, Parsed};
-use dancer_core::{BuildError, Problem, ProblemBuilder};
+use dancer_core::{Problem, ProblemBuilder};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 
@@ -106,16 +106,7 @@ impl ProblemDoc {
                     None => (tok.as_str(), None),
                 };
                 b.push_named(name, color).map_err(|e| {
-                    let msg: String = match e {
-                        BuildError::UnknownItem { name, .. } => format!("unknown item {name:?}"),
-                        BuildError::RepeatedItem { name, .. } => {
-                            format!("item {name:?} appears twice in this option")
-                        }
-                        BuildError::ColorOnPrimary { name, .. } => {
-                            format!("colour given for primary item {name:?}")
-                        }
-                        e => e.to_string(),
-                    };
+                    let msg = crate::dlx::entry_error(e);
                     at(&[Seg::Key("options"), Seg::Index(k), Seg::Index(j)], &msg)
                 })?;
             }
@@ -222,36 +213,31 @@ impl Scan<'_> {
         }
     }
 
+    /// Skips an object's members (`keys`) or an array's items, from its
+    /// opening bracket to `close`.
+    fn skip_items(&mut self, close: u8, keys: bool) -> Option<()> {
+        self.i += 1;
+        if self.eat(close).is_some() {
+            return Some(());
+        }
+        loop {
+            if keys {
+                self.string()?;
+                self.eat(b':')?;
+            }
+            self.skip_value()?;
+            if self.eat(b',').is_none() {
+                return self.eat(close);
+            }
+        }
+    }
+
     fn skip_value(&mut self) -> Option<()> {
         self.ws();
         match self.peek()? {
             b'"' => self.string().map(drop),
-            b'{' => {
-                self.i += 1;
-                if self.eat(b'}').is_some() {
-                    return Some(());
-                }
-                loop {
-                    self.string()?;
-                    self.eat(b':')?;
-                    self.skip_value()?;
-                    if self.eat(b',').is_none() {
-                        return self.eat(b'}');
-                    }
-                }
-            }
-            b'[' => {
-                self.i += 1;
-                if self.eat(b']').is_some() {
-                    return Some(());
-                }
-                loop {
-                    self.skip_value()?;
-                    if self.eat(b',').is_none() {
-                        return self.eat(b']');
-                    }
-                }
-            }
+            b'{' => self.skip_items(b'}', true),
+            b'[' => self.skip_items(b']', false),
             _ => {
                 // a number, true, false or null
                 let start = self.i;
@@ -418,6 +404,7 @@ pub fn to_string(problem: &Problem) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dancer_core::BuildError;
 
     #[test]
     fn round_trip() {

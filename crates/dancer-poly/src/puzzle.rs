@@ -557,6 +557,96 @@ struct PieceDoc {
     one_sided: Option<bool>,
 }
 
+impl BoardDoc {
+    /// The board it describes, its holes taken out, or what is wrong with
+    /// it.
+    fn board(self) -> Result<Board, String> {
+        let b = self;
+        let given = [
+            b.rect.is_some(),
+            b.cuboid.is_some(),
+            b.shape.is_some(),
+            b.layers.is_some(),
+        ]
+        .iter()
+        .filter(|&&x| x)
+        .count();
+        if given != 1 {
+            return Err("the board needs exactly one of rect, box, shape, layers".into());
+        }
+        let mut board = if let Some(r) = b.rect {
+            sized_board(&r)?
+        } else if let Some(c) = b.cuboid {
+            sized_board(&c)?
+        } else if let Some(s) = &b.shape {
+            picture_fits(s).map_err(|m| format!("the board is {m}"))?;
+            Board::picture(s.trim_matches('\n'))
+        } else {
+            let l: Vec<String> = b
+                .layers
+                .iter()
+                .flatten()
+                .map(|s| s.trim_matches('\n').to_string())
+                .collect();
+            picture_fits(&l.join("\n")).map_err(|m| format!("the board is {m}"))?;
+            Board::layers(&l)
+        };
+        if !b.holes.is_empty() {
+            let mut holes = Vec::new();
+            for h in &b.holes {
+                let c = cell_of(h, "holes")?;
+                if board.index(&c).is_none() {
+                    return Err(format!("hole {h:?} is not a cell of the board"));
+                }
+                holes.push(c);
+            }
+            board = board.without(&holes);
+        }
+        Ok(board)
+    }
+}
+
+impl PieceDoc {
+    /// The pieces it gives (a set's, a known piece, or one of its own
+    /// cells or shape), each a name and cells, or what is wrong with it.
+    fn shapes(&self) -> Result<Vec<(String, Vec<Cell>)>, String> {
+        match (&self.set, &self.name, &self.cells, &self.shape) {
+            (Some(set), None, None, None) => {
+                let shapes = pieces::set(set).ok_or_else(|| {
+                    format!("unknown piece set {set:?} (known: {})", pieces::SETS.join(", "))
+                })?;
+                Ok(shapes.into_iter().map(|s| (s.name, s.cells)).collect())
+            }
+            (None, Some(name), None, None) => {
+                let s = pieces::piece(name).ok_or_else(|| format!("unknown piece {name:?}"))?;
+                Ok(vec![(s.name, s.cells)])
+            }
+            (None, Some(name), Some(cells), None) => {
+                let mut v = Vec::new();
+                for c in cells {
+                    v.push(cell_of(c, &format!("piece {name:?}"))?);
+                }
+                if v.is_empty() || !crate::geometry::is_connected(&v) {
+                    return Err(format!("piece {name:?}: cells empty or not connected"));
+                }
+                Ok(vec![(name.clone(), v)])
+            }
+            (None, Some(name), None, Some(shape)) => {
+                picture_fits(shape).map_err(|m| format!("piece {name:?}: {m}"))?;
+                let v = pieces::picture(&shape.trim_matches('\n').lines().collect::<Vec<_>>());
+                if v.is_empty() || !crate::geometry::is_connected(&v) {
+                    return Err(format!("piece {name:?}: shape empty or not connected"));
+                }
+                Ok(vec![(name.clone(), v)])
+            }
+            _ => Err(
+                "a [[piece]] needs either set = \"...\", or name = \"...\" (with cells or shape for your own)"
+                    .into(),
+            ),
+        }
+    }
+}
+
 /// 1-based line and column (in characters) of a byte offset.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(text.len());
@@ -662,50 +752,7 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
     })?;
     let reflections = doc.reflections.unwrap_or(true);
     let bspan = doc.board.span().start;
-    let b = doc.board.into_inner();
-    let given = [
-        b.rect.is_some(),
-        b.cuboid.is_some(),
-        b.shape.is_some(),
-        b.layers.is_some(),
-    ]
-    .iter()
-    .filter(|&&x| x)
-    .count();
-    if given != 1 {
-        return Err(err(
-            bspan,
-            "the board needs exactly one of rect, box, shape, layers".into(),
-        ));
-    }
-    let mut board = if let Some(r) = b.rect {
-        sized_board(&r).map_err(|m| err(bspan, m))?
-    } else if let Some(c) = b.cuboid {
-        sized_board(&c).map_err(|m| err(bspan, m))?
-    } else if let Some(s) = &b.shape {
-        picture_fits(s).map_err(|m| err(bspan, format!("the board is {m}")))?;
-        Board::picture(s.trim_matches('\n'))
-    } else {
-        let l: Vec<String> = b
-            .layers
-            .iter()
-            .flatten()
-            .map(|s| s.trim_matches('\n').to_string())
-            .collect();
-        picture_fits(&l.join("\n")).map_err(|m| err(bspan, format!("the board is {m}")))?;
-        Board::layers(&l)
-    };
-    if !b.holes.is_empty() {
-        let mut holes = Vec::new();
-        for h in &b.holes {
-            let c = cell_of(h, "holes").map_err(|m| err(bspan, m))?;
-            if board.index(&c).is_none() {
-                return Err(err(bspan, format!("hole {h:?} is not a cell of the board")));
-            }
-            holes.push(c);
-        }
-        board = board.without(&holes);
-    }
+    let board = doc.board.into_inner().board().map_err(|m| err(bspan, m))?;
     let mut pieces = Vec::new();
     for sp in doc.pieces {
         let off = sp.span().start;
@@ -715,7 +762,7 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
             Some(v) => count_of(v.get_ref()).map_err(|m| err(v.span().start, m))?,
         };
         let one_sided = p.one_sided.unwrap_or(!reflections);
-        let mut add = |name: String, cells: Vec<Cell>| {
+        for (name, cells) in p.shapes().map_err(|m| err(off, m))? {
             pieces.push(Piece {
                 name,
                 cells: normalize(&cells),
@@ -723,45 +770,6 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
                 one_sided,
                 at: Some(loc(off)),
             });
-        };
-        match (&p.set, &p.name, &p.cells, &p.shape) {
-            (Some(set), None, None, None) => {
-                let shapes = pieces::set(set).ok_or_else(|| {
-                    err(off, format!("unknown piece set {set:?} (known: {})", pieces::SETS.join(", ")))
-                })?;
-                for s in shapes {
-                    add(s.name, s.cells);
-                }
-            }
-            (None, Some(name), None, None) => {
-                let s = pieces::piece(name).ok_or_else(|| err(off, format!("unknown piece {name:?}")))?;
-                add(s.name, s.cells);
-            }
-            (None, Some(name), Some(cells), None) => {
-                let mut v = Vec::new();
-                for c in cells {
-                    v.push(cell_of(c, &format!("piece {name:?}")).map_err(|m| err(off, m))?);
-                }
-                if v.is_empty() || !crate::geometry::is_connected(&v) {
-                    return Err(err(off, format!("piece {name:?}: cells empty or not connected")));
-                }
-                add(name.clone(), v);
-            }
-            (None, Some(name), None, Some(shape)) => {
-                picture_fits(shape).map_err(|m| err(off, format!("piece {name:?}: {m}")))?;
-                let v = pieces::picture(&shape.trim_matches('\n').lines().collect::<Vec<_>>());
-                if v.is_empty() || !crate::geometry::is_connected(&v) {
-                    return Err(err(off, format!("piece {name:?}: shape empty or not connected")));
-                }
-                add(name.clone(), v);
-            }
-            _ => {
-                return Err(err(
-                    off,
-                    "a [[piece]] needs either set = \"...\", or name = \"...\" (with cells or shape for your own)"
-                        .into(),
-                ))
-            }
         }
     }
     if pieces.is_empty() {

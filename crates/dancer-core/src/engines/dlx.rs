@@ -519,6 +519,7 @@ impl Search for Dlx<'_> {
 mod tests {
     use super::*;
     use crate::engines::Engine;
+    use crate::problem::from_test_text as dancer_problem;
 
     /// The checker passes on a sound engine and catches a damaged one.
     #[test]
@@ -566,22 +567,5 @@ mod tests {
         d.check_invariants().unwrap();
         d.lists.color[2] = -1;
         assert!(d.check_invariants().is_err());
-    }
-
-    fn dancer_problem(text: &str) -> Problem {
-        let mut b = crate::ProblemBuilder::new();
-        let mut lines = text.lines();
-        let head = lines.next().unwrap();
-        let (prim, sec) = head.split_once('|').unwrap();
-        for n in prim.split_whitespace() {
-            b.primary(n).unwrap();
-        }
-        for n in sec.split_whitespace() {
-            b.secondary(n).unwrap();
-        }
-        for l in lines {
-            b.option(l.split_whitespace()).unwrap();
-        }
-        b.build().unwrap()
     }
 }

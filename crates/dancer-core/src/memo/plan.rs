@@ -72,216 +72,44 @@ impl Plan {
         // the order with the narrowest frontier: the problem's own (on a
         // tie), grown greedily, or breadth first
         let (order, own_order) = best_order(problem);
-        let mut pos = vec![u32::MAX; np];
-        for (p, &i) in order.iter().enumerate() {
-            pos[i as usize] = p as u32;
-        }
-        // each active option's position, and first/last of each item
-        let mut first = vec![np as u32; n];
-        let mut last = vec![0u32; n];
-        let mut colored_item = vec![false; n];
-        // primary items with bounds other than exactly once
-        let mult_item: Vec<bool> = (0..n)
-            .map(|x| x < np && problem.bounds(x) != (1, 1))
-            .collect();
-        let mut by_pos: Vec<Vec<u32>> = vec![Vec::new(); np];
-        for k in 0..problem.n_options() {
-            if !problem.is_active(k) {
-                continue;
-            }
-            let o = problem.option(k);
-            let p = o
-                .items()
-                .filter(|&i| i < np)
-                .map(|i| pos[i])
-                .min()
-                .expect("an active option has a primary item");
-            by_pos[p as usize].push(k as u32);
-            for e in o.entries() {
-                first[e.item] = first[e.item].min(p);
-                last[e.item] = last[e.item].max(p);
-                if e.color != 0 {
-                    colored_item[e.item] = true;
-                }
-            }
-        }
-        // a primary item's state matters up to its own position (until
-        // then, uncovered, it still has to be covered), however early the
-        // last option that contains it
-        for (i, &q) in pos.iter().enumerate() {
-            last[i] = last[i].max(q);
-        }
-        // bits numbered by first(x), then by item
-        let mut byfirst: Vec<u32> = (0..n as u32).collect();
-        byfirst.sort_by_key(|&x| (first[x as usize], x));
-        let mut bit = vec![(0u32, 0u64); n];
-        for (b, &x) in byfirst.iter().enumerate() {
-            bit[x as usize] = ((b / 64) as u32, 1u64 << (b % 64));
-        }
+        let layout = Layout::new(problem, &order);
+        let bit = layout.bits();
         let words = n.div_ceil(64).max(1);
-        let mut slot = vec![u32::MAX; n];
-        let mut colored = Vec::new();
-        let mut slot_max = Vec::new();
-        for x in 0..n {
-            if colored_item[x] || mult_item[x] {
-                slot[x] = colored.len() as u32;
-                colored.push(x as u32);
-                slot_max.push(if mult_item[x] { problem.bounds(x).1 } else { 0 });
-            }
-        }
+        let (slot, colored, slot_max) = layout.slots(problem);
         let pos_slot: Vec<u32> = order.iter().map(|&i| slot[i as usize]).collect();
         let pos_min: Vec<u32> = order
             .iter()
             .map(|&i| problem.bounds(i as usize).0)
             .collect();
-        // options, grouped by position
-        let mut at = vec![0u32];
-        let (mut mask_at, mut masks) = (vec![0u32], Vec::new());
-        let (mut cent_at, mut cents) = (vec![0u32], Vec::new());
-        let (mut ment_at, mut ments) = (vec![0u32], Vec::new());
-        let mut option_id = Vec::new();
-        for ks in &by_pos {
-            for &k in ks {
-                let o = problem.option(k as usize);
-                let mut m: Vec<(u32, u64)> = Vec::new();
-                for e in o.entries() {
-                    if colored_item[e.item] {
-                        let c = if e.color == 0 { EXCLUSIVE } else { e.color };
-                        cents.push((slot[e.item], c));
-                    } else if mult_item[e.item] {
-                        ments.push(slot[e.item]);
-                    } else {
-                        let (w, b) = bit[e.item];
-                        match m.iter_mut().find(|(mw, _)| *mw == w) {
-                            Some((_, mb)) => *mb |= b,
-                            None => m.push((w, b)),
-                        }
-                    }
-                }
-                m.sort_unstable();
-                masks.extend(m);
-                mask_at.push(masks.len() as u32);
-                cent_at.push(cents.len() as u32);
-                ment_at.push(ments.len() as u32);
-                option_id.push(k);
-            }
-            at.push(option_id.len() as u32);
-        }
-        // frontiers: x is in the frontier of p when first(x) < p <= last(x)
-        let mut enter: Vec<Vec<u32>> = vec![Vec::new(); np + 1];
-        let mut leave: Vec<Vec<u32>> = vec![Vec::new(); np + 2];
-        for x in 0..n {
-            if (first[x] as usize) < np && last[x] > first[x] {
-                enter[first[x] as usize + 1].push(x as u32);
-                leave[last[x] as usize + 1].push(x as u32);
-            }
-        }
-        let mut cur = vec![0u64; words];
-        let mut curc: Vec<u32> = Vec::new();
-        let (mut fw_at, mut fw) = (vec![0u32], Vec::new());
-        let (mut fc_at, mut fc) = (vec![0u32], Vec::new());
-        let (mut gw_at, mut gw) = (vec![0u32], Vec::new());
-        let (mut gc_at, mut gc) = (vec![0u32], Vec::new());
-        // the items whose first position is p, by position (their bits
-        // are consecutive)
-        let mut first_at: Vec<Vec<u32>> = vec![Vec::new(); np];
-        for x in 0..n {
-            if (first[x] as usize) < np {
-                first_at[first[x] as usize].push(x as u32);
-            }
-        }
-        let mut width = 0usize;
-        let mut size = 0usize;
-        let budget = MAX_FRONTIER_WORDS.min(memory / 16).max(1 << 16);
-        for p in 0..np {
-            for &x in &enter[p] {
-                let (w, b) = bit[x as usize];
-                cur[w as usize] |= b;
-                size += 1;
-                if slot[x as usize] != u32::MAX {
-                    curc.push(slot[x as usize]);
-                }
-            }
-            for &x in &leave[p] {
-                let (w, b) = bit[x as usize];
-                cur[w as usize] &= !b;
-                size -= 1;
-                if slot[x as usize] != u32::MAX {
-                    curc.retain(|&s| s != slot[x as usize]);
-                }
-            }
-            width = width.max(size);
-            for (w, &m) in cur.iter().enumerate() {
-                if m != 0 {
-                    fw.push((w as u32, m));
-                }
-            }
-            curc.sort_unstable();
-            fc.extend_from_slice(&curc);
-            if pos_slot[p] != u32::MAX {
-                // a multiplicity's position is entered again after each
-                // option chosen there: then the items those options may
-                // have covered (first(x) = p) are part of the state too
-                let mut g = cur.clone();
-                let mut gcs = curc.clone();
-                for &x in &first_at[p] {
-                    let (w, b) = bit[x as usize];
-                    g[w as usize] |= b;
-                    if slot[x as usize] != u32::MAX && !gcs.contains(&slot[x as usize]) {
-                        gcs.push(slot[x as usize]);
-                    }
-                }
-                width = width.max(size + first_at[p].len());
-                for (w, &m) in g.iter().enumerate() {
-                    if m != 0 {
-                        gw.push((w as u32, m));
-                    }
-                }
-                gcs.sort_unstable();
-                gc.extend_from_slice(&gcs);
-            }
-            gw_at.push(gw.len() as u32);
-            gc_at.push(gc.len() as u32);
-            if fw.len() + fc.len() + gw.len() + gc.len() > budget {
-                if budget < MAX_FRONTIER_WORDS {
-                    // the tables, not one position, outgrow the memory
-                    return Err(MemoError::Frontier {
-                        positions: np,
-                        cap: memory,
-                    });
-                }
-                return Err(MemoError::TooWide { width });
-            }
-            fw_at.push(fw.len() as u32);
-            fc_at.push(fc.len() as u32);
-        }
+        let options = OptionTables::new(problem, &layout, &bit, &slot);
+        let f = Frontiers::new(&layout, &bit, &slot, &pos_slot, words, memory)?;
         Ok(Plan {
             np,
             words,
             order,
             bit,
-            at,
-            mask_at,
-            masks,
-            cent_at,
-            cents,
-            ment_at,
-            ments,
-            option_id,
+            at: options.at,
+            mask_at: options.mask_at,
+            masks: options.masks,
+            cent_at: options.cent_at,
+            cents: options.cents,
+            ment_at: options.ment_at,
+            ments: options.ments,
+            option_id: options.option_id,
             colored,
             slot_max,
             pos_slot,
             pos_min,
-            fw_at,
-            fw,
-            fc_at,
-            fc,
-            gw_at,
-            gw,
-            gc_at,
-            gc,
-            first,
-            width,
+            fw_at: f.fw_at,
+            fw: f.fw,
+            fc_at: f.fc_at,
+            fc: f.fc,
+            gw_at: f.gw_at,
+            gw: f.gw,
+            gc_at: f.gc_at,
+            gc: f.gc,
+            first: layout.first,
+            width: f.width,
             own_order,
         })
     }
@@ -377,6 +205,295 @@ impl Plan {
             .filter(|&k| problem.is_active(k))
             .count();
         assert_eq!(self.option_id.len(), active, "every active option once");
+    }
+}
+
+/// Where the items sit once the order is fixed: each active option's
+/// position, `first(x)` and `last(x)` of each item, and which items carry
+/// a colour or a multiplicity.
+struct Layout {
+    /// `first(x)` of each item (`np` for an item in no option).
+    first: Vec<u32>,
+    /// `last(x)` of each item.
+    last: Vec<u32>,
+    /// Items with a colour in some option.
+    colored_item: Vec<bool>,
+    /// Primary items with bounds other than exactly once.
+    mult_item: Vec<bool>,
+    /// The active options at each position.
+    by_pos: Vec<Vec<u32>>,
+}
+
+impl Layout {
+    fn new(problem: &Problem, order: &[u32]) -> Layout {
+        let np = problem.n_primary();
+        let n = problem.n_items();
+        let mut pos = vec![u32::MAX; np];
+        for (p, &i) in order.iter().enumerate() {
+            pos[i as usize] = p as u32;
+        }
+        // each active option's position, and first/last of each item
+        let mut first = vec![np as u32; n];
+        let mut last = vec![0u32; n];
+        let mut colored_item = vec![false; n];
+        // primary items with bounds other than exactly once
+        let mult_item: Vec<bool> = (0..n)
+            .map(|x| x < np && problem.bounds(x) != (1, 1))
+            .collect();
+        let mut by_pos: Vec<Vec<u32>> = vec![Vec::new(); np];
+        for k in 0..problem.n_options() {
+            if !problem.is_active(k) {
+                continue;
+            }
+            let o = problem.option(k);
+            let p = o
+                .items()
+                .filter(|&i| i < np)
+                .map(|i| pos[i])
+                .min()
+                .expect("an active option has a primary item");
+            by_pos[p as usize].push(k as u32);
+            for e in o.entries() {
+                first[e.item] = first[e.item].min(p);
+                last[e.item] = last[e.item].max(p);
+                if e.color != 0 {
+                    colored_item[e.item] = true;
+                }
+            }
+        }
+        // a primary item's state matters up to its own position (until
+        // then, uncovered, it still has to be covered), however early the
+        // last option that contains it
+        for (i, &q) in pos.iter().enumerate() {
+            last[i] = last[i].max(q);
+        }
+        Layout {
+            first,
+            last,
+            colored_item,
+            mult_item,
+            by_pos,
+        }
+    }
+
+    /// Each item's bit (word and mask), numbered by `first(x)`, then by
+    /// item.
+    fn bits(&self) -> Vec<(u32, u64)> {
+        let n = self.first.len();
+        let mut byfirst: Vec<u32> = (0..n as u32).collect();
+        byfirst.sort_by_key(|&x| (self.first[x as usize], x));
+        let mut bit = vec![(0u32, 0u64); n];
+        for (b, &x) in byfirst.iter().enumerate() {
+            bit[x as usize] = ((b / 64) as u32, 1u64 << (b % 64));
+        }
+        bit
+    }
+
+    /// The slot of each item (`u32::MAX`: none), the item of each slot and
+    /// the most times each slot's item may be covered (0 for a colour).
+    fn slots(&self, problem: &Problem) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+        let n = self.first.len();
+        let mut slot = vec![u32::MAX; n];
+        let mut colored = Vec::new();
+        let mut slot_max = Vec::new();
+        for x in 0..n {
+            if self.colored_item[x] || self.mult_item[x] {
+                slot[x] = colored.len() as u32;
+                colored.push(x as u32);
+                slot_max.push(if self.mult_item[x] {
+                    problem.bounds(x).1
+                } else {
+                    0
+                });
+            }
+        }
+        (slot, colored, slot_max)
+    }
+}
+
+/// The options grouped by position, and per option its masks, coloured
+/// entries and multiplicity slots (the fields of the same names in
+/// [`Plan`]).
+#[derive(Default)]
+struct OptionTables {
+    at: Vec<u32>,
+    mask_at: Vec<u32>,
+    masks: Vec<(u32, u64)>,
+    cent_at: Vec<u32>,
+    cents: Vec<(u32, u32)>,
+    ment_at: Vec<u32>,
+    ments: Vec<u32>,
+    option_id: Vec<u32>,
+}
+
+impl OptionTables {
+    fn new(problem: &Problem, layout: &Layout, bit: &[(u32, u64)], slot: &[u32]) -> OptionTables {
+        let mut t = OptionTables::default();
+        // each table of ranges starts at 0
+        for at in [&mut t.at, &mut t.mask_at, &mut t.cent_at, &mut t.ment_at] {
+            at.push(0);
+        }
+        for ks in &layout.by_pos {
+            for &k in ks {
+                let o = problem.option(k as usize);
+                let mut m: Vec<(u32, u64)> = Vec::new();
+                for e in o.entries() {
+                    if layout.colored_item[e.item] {
+                        let c = if e.color == 0 { EXCLUSIVE } else { e.color };
+                        t.cents.push((slot[e.item], c));
+                    } else if layout.mult_item[e.item] {
+                        t.ments.push(slot[e.item]);
+                    } else {
+                        let (w, b) = bit[e.item];
+                        match m.iter_mut().find(|(mw, _)| *mw == w) {
+                            Some((_, mb)) => *mb |= b,
+                            None => m.push((w, b)),
+                        }
+                    }
+                }
+                m.sort_unstable();
+                t.masks.extend(m);
+                t.mask_at.push(t.masks.len() as u32);
+                t.cent_at.push(t.cents.len() as u32);
+                t.ment_at.push(t.ments.len() as u32);
+                t.option_id.push(k);
+            }
+            t.at.push(t.option_id.len() as u32);
+        }
+        t
+    }
+}
+
+/// The frontier of every position, and of every multiplicity's position
+/// entered again (the fields of the same names in [`Plan`]), and the
+/// widest of them.
+#[derive(Default)]
+struct Frontiers {
+    fw_at: Vec<u32>,
+    fw: Vec<(u32, u64)>,
+    fc_at: Vec<u32>,
+    fc: Vec<u32>,
+    gw_at: Vec<u32>,
+    gw: Vec<(u32, u64)>,
+    gc_at: Vec<u32>,
+    gc: Vec<u32>,
+    width: usize,
+}
+
+impl Frontiers {
+    fn new(
+        layout: &Layout,
+        bit: &[(u32, u64)],
+        slot: &[u32],
+        pos_slot: &[u32],
+        words: usize,
+        memory: usize,
+    ) -> Result<Frontiers, MemoError> {
+        let np = layout.by_pos.len();
+        let n = layout.first.len();
+        let (first, last) = (&layout.first, &layout.last);
+        // frontiers: x is in the frontier of p when first(x) < p <= last(x)
+        let mut enter: Vec<Vec<u32>> = vec![Vec::new(); np + 1];
+        let mut leave: Vec<Vec<u32>> = vec![Vec::new(); np + 2];
+        for x in 0..n {
+            if (first[x] as usize) < np && last[x] > first[x] {
+                enter[first[x] as usize + 1].push(x as u32);
+                leave[last[x] as usize + 1].push(x as u32);
+            }
+        }
+        let mut cur = vec![0u64; words];
+        let mut curc: Vec<u32> = Vec::new();
+        let mut f = Frontiers::default();
+        // each table of ranges starts at 0
+        for at in [&mut f.fw_at, &mut f.fc_at, &mut f.gw_at, &mut f.gc_at] {
+            at.push(0);
+        }
+        // the items whose first position is p, by position (their bits
+        // are consecutive)
+        let mut first_at: Vec<Vec<u32>> = vec![Vec::new(); np];
+        for x in 0..n {
+            if (first[x] as usize) < np {
+                first_at[first[x] as usize].push(x as u32);
+            }
+        }
+        let mut size = 0usize;
+        let budget = MAX_FRONTIER_WORDS.min(memory / 16).max(1 << 16);
+        for p in 0..np {
+            for &x in &enter[p] {
+                let (w, b) = bit[x as usize];
+                cur[w as usize] |= b;
+                size += 1;
+                if slot[x as usize] != u32::MAX {
+                    curc.push(slot[x as usize]);
+                }
+            }
+            for &x in &leave[p] {
+                let (w, b) = bit[x as usize];
+                cur[w as usize] &= !b;
+                size -= 1;
+                if slot[x as usize] != u32::MAX {
+                    curc.retain(|&s| s != slot[x as usize]);
+                }
+            }
+            f.width = f.width.max(size);
+            push_words(&mut f.fw, &cur);
+            curc.sort_unstable();
+            f.fc.extend_from_slice(&curc);
+            if pos_slot[p] != u32::MAX {
+                f.again(&cur, &curc, &first_at[p], bit, slot, size);
+            }
+            f.gw_at.push(f.gw.len() as u32);
+            f.gc_at.push(f.gc.len() as u32);
+            if f.fw.len() + f.fc.len() + f.gw.len() + f.gc.len() > budget {
+                if budget < MAX_FRONTIER_WORDS {
+                    // the tables, not one position, outgrow the memory
+                    return Err(MemoError::Frontier {
+                        positions: np,
+                        cap: memory,
+                    });
+                }
+                return Err(MemoError::TooWide { width: f.width });
+            }
+            f.fw_at.push(f.fw.len() as u32);
+            f.fc_at.push(f.fc.len() as u32);
+        }
+        Ok(f)
+    }
+
+    /// A multiplicity's position is entered again after each option
+    /// chosen there: then the items those options may have covered
+    /// (`first_here`, those with first(x) = p) are part of the state too.
+    fn again(
+        &mut self,
+        cur: &[u64],
+        curc: &[u32],
+        first_here: &[u32],
+        bit: &[(u32, u64)],
+        slot: &[u32],
+        size: usize,
+    ) {
+        let mut g = cur.to_vec();
+        let mut gcs = curc.to_vec();
+        for &x in first_here {
+            let (w, b) = bit[x as usize];
+            g[w as usize] |= b;
+            if slot[x as usize] != u32::MAX && !gcs.contains(&slot[x as usize]) {
+                gcs.push(slot[x as usize]);
+            }
+        }
+        self.width = self.width.max(size + first_here.len());
+        push_words(&mut self.gw, &g);
+        gcs.sort_unstable();
+        self.gc.extend_from_slice(&gcs);
+    }
+}
+
+/// Appends the nonzero words of `cur` with their indices.
+fn push_words(out: &mut Vec<(u32, u64)>, cur: &[u64]) {
+    for (w, &m) in cur.iter().enumerate() {
+        if m != 0 {
+            out.push((w as u32, m));
+        }
     }
 }
 

@@ -247,29 +247,8 @@ where
     };
     let threads = dancer_core::parallel::threads_used(batch.threads);
     let first_line = batch.first_line.max(1);
-    let (unit, units): (usize, Vec<Unit<'t>>) = if grids {
-        let entries = reader.read_grids(text, first_line);
-        let unit = unit_lines(|| entries.len(), threads);
-        let mut units = Vec::new();
-        let mut it = entries.into_iter().peekable();
-        while it.peek().is_some() {
-            units.push(Unit::Entries(it.by_ref().take(unit).collect()));
-        }
-        (unit, units)
-    } else if threads <= 1 {
-        // cut as they are read, below
-        (UNIT_LINES, Vec::new())
-    } else {
-        let unit = unit_lines(
-            || dancer_core::cpu::find_bytes(b'\n', text.as_bytes()).count(),
-            threads,
-        );
-        let units = chunks(text, unit)
-            .into_iter()
-            .map(|(first, t)| Unit::Lines(first + first_line - 1, t))
-            .collect();
-        (unit, units)
-    };
+    let (unit, units): (usize, Vec<Unit<'t>>) =
+        cut_units(&reader, text, grids, threads, first_line);
     let ctx = Context {
         reader: &reader,
         solvers: &solvers,
@@ -303,105 +282,7 @@ where
             }
         }
     } else {
-        let window = 16 * threads;
-        let n = units.len();
-        let slots: Vec<std::sync::Mutex<Option<Unit<'t>>>> = units
-            .into_iter()
-            .map(|u| std::sync::Mutex::new(Some(u)))
-            .collect();
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let ready = std::sync::Mutex::new(Ready {
-            stored: HashMap::new(),
-            emitted: 0,
-        });
-        let moved = std::sync::Condvar::new();
-        let hand_lock = std::sync::Mutex::new(&mut hand);
-        let stop = || {
-            halt.store(true, Ordering::Relaxed);
-            // a worker waiting for the window looks again
-            let _guard = ready.lock().unwrap();
-            moved.notify_all();
-        };
-        // hands on every stored unit that comes next, while this worker
-        // holds the lock; looks again after letting it go, so that a unit
-        // stored meanwhile by a worker that found the lock taken is not
-        // left behind
-        let hand_on = || loop {
-            let Ok(mut h) = hand_lock.try_lock() else {
-                return;
-            };
-            loop {
-                if halt.load(Ordering::Relaxed) {
-                    // stopped: nothing after the stop is handed on
-                    return;
-                }
-                let r = {
-                    let mut g = ready.lock().unwrap();
-                    let at = g.emitted;
-                    match g.stored.remove(&at) {
-                        Some(r) => r,
-                        None => break,
-                    }
-                };
-                let go_on = h.emit(&r);
-                drop(r);
-                {
-                    let mut g = ready.lock().unwrap();
-                    g.emitted += 1;
-                    moved.notify_all();
-                }
-                if !go_on {
-                    drop(h);
-                    stop();
-                    return;
-                }
-            }
-            drop(h);
-            let g = ready.lock().unwrap();
-            if halt.load(Ordering::Relaxed) || !g.stored.contains_key(&g.emitted) {
-                return;
-            }
-        };
-        let work = || loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= n || halt.load(Ordering::Relaxed) {
-                return;
-            }
-            {
-                let mut g = ready.lock().unwrap();
-                while k >= g.emitted + window && !halt.load(Ordering::Relaxed) {
-                    g = moved.wait(g).unwrap();
-                }
-            }
-            if halt.load(Ordering::Relaxed) {
-                return;
-            }
-            let unit = slots[k]
-                .lock()
-                .unwrap()
-                .take()
-                .expect("each unit is taken once");
-            let r = ctx.work(unit);
-            ready.lock().unwrap().stored.insert(k, r);
-            hand_on();
-        };
-        // this thread is one of the workers: `threads - 1` more are
-        // started (a batch of a few thousand puzzles takes a few
-        // milliseconds, and a pool's start was a tenth of it); one that
-        // cannot be started leaves its share to the others
-        std::thread::scope(|scope| {
-            for _ in 1..threads {
-                if std::thread::Builder::new()
-                    .spawn_scoped(scope, work)
-                    .is_err()
-                {
-                    break;
-                }
-            }
-            work();
-        });
-        // the workers still at a unit stop at their next puzzle
-        halt.store(true, Ordering::Relaxed);
+        Pool::new(&ctx, units, &halt, &mut hand, 16 * threads).run(threads);
     }
     let HandOn {
         mut tally, result, ..
@@ -413,6 +294,189 @@ where
             Ok(tally)
         }
         Err(Some(e)) => Err(e),
+    }
+}
+
+/// The unit size of a batch of `text` on `threads`, and its units: the
+/// puzzles of a text of grids, read; lines of text cut for the pool; none
+/// on one thread (lines are cut as they are read then).
+fn cut_units<'t>(
+    reader: &Reader,
+    text: &'t str,
+    grids: bool,
+    threads: usize,
+    first_line: usize,
+) -> (usize, Vec<Unit<'t>>) {
+    if grids {
+        let entries = reader.read_grids(text, first_line);
+        let unit = unit_lines(|| entries.len(), threads);
+        let mut units = Vec::new();
+        let mut it = entries.into_iter().peekable();
+        while it.peek().is_some() {
+            units.push(Unit::Entries(it.by_ref().take(unit).collect()));
+        }
+        (unit, units)
+    } else if threads <= 1 {
+        // cut as they are read, below
+        (UNIT_LINES, Vec::new())
+    } else {
+        let unit = unit_lines(
+            || dancer_core::cpu::find_bytes(b'\n', text.as_bytes()).count(),
+            threads,
+        );
+        let units = chunks(text, unit)
+            .into_iter()
+            .map(|(first, t)| Unit::Lines(first + first_line - 1, t))
+            .collect();
+        (unit, units)
+    }
+}
+
+/// The workers of a batch on several threads and what they share: the
+/// units not taken yet, those done and not handed on yet, and the hand-on.
+struct Pool<'p, 't, R, E> {
+    ctx: &'p Context<'p, R>,
+    slots: Vec<std::sync::Mutex<Option<Unit<'t>>>>,
+    /// The next unit to take.
+    next: std::sync::atomic::AtomicUsize,
+    ready: std::sync::Mutex<Ready>,
+    /// Told when a unit is handed on, or the batch stops.
+    moved: std::sync::Condvar,
+    hand: std::sync::Mutex<&'p mut HandOn<E>>,
+    /// Set to stop the workers.
+    halt: &'p std::sync::atomic::AtomicBool,
+    /// A worker does not start a unit this many units or more ahead of
+    /// the last handed on.
+    window: usize,
+}
+
+impl<'p, 't, R, E> Pool<'p, 't, R, E>
+where
+    R: Fn(usize, &Outcome, &mut String) + Sync,
+    E: FnMut(Answers) -> std::io::Result<()> + Send,
+{
+    fn new(
+        ctx: &'p Context<'p, R>,
+        units: Vec<Unit<'t>>,
+        halt: &'p std::sync::atomic::AtomicBool,
+        hand: &'p mut HandOn<E>,
+        window: usize,
+    ) -> Self {
+        Pool {
+            ctx,
+            slots: units
+                .into_iter()
+                .map(|u| std::sync::Mutex::new(Some(u)))
+                .collect(),
+            next: std::sync::atomic::AtomicUsize::new(0),
+            ready: std::sync::Mutex::new(Ready {
+                stored: HashMap::new(),
+                emitted: 0,
+            }),
+            moved: std::sync::Condvar::new(),
+            hand: std::sync::Mutex::new(hand),
+            halt,
+            window,
+        }
+    }
+
+    /// Runs every unit on `threads` workers: this thread is one of them,
+    /// `threads - 1` more are started (a batch of a few thousand puzzles
+    /// takes a few milliseconds, and a pool's start was a tenth of it);
+    /// one that cannot be started leaves its share to the others.
+    fn run(self, threads: usize) {
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                if std::thread::Builder::new()
+                    .spawn_scoped(scope, || self.work())
+                    .is_err()
+                {
+                    break;
+                }
+            }
+            self.work();
+        });
+        // the workers still at a unit stop at their next puzzle
+        self.halt.store(true, Ordering::Relaxed);
+    }
+
+    /// Stops the workers.
+    fn stop(&self) {
+        self.halt.store(true, Ordering::Relaxed);
+        // a worker waiting for the window looks again
+        let _guard = self.ready.lock().unwrap();
+        self.moved.notify_all();
+    }
+
+    /// Hands on every stored unit that comes next, while this worker holds
+    /// the lock; looks again after letting it go, so that a unit stored
+    /// meanwhile by a worker that found the lock taken is not left behind.
+    fn hand_on(&self) {
+        loop {
+            let Ok(mut h) = self.hand.try_lock() else {
+                return;
+            };
+            loop {
+                if self.halt.load(Ordering::Relaxed) {
+                    // stopped: nothing after the stop is handed on
+                    return;
+                }
+                let r = {
+                    let mut g = self.ready.lock().unwrap();
+                    let at = g.emitted;
+                    match g.stored.remove(&at) {
+                        Some(r) => r,
+                        None => break,
+                    }
+                };
+                let go_on = h.emit(&r);
+                drop(r);
+                {
+                    let mut g = self.ready.lock().unwrap();
+                    g.emitted += 1;
+                    self.moved.notify_all();
+                }
+                if !go_on {
+                    drop(h);
+                    self.stop();
+                    return;
+                }
+            }
+            drop(h);
+            let g = self.ready.lock().unwrap();
+            if self.halt.load(Ordering::Relaxed) || !g.stored.contains_key(&g.emitted) {
+                return;
+            }
+        }
+    }
+
+    /// A worker: takes the units in turn, within the window, and hands
+    /// them on.
+    fn work(&self) {
+        let n = self.slots.len();
+        loop {
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            if k >= n || self.halt.load(Ordering::Relaxed) {
+                return;
+            }
+            {
+                let mut g = self.ready.lock().unwrap();
+                while k >= g.emitted + self.window && !self.halt.load(Ordering::Relaxed) {
+                    g = self.moved.wait(g).unwrap();
+                }
+            }
+            if self.halt.load(Ordering::Relaxed) {
+                return;
+            }
+            let unit = self.slots[k]
+                .lock()
+                .unwrap()
+                .take()
+                .expect("each unit is taken once");
+            let r = self.ctx.work(unit);
+            self.ready.lock().unwrap().stored.insert(k, r);
+            self.hand_on();
+        }
     }
 }
 
@@ -590,16 +654,9 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
                         break;
                     }
                     let no = e.line;
-                    match self.solve(e, &mut last) {
-                        Ok(_) if (self.cancelled)() => {
-                            out.stopped = true;
-                            break;
-                        }
-                        Ok(o) => self.push(&mut out, no, o),
-                        Err(e) => {
-                            out.error = Some(e);
-                            break;
-                        }
+                    let r = self.solve(e, &mut last);
+                    if !self.answer(&mut out, no, r) {
+                        break;
                     }
                 }
                 self.done
@@ -657,23 +714,36 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
                     continue;
                 }
             }
-            match self.solve(self.reader.read_line(line, no), &mut last) {
-                // stopped inside the puzzle (or just after it): not
-                // answered, its count may be short
-                Ok(_) if (self.cancelled)() => {
-                    out.stopped = true;
-                    break;
-                }
-                Ok(o) => self.push(&mut out, no, o),
-                Err(e) => {
-                    out.error = Some(e);
-                    break;
-                }
+            let r = self.solve(self.reader.read_line(line, no), &mut last);
+            if !self.answer(&mut out, no, r) {
+                break;
             }
         }
         self.done
             .fetch_add(out.outcomes.len() as u64, Ordering::Relaxed);
         out
+    }
+
+    /// Adds the answer to a puzzle on the general path (`no`: its line);
+    /// whether to go on: not when the batch was cancelled meanwhile or the
+    /// engine could not take the puzzle.
+    fn answer(&self, out: &mut Solved_, no: usize, r: Result<Outcome, EngineMismatch>) -> bool {
+        match r {
+            // stopped inside the puzzle (or just after it): not answered,
+            // its count may be short
+            Ok(_) if (self.cancelled)() => {
+                out.stopped = true;
+                false
+            }
+            Ok(o) => {
+                self.push(out, no, o);
+                true
+            }
+            Err(e) => {
+                out.error = Some(e);
+                false
+            }
+        }
     }
 
     /// An outcome and its text.
@@ -897,6 +967,21 @@ mod tests {
         assert!(e[0].puzzle.is_ok());
     }
 
+    /// A batch with the default rules, engine and layout, counting up to 2
+    /// solutions and keeping one, on `threads`.
+    fn batch_on(threads: usize) -> Batch {
+        Batch {
+            spec: RulesSpec::default(),
+            engine: Engine::Auto,
+            layout: Layout::Auto,
+            limit: 2,
+            keep: 1,
+            threads,
+            first_line: 1,
+            cancel: None,
+        }
+    }
+
     /// A batch: outcomes in input order, checked, tallied; an error of the
     /// output stops it.
     #[test]
@@ -906,14 +991,8 @@ mod tests {
                     .................................................................................\n\
                     1...............\n";
         let batch = Batch {
-            spec: RulesSpec::default(),
-            engine: Engine::Auto,
-            layout: Layout::Auto,
-            limit: 2,
             keep: 2,
-            threads: 2,
-            first_line: 1,
-            cancel: None,
+            ..batch_on(2)
         };
         let mut lines = Vec::new();
         let done = std::sync::atomic::AtomicU64::new(0);
@@ -1112,14 +1191,8 @@ mod tests {
         }
         let run_on = |threads: usize, engine: Engine, text: &str| {
             let batch = Batch {
-                spec: RulesSpec::default(),
                 engine,
-                layout: Layout::Auto,
-                limit: 2,
-                keep: 1,
-                threads,
-                first_line: 1,
-                cancel: None,
+                ..batch_on(threads)
             };
             let mut seen = Vec::new();
             let done = std::sync::atomic::AtomicU64::new(0);
@@ -1179,14 +1252,9 @@ mod tests {
         }
         let run_on = |threads: usize, text: &str, first_line: usize| {
             let batch = Batch {
-                spec: RulesSpec::default(),
-                engine: Engine::Auto,
                 layout: Layout::Lines,
-                limit: 2,
-                keep: 1,
-                threads,
                 first_line,
-                cancel: None,
+                ..batch_on(threads)
             };
             let mut out = String::new();
             let done = std::sync::atomic::AtomicU64::new(0);
@@ -1228,14 +1296,8 @@ mod tests {
         for threads in [1, 2, 4] {
             let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             let batch = Batch {
-                spec: RulesSpec::default(),
-                engine: Engine::Auto,
-                layout: Layout::Auto,
-                limit: 2,
-                keep: 1,
-                threads,
-                first_line: 1,
                 cancel: Some(cancel.clone()),
+                ..batch_on(threads)
             };
             let done = std::sync::atomic::AtomicU64::new(0);
             let mut seen: Vec<usize> = Vec::new();

@@ -47,7 +47,7 @@ pub fn full_house(b: &Board) -> Option<Step> {
     None
 }
 
-fn hidden_single_in(b: &Board, units: std::ops::Range<usize>, t: Technique) -> Option<Step> {
+fn hidden_single_in(b: &Board, units: Units, t: Technique) -> Option<Step> {
     for u in units {
         let mut once: Digits = 0;
         let mut more: Digits = 0;
@@ -112,6 +112,9 @@ pub fn naked_single(b: &Board) -> Option<Step> {
     None
 }
 
+/// A range of units (rows `0..9`, columns `9..18`, boxes `18..27`).
+type Units = std::ops::Range<usize>;
+
 fn elims_of(b: &Board, cells: Cells, d: u8) -> Vec<(usize, u8)> {
     cells_of(cells)
         .filter(|&c| b.has(c, d))
@@ -131,12 +134,7 @@ pub fn claiming(b: &Board) -> Option<Step> {
 
 /// Locked candidates: in a unit of `from`, a digit confined to a unit of
 /// `to` leaves the rest of that unit.
-fn locked(
-    b: &Board,
-    t: Technique,
-    from: std::ops::Range<usize>,
-    to: std::ops::Range<usize>,
-) -> Option<Step> {
+fn locked(b: &Board, t: Technique, from: Units, to: Units) -> Option<Step> {
     for u in from {
         for d in 1..=9u8 {
             let p = b.unit_positions(u, d);
@@ -404,6 +402,28 @@ fn lines_word(rows: bool) -> &'static str {
     }
 }
 
+/// The positions of `d` in each base line (rows when `rows`), as 9-bit
+/// masks of cross indices, and the base lines holding `lo` to `hi` of them.
+fn fish_lines(b: &Board, d: u8, rows: bool, lo: usize, hi: usize) -> (Vec<usize>, [u16; 9]) {
+    let mut lines = Vec::new();
+    let mut masks = [0u16; 9];
+    for l in 0..9 {
+        let u = if rows { l } else { 9 + l };
+        let mut m = 0u16;
+        for (i, &c) in UNITS[u].iter().enumerate() {
+            if b.has(c as usize, d) {
+                m |= 1 << i;
+            }
+        }
+        masks[l] = m;
+        let k = m.count_ones() as usize;
+        if k >= lo && k <= hi {
+            lines.push(l);
+        }
+    }
+    (lines, masks)
+}
+
 /// A basic fish of `size` on one digit: `size` lines whose candidates lie in
 /// `size` cross lines.
 pub fn basic_fish(b: &Board, size: usize) -> Option<Step> {
@@ -414,23 +434,7 @@ pub fn basic_fish(b: &Board, size: usize) -> Option<Step> {
     };
     for d in 1..=9u8 {
         for rows in [true, false] {
-            // positions of d in each base line, as a 9-bit mask of cross indices
-            let mut lines = Vec::new();
-            let mut masks = [0u16; 9];
-            for l in 0..9 {
-                let u = if rows { l } else { 9 + l };
-                let mut m = 0u16;
-                for (i, &c) in UNITS[u].iter().enumerate() {
-                    if b.has(c as usize, d) {
-                        m |= 1 << i;
-                    }
-                }
-                masks[l] = m;
-                let k = m.count_ones() as usize;
-                if k >= 2 && k <= size {
-                    lines.push(l);
-                }
-            }
+            let (lines, masks) = fish_lines(b, d, rows, 2, size);
             let found = combinations(lines.len(), size, &mut |idx| {
                 let mut cover = 0u16;
                 for &i in idx {
@@ -520,22 +524,7 @@ pub fn finned_fish(b: &Board, size: usize) -> Option<Step> {
     };
     for d in 1..=9u8 {
         for rows in [true, false] {
-            let mut lines = Vec::new();
-            let mut masks = [0u16; 9];
-            for l in 0..9 {
-                let u = if rows { l } else { 9 + l };
-                let mut m = 0u16;
-                for (i, &c) in UNITS[u].iter().enumerate() {
-                    if b.has(c as usize, d) {
-                        m |= 1 << i;
-                    }
-                }
-                masks[l] = m;
-                let k = m.count_ones() as usize;
-                if k >= 1 && k <= size + 3 {
-                    lines.push(l);
-                }
-            }
+            let (lines, masks) = fish_lines(b, d, rows, 1, size + 3);
             // every choice of `size` lines whose candidates span at most size + 3
             // cross lines
             let mut choices: Vec<(u16, u16)> = Vec::new();
@@ -763,12 +752,7 @@ pub fn direct_claiming(b: &Board) -> Option<Step> {
 
 /// Locked candidates of `from` units in `to` units that leave a hidden
 /// single in a third unit of the `from` kind crossing the same `to` unit.
-fn direct_locked(
-    b: &Board,
-    t: Technique,
-    from: std::ops::Range<usize>,
-    to: std::ops::Range<usize>,
-) -> Option<Step> {
+fn direct_locked(b: &Board, t: Technique, from: Units, to: Units) -> Option<Step> {
     // SE's order: digits, then the units the digit is locked in, then the
     // units it is locked to; the first hidden single that follows
     let all = b.all_positions();

@@ -435,42 +435,91 @@ impl Search<'_> {
             base |= UNIT_MASK[link(w).unit];
         }
         let ring = (ring_units != 0).then(|| first_shared(ring_units));
-        let (targets, total) = match ring {
-            Some(_) => {
-                // a loop: SE takes it from its first link, that link forwards
-                if (1..n).any(|w| order(w) < order(0)) || chain[0].1 != 0 {
-                    return;
-                }
-                let mut targets = 0;
-                let mut total = 0;
-                let mut weak = |g: Cells| {
-                    let v = common_peers(g) & self.pos & !base;
-                    targets |= v;
-                    total += v.count_ones();
-                };
-                weak(start | end);
-                for w in 0..n - 1 {
-                    weak(
-                        link(w).side[1 - chain[w].1 as usize]
-                            | link(w + 1).side[chain[w + 1].1 as usize],
-                    );
-                }
-                (targets, total)
-            }
-            None => {
-                let mut off = base;
-                for &u in &self.shared[..n - 1] {
-                    off |= UNIT_MASK[u];
-                }
-                let v = self.start_peers & end_peers & !off;
-                (v, v.count_ones())
-            }
+        let Some((targets, total)) = self.targets(ring.is_some(), base, start, end, end_peers)
+        else {
+            return;
         };
         if targets == 0 {
             return;
         }
-        // the order SE finds it in: unit kinds, digit, units, link order,
-        // directions
+        let found_at = self.found_at();
+        let mut suffix = [0u8; 5];
+        suffix[0] = b'0' + grouped;
+        for i in 0..n {
+            suffix[i + 1] = b'0' + code[i];
+        }
+        let key = (tenths, Reverse(total), suffix, found_at);
+        if self.best.as_ref().is_some_and(|b| b.key <= key) {
+            return;
+        }
+        self.best = Some(Found {
+            key,
+            d: self.d,
+            links: (0..n).map(|w| *link(w)).collect(),
+            dirs: chain.iter().map(|&(_, dir)| dir).collect(),
+            shared: self.shared[..n - 1].to_vec(),
+            ring,
+            targets,
+            technique: t,
+        });
+    }
+
+    /// The cells the chain eliminates its digit from, and how many
+    /// eliminations (a cell seen by several weak links of a loop counts
+    /// once a link); `None` for a loop not taken from its first link,
+    /// forwards, as SE takes it. `base`: the cells of the chain's units;
+    /// `start`, `end`: its ends.
+    #[inline]
+    fn targets(
+        &self,
+        ring: bool,
+        base: Cells,
+        start: Cells,
+        end: Cells,
+        end_peers: Cells,
+    ) -> Option<(Cells, u32)> {
+        let n = self.n;
+        let chain = &self.chain[..n];
+        let link = |w: usize| &self.links[chain[w].0];
+        let order = |w: usize| se_order(link(w).unit);
+        if ring {
+            // a loop: SE takes it from its first link, that link forwards
+            if (1..n).any(|w| order(w) < order(0)) || chain[0].1 != 0 {
+                return None;
+            }
+            let mut targets = 0;
+            let mut total = 0;
+            let mut weak = |g: Cells| {
+                let v = common_peers(g) & self.pos & !base;
+                targets |= v;
+                total += v.count_ones();
+            };
+            weak(start | end);
+            for w in 0..n - 1 {
+                weak(
+                    link(w).side[1 - chain[w].1 as usize]
+                        | link(w + 1).side[chain[w + 1].1 as usize],
+                );
+            }
+            Some((targets, total))
+        } else {
+            let mut off = base;
+            for &u in &self.shared[..n - 1] {
+                off |= UNIT_MASK[u];
+            }
+            let v = self.start_peers & end_peers & !off;
+            Some((v, v.count_ones()))
+        }
+    }
+
+    /// The order SE finds the chain in: unit kinds, digit, units, link
+    /// order, directions.
+    #[inline]
+    fn found_at(&self) -> u64 {
+        let n = self.n;
+        let chain = &self.chain[..n];
+        let link = |w: usize| &self.links[chain[w].0];
+        let order = |w: usize| se_order(link(w).unit);
         let mut rank = [0usize; 4];
         for w in 0..n {
             rank[w] = (0..n).filter(|&x| order(x) < order(w)).count();
@@ -491,26 +540,7 @@ impl Search<'_> {
             .position(|o| o[..n].iter().zip(&rank).all(|(&a, &r)| a as usize == r))
             .unwrap_or(0) as u64;
         let dirs = chain.iter().fold(0u64, |a, &(_, dir)| a << 1 | dir as u64);
-        let found_at = (((kinds_mask << 4 | self.d as u64) << 20 | units) << 4 | qi) << 4 | dirs;
-        let mut suffix = [0u8; 5];
-        suffix[0] = b'0' + grouped;
-        for i in 0..n {
-            suffix[i + 1] = b'0' + code[i];
-        }
-        let key = (tenths, Reverse(total), suffix, found_at);
-        if self.best.as_ref().is_some_and(|b| b.key <= key) {
-            return;
-        }
-        self.best = Some(Found {
-            key,
-            d: self.d,
-            links: (0..n).map(|w| *link(w)).collect(),
-            dirs: chain.iter().map(|&(_, dir)| dir).collect(),
-            shared: self.shared[..n - 1].to_vec(),
-            ring,
-            targets,
-            technique: t,
-        });
+        (((kinds_mask << 4 | self.d as u64) << 20 | units) << 4 | qi) << 4 | dirs
     }
 }
 

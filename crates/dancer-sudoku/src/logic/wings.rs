@@ -250,86 +250,137 @@ pub fn als_wing(b: &Board, k: usize) -> Option<Step> {
                         continue;
                     }
                     let z = (ym & !bit(x)).trailing_zeros() as u8 + 1;
-                    let zcells = pos[z as usize] & set;
-                    let ybit = 1u128 << y;
-                    let targets = common_peers(zcells | ybit) & pos[z as usize] & !set;
-                    // doubly linked: every z of the set sees the bivalue
-                    // cell too. Then the cell and the set hold x and z
-                    // between them, one each, and the set's other digits
-                    // are locked in it.
-                    let double = zcells & !PEER_MASK[y] == 0;
-                    let mut elim: Vec<(usize, u8)> = cells_of(targets).map(|c| (c, z)).collect();
-                    if double {
-                        let xt = common_peers(xcells | ybit) & pos[x as usize] & !set;
-                        elim.extend(cells_of(xt).map(|c| (c, x)));
-                        for w in digits_of(m & !bit(x) & !bit(z)) {
-                            let wt = common_peers(pos[w as usize] & set)
-                                & pos[w as usize]
-                                & !set
-                                & !ybit;
-                            elim.extend(cells_of(wt).map(|c| (c, w)));
-                        }
-                    }
+                    let w = AlsWing {
+                        set,
+                        m,
+                        u,
+                        y,
+                        ym,
+                        x,
+                        z,
+                    };
+                    let (elim, targets, double) = w.eliminations(&pos);
                     if elim.is_empty() {
                         continue;
                     }
                     if best.as_ref().is_some_and(|s| s.adjust <= adjust) {
                         continue;
                     }
-                    elim.sort_unstable();
-                    let mut s = Step::new(t);
-                    s.adjust = adjust;
-                    s.eliminations = elim;
-                    s.cells.push(y);
-                    s.cells.extend(cells_of(set));
-                    s.units.push(unit_name(u));
-                    s.digits = digits_of(m).collect();
-                    s.description = if double {
-                        let gone = s
-                            .eliminations
-                            .iter()
-                            .map(|&(c, d)| format!("{} from {}", digit_name(d), cell_name(c)))
-                            .collect::<Vec<_>>()
-                            .join(", ");
-                        format!(
-                            "{} (doubly linked): {} ({}) is {} or {}, and every {} and every {} \
-                             of {} ({}) sees it; so the cell takes one of them and the set the \
-                             other, with all its other digits: {} go",
-                            t.name(),
-                            cell_name(y),
-                            digits_name(ym),
-                            digit_name(x),
-                            digit_name(z),
-                            digit_name(x),
-                            digit_name(z),
-                            unit_name(u),
-                            cells_name(cells_of(set)),
-                            gone
-                        )
-                    } else {
-                        format!(
-                            "{}: {} ({}) is {} or {}; if {}, the cells {} of {} hold only {} \
-                             and must take {}: either way {} leaves {}",
-                            t.name(),
-                            cell_name(y),
-                            digits_name(ym),
-                            digit_name(x),
-                            digit_name(z),
-                            digit_name(x),
-                            cells_name(cells_of(set)),
-                            unit_name(u),
-                            digits_name(m & !bit(x)),
-                            digit_name(z),
-                            digit_name(z),
-                            cells_name(cells_of(targets))
-                        )
-                    };
-                    best = Some(s);
+                    best = Some(w.step(t, adjust, elim, targets, double));
                 }
             }
         }
     }
     best
+}
+
+/// An ALS wing: the set (cells `set`, digits `m`, in unit `u`) and the
+/// bivalue cell `y` (digits `ym`: `x`, which every `x` of the set sees,
+/// and `z`).
+struct AlsWing {
+    set: Cells,
+    m: Digits,
+    u: usize,
+    y: usize,
+    ym: Digits,
+    x: u8,
+    z: u8,
+}
+
+impl AlsWing {
+    /// What it eliminates (`pos`: the cells of each digit), the cells `z`
+    /// leaves, and whether it is doubly linked.
+    fn eliminations(&self, pos: &[Cells; 10]) -> (Vec<(usize, u8)>, Cells, bool) {
+        let AlsWing {
+            set, m, y, x, z, ..
+        } = *self;
+        let xcells = pos[x as usize] & set;
+        let zcells = pos[z as usize] & set;
+        let ybit = 1u128 << y;
+        let targets = common_peers(zcells | ybit) & pos[z as usize] & !set;
+        // doubly linked: every z of the set sees the bivalue
+        // cell too. Then the cell and the set hold x and z
+        // between them, one each, and the set's other digits
+        // are locked in it.
+        let double = zcells & !PEER_MASK[y] == 0;
+        let mut elim: Vec<(usize, u8)> = cells_of(targets).map(|c| (c, z)).collect();
+        if double {
+            let xt = common_peers(xcells | ybit) & pos[x as usize] & !set;
+            elim.extend(cells_of(xt).map(|c| (c, x)));
+            for w in digits_of(m & !bit(x) & !bit(z)) {
+                let wt = common_peers(pos[w as usize] & set) & pos[w as usize] & !set & !ybit;
+                elim.extend(cells_of(wt).map(|c| (c, w)));
+            }
+        }
+        (elim, targets, double)
+    }
+
+    /// Its step, of technique `t`.
+    fn step(
+        &self,
+        t: Technique,
+        adjust: f64,
+        mut elim: Vec<(usize, u8)>,
+        targets: Cells,
+        double: bool,
+    ) -> Step {
+        let AlsWing {
+            set,
+            m,
+            u,
+            y,
+            ym,
+            x,
+            z,
+        } = *self;
+        elim.sort_unstable();
+        let mut s = Step::new(t);
+        s.adjust = adjust;
+        s.eliminations = elim;
+        s.cells.push(y);
+        s.cells.extend(cells_of(set));
+        s.units.push(unit_name(u));
+        s.digits = digits_of(m).collect();
+        let head = format!(
+            "{}{}: {} ({}) is {} or {}",
+            t.name(),
+            if double { " (doubly linked)" } else { "" },
+            cell_name(y),
+            digits_name(ym),
+            digit_name(x),
+            digit_name(z),
+        );
+        s.description = if double {
+            let gone = s
+                .eliminations
+                .iter()
+                .map(|&(c, d)| format!("{} from {}", digit_name(d), cell_name(c)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "{head}, and every {} and every {} of {} ({}) sees it; so the cell takes one \
+                 of them and the set the other, with all its other digits: {} go",
+                digit_name(x),
+                digit_name(z),
+                unit_name(u),
+                cells_name(cells_of(set)),
+                gone
+            )
+        } else {
+            format!(
+                "{head}; if {}, the cells {} of {} hold only {} and must take {}: either way \
+                 {} leaves {}",
+                digit_name(x),
+                cells_name(cells_of(set)),
+                unit_name(u),
+                digits_name(m & !bit(x)),
+                digit_name(z),
+                digit_name(z),
+                cells_name(cells_of(targets))
+            )
+        };
+        s
+    }
 }
 
 /// What the shape of an ALS wing of `k` cells adds to its base rating, as

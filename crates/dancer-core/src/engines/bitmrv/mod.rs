@@ -102,7 +102,7 @@ mod search;
 use super::api::{DescendError, EngineError, Unsupported};
 use super::control::{Control, Search, Step};
 use super::kind::EngineKind;
-use crate::problem::{OptionId, Problem};
+use crate::problem::{OptionId, OptionRef, Problem};
 use crate::stats::{Estimate, Tally};
 
 /// The count of a covered (or closed) item, and of the padding.
@@ -146,6 +146,19 @@ struct Frame {
     x: u32,
     /// The "no more options" branch is allowed here (the item needs none).
     stop_ok: bool,
+}
+
+impl Frame {
+    /// A level not entered yet.
+    const EMPTY: Frame = Frame {
+        item: 0,
+        mode: Mode::Close,
+        degree: 0,
+        tried: 0,
+        word: 0,
+        x: NONE,
+        stop_ok: false,
+    };
 }
 
 const STOP_X: u32 = u32::MAX - 1;
@@ -371,39 +384,109 @@ impl<'p> BitMrv<'p> {
             reason,
         })?;
         let Layout {
-            n,
             w,
             np,
             npad,
             levels,
             stride,
+            ..
         } = lay;
         let mult = problem.has_multiplicities();
-        let ni = problem.n_items();
         // the engine's number of each primary item: ties are broken in
         // this order (see `tie_order`)
         let unrank = tie_order(problem, ties);
+        let t = Tables::new(problem, &lay, &unrank, mult);
+        let (lo, hi): (Vec<u32>, Vec<u32>) =
+            unrank.iter().map(|&i| problem.bounds(i as usize)).unzip();
+        let (root_live, root_need) = root_state(&lay, &lo, mult);
+        let first = levels.min(16);
+        let mut e = BitMrv {
+            problem,
+            unrank,
+            w,
+            np,
+            npad,
+            mult,
+            ids: t.ids,
+            classes: t.classes,
+            koff: t.koff,
+            kills: t.kills,
+            pn: t.pn,
+            stride,
+            prims: t.prims,
+            cost: t.cost,
+            lo,
+            hi,
+            // the state of the levels the search reaches, grown as it
+            // goes deeper (see `grow`)
+            live: vec![0; first * w],
+            cand: vec![0; first * w],
+            lens: vec![COVERED; first * npad],
+            need: if mult {
+                vec![0; first * npad]
+            } else {
+                Vec::new()
+            },
+            cnt: if mult {
+                vec![0; first * np]
+            } else {
+                Vec::new()
+            },
+            pend: vec![(0, 0); levels],
+            frames: vec![Frame::EMPTY; levels],
+            root_live,
+            root_lens: t.lens,
+            root_need,
+            kill: vec![0; w],
+            theta: vec![0; if mult { npad } else { 0 }],
+            floor_live: vec![0; w],
+            floor_lens: vec![0; npad],
+            level: 0,
+            phase: Phase::Fresh,
+            avx2: crate::cpu::avx2(),
+            ctl: Control::new(levels + 1),
+        };
+        e.load_root();
+        Ok(e)
+    }
+
+    /// The problem this engine solves.
+    pub fn problem(&self) -> &'p Problem {
+        self.problem
+    }
+}
+
+/// The tables of the active options, built once (the fields of the same
+/// names in [`BitMrv`]), and the counts of the root.
+struct Tables {
+    ids: Vec<u32>,
+    classes: Vec<u64>,
+    koff: Vec<u32>,
+    kills: Vec<u32>,
+    pn: Vec<u32>,
+    prims: Vec<u16>,
+    cost: Vec<u32>,
+    lens: Vec<u16>,
+}
+
+impl Tables {
+    /// The tables of `problem` laid out as `lay` says, its primary items
+    /// numbered in the order `unrank`.
+    fn new(problem: &Problem, lay: &Layout, unrank: &[u32], mult: bool) -> Tables {
+        let Layout {
+            n,
+            w,
+            np,
+            npad,
+            stride,
+            ..
+        } = *lay;
+        let ni = problem.n_items();
         let mut rank = vec![0u32; np];
         for (r, &i) in unrank.iter().enumerate() {
             rank[i as usize] = r as u32;
         }
-        // the classes of (item, colour) pairs, numbered after the items
-        let mut pair_class: rustc_hash::FxHashMap<(u32, u32), u32> = Default::default();
-        let mut ids = Vec::with_capacity(n);
-        let mut opts = Vec::with_capacity(n);
-        for (k, opt) in problem.options().enumerate() {
-            if !problem.is_active(k) {
-                continue;
-            }
-            opts.push(opt);
-            for e in opt.entries() {
-                if e.color != 0 {
-                    let next = (ni + pair_class.len()) as u32;
-                    pair_class.entry((e.item as u32, e.color)).or_insert(next);
-                }
-            }
-            ids.push(k as u32);
-        }
+        let (ids, opts, pair_class) = active_options(problem, n);
         let nclasses = ni + pair_class.len();
         let mut classes = vec![0u64; nclasses * w];
         // colours used on each secondary item, for the pair classes
@@ -452,84 +535,64 @@ impl<'p> BitMrv<'p> {
             prims.resize(start + stride, (npad - 1) as u16);
         }
         koff.push(kills.len() as u32);
-        let (lo, hi): (Vec<u32>, Vec<u32>) =
-            unrank.iter().map(|&i| problem.bounds(i as usize)).unzip();
-        let mut root_live = vec![0u64; w];
-        for x in 0..n {
-            root_live[x / 64] |= 1 << (x % 64);
-        }
-        let mut root_need = vec![0u16; npad];
-        if mult {
-            for i in 0..np {
-                root_need[i] = lo[i].min(COVERED as u32) as u16;
-            }
-        }
-        let first = levels.min(16);
-        let mut e = BitMrv {
-            problem,
-            unrank,
-            w,
-            np,
-            npad,
-            mult,
+        Tables {
             ids,
             classes,
             koff,
             kills,
             pn,
-            stride,
             prims,
             cost,
-            lo,
-            hi,
-            // the state of the levels the search reaches, grown as it
-            // goes deeper (see `grow`)
-            live: vec![0; first * w],
-            cand: vec![0; first * w],
-            lens: vec![COVERED; first * npad],
-            need: if mult {
-                vec![0; first * npad]
-            } else {
-                Vec::new()
-            },
-            cnt: if mult {
-                vec![0; first * np]
-            } else {
-                Vec::new()
-            },
-            pend: vec![(0, 0); levels],
-            frames: vec![
-                Frame {
-                    item: 0,
-                    mode: Mode::Close,
-                    degree: 0,
-                    tried: 0,
-                    word: 0,
-                    x: NONE,
-                    stop_ok: false,
-                };
-                levels
-            ],
-            root_live,
-            root_lens: lens,
-            root_need,
-            kill: vec![0; w],
-            theta: vec![0; if mult { npad } else { 0 }],
-            floor_live: vec![0; w],
-            floor_lens: vec![0; npad],
-            level: 0,
-            phase: Phase::Fresh,
-            avx2: crate::cpu::avx2(),
-            ctl: Control::new(levels + 1),
-        };
-        e.load_root();
-        Ok(e)
+            lens,
+        }
     }
+}
 
-    /// The problem this engine solves.
-    pub fn problem(&self) -> &'p Problem {
-        self.problem
+/// The `n` active options of `problem` (their numbers and the options),
+/// and the classes of (item, colour) pairs, numbered after the items.
+#[allow(clippy::type_complexity)]
+fn active_options(
+    problem: &Problem,
+    n: usize,
+) -> (
+    Vec<u32>,
+    Vec<OptionRef<'_>>,
+    rustc_hash::FxHashMap<(u32, u32), u32>,
+) {
+    let ni = problem.n_items();
+    let mut pair_class: rustc_hash::FxHashMap<(u32, u32), u32> = Default::default();
+    let mut ids = Vec::with_capacity(n);
+    let mut opts = Vec::with_capacity(n);
+    for (k, opt) in problem.options().enumerate() {
+        if !problem.is_active(k) {
+            continue;
+        }
+        opts.push(opt);
+        for e in opt.entries() {
+            if e.color != 0 {
+                let next = (ni + pair_class.len()) as u32;
+                pair_class.entry((e.item as u32, e.color)).or_insert(next);
+            }
+        }
+        ids.push(k as u32);
     }
+    (ids, opts, pair_class)
+}
+
+/// The root's live options (every active one) and, with multiplicities,
+/// the times each primary item must be covered (`lo`, capped).
+fn root_state(lay: &Layout, lo: &[u32], mult: bool) -> (Vec<u64>, Vec<u16>) {
+    let mut root_live = vec![0u64; lay.w];
+    for x in 0..lay.n {
+        root_live[x / 64] |= 1 << (x % 64);
+    }
+    let mut root_need = vec![0u16; lay.npad];
+    if mult {
+        for i in 0..lay.np {
+            root_need[i] = lo[i].min(COVERED as u32) as u16;
+        }
+    }
+    (root_live, root_need)
 }
 
 #[cfg(test)]
@@ -537,22 +600,7 @@ mod tests {
     use super::*;
     use crate::engines::Engine;
 
-    fn parse(text: &str) -> Problem {
-        let mut b = crate::ProblemBuilder::new();
-        let mut lines = text.lines();
-        let head = lines.next().unwrap();
-        let (prim, sec) = head.split_once('|').unwrap_or((head, ""));
-        for n in prim.split_whitespace() {
-            b.primary(n).unwrap();
-        }
-        for n in sec.split_whitespace() {
-            b.secondary(n).unwrap();
-        }
-        for l in lines {
-            b.option(l.split_whitespace()).unwrap();
-        }
-        b.build().unwrap()
-    }
+    use crate::problem::from_test_text as parse;
 
     /// Every solution, checked, with the invariants after each.
     fn run(p: &Problem) -> (Vec<Vec<usize>>, u64, u64) {

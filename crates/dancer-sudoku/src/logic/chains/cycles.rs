@@ -185,14 +185,7 @@ fn se_next(net: &Net, n: usize, mode: Mode, f: &mut impl FnMut(usize)) {
     let cell = c / 9;
     let di = c % 9;
     if n & 1 == 1 {
-        if mode != Mode::X {
-            let mut m = net.cands[cell] & !(1 << di);
-            while m != 0 {
-                let e = m.trailing_zeros() as usize;
-                m &= m - 1;
-                f((cell * 9 + e) * 2);
-            }
-        }
+        net.cell_mates(c, mode, f);
         let [row, col, bx] = CELL_UNITS[cell];
         let b = bx as usize;
         for &q in &UNITS[b] {
@@ -210,12 +203,7 @@ fn se_next(net: &Net, n: usize, mode: Mode, f: &mut impl FnMut(usize)) {
             }
         }
     } else {
-        if mode != Mode::X {
-            let o = net.biv[c];
-            if o != NONE {
-                f(o as usize * 2 + 1);
-            }
-        }
+        net.bivalue_mate(c, mode, f);
         if mode != Mode::Y {
             for k in [2, 0, 1] {
                 let o = net.conj[c][k];
@@ -431,18 +419,7 @@ fn search_mode(
     // the "on" nodes next to an "off" node whose strong link turns the
     // source on: where a cycle can close
     let close: Vec<Set> = if cmax >= 4 {
-        sources
-            .iter()
-            .map(|&c| {
-                let mut s = [0u64; 12];
-                for m in layers.strong_of(c) {
-                    for k in 0..12 {
-                        s[k] |= layers.weak[m][k];
-                    }
-                }
-                s
-            })
-            .collect()
+        close_sets(layers, &sources)
     } else {
         Vec::new()
     };
@@ -489,73 +466,116 @@ fn search_mode(
             break;
         }
         if ch_on && t % 2 == 1 {
-            let hit = sources.iter().enumerate().find_map(|(i, &s)| {
-                if set_has(&on_w[i].frontier, s) {
-                    Some((s, true))
-                } else if set_has(&off_w[i].frontier, s) {
-                    Some((s, false))
-                } else {
-                    None
-                }
-            });
-            if let Some((s, from_on)) = hit {
-                let kind = ch.unwrap();
-                let root = node(s, from_on);
-                let mut tree = Tree::new(root);
-                tree.extend(net, mode, t);
-                debug_assert!(tree.parent[root ^ 1] != UNSEEN);
-                let nodes = tree.path(root ^ 1);
-                let cd = (cand_cell(s), cand_digit(s));
-                offer(
-                    best,
-                    Found {
-                        kind,
-                        complexity: nodes.len(),
-                        difficulty: se_difficulty(kind.base(), nodes.len()),
-                        order: (s, if from_on { 1 } else { 2 }, 0),
-                        nodes,
-                        eliminations: if from_on { vec![cd] } else { Vec::new() },
-                        placement: (!from_on).then_some(cd),
-                    },
-                );
+            if let Some(f) = chain_found(cx, ch, &sources, &on_w, &off_w, t) {
+                offer(best, f);
                 ch_on = false;
                 cycles_only(&mut on_w);
                 cmax = cyc_cap(best);
             }
         }
         if cyc_on && t % 2 == 0 {
-            let mut found = None;
-            for (i, &s) in sources.iter().enumerate() {
-                let f = &on_w[i].frontier;
-                if !(0..12).any(|k| f[k] & close[i][k] != 0) {
-                    continue;
-                }
-                let tree = trees[i].get_or_insert_with(|| Tree::new(node(s, true)));
-                tree.extend(net, mode, t);
-                if let Some(cy) = first_cycle(cx, tree, s, &close[i], t) {
-                    found = Some((s, cy));
-                    break;
-                }
-            }
-            if let Some((s, cy)) = found {
-                let kind = cyc.unwrap();
-                offer(
-                    best,
-                    Found {
-                        kind,
-                        complexity: cy.nodes.len(),
-                        difficulty: se_difficulty(kind.base(), cy.nodes.len()),
-                        order: (s, 0, cy.index),
-                        nodes: cy.nodes,
-                        eliminations: cy.eliminations,
-                        placement: None,
-                    },
-                );
+            if let Some(f) = cycle_found(cx, cyc, &sources, &on_w, &close, &mut trees, t) {
+                offer(best, f);
                 cyc_on = false;
                 hmax = ch_cap(best);
             }
         }
     }
+}
+
+/// For each source, the "on" nodes next to an "off" node whose strong link
+/// turns the source on: where a cycle can close.
+fn close_sets(layers: &Layers, sources: &[usize]) -> Vec<Set> {
+    sources
+        .iter()
+        .map(|&c| {
+            let mut s = [0u64; 12];
+            for m in layers.strong_of(c) {
+                for k in 0..12 {
+                    s[k] |= layers.weak[m][k];
+                }
+            }
+            s
+        })
+        .collect()
+}
+
+/// The forcing chain of kind `ch` found at layer `t` (odd) of the walks
+/// from the sources on (`on_w`) and off (`off_w`): the first source whose
+/// walk meets its own other value.
+fn chain_found(
+    cx: &Ctx,
+    ch: Option<Kind>,
+    sources: &[usize],
+    on_w: &[Walker],
+    off_w: &[Walker],
+    t: usize,
+) -> Option<Found> {
+    let hit = sources.iter().enumerate().find_map(|(i, &s)| {
+        if set_has(&on_w[i].frontier, s) {
+            Some((s, true))
+        } else if set_has(&off_w[i].frontier, s) {
+            Some((s, false))
+        } else {
+            None
+        }
+    });
+    let (s, from_on) = hit?;
+    let kind = ch.unwrap();
+    let root = node(s, from_on);
+    let mut tree = Tree::new(root);
+    tree.extend(cx.net, cx.mode, t);
+    debug_assert!(tree.parent[root ^ 1] != UNSEEN);
+    let nodes = tree.path(root ^ 1);
+    let cd = (cand_cell(s), cand_digit(s));
+    Some(Found {
+        kind,
+        complexity: nodes.len(),
+        difficulty: se_difficulty(kind.base(), nodes.len()),
+        order: (s, if from_on { 1 } else { 2 }, 0),
+        nodes,
+        eliminations: if from_on { vec![cd] } else { Vec::new() },
+        placement: (!from_on).then_some(cd),
+    })
+}
+
+/// The cycle of kind `cyc` closed at layer `t` (even): the first source,
+/// in order, whose walk reaches a node where its cycle can close (`close`)
+/// and whose search tree (grown in `trees` as needed) closes a productive
+/// one.
+fn cycle_found(
+    cx: &Ctx,
+    cyc: Option<Kind>,
+    sources: &[usize],
+    on_w: &[Walker],
+    close: &[Set],
+    trees: &mut [Option<Tree>],
+    t: usize,
+) -> Option<Found> {
+    let mut found = None;
+    for (i, &s) in sources.iter().enumerate() {
+        let f = &on_w[i].frontier;
+        if !(0..12).any(|k| f[k] & close[i][k] != 0) {
+            continue;
+        }
+        let tree = trees[i].get_or_insert_with(|| Tree::new(node(s, true)));
+        tree.extend(cx.net, cx.mode, t);
+        if let Some(cy) = first_cycle(cx, tree, s, &close[i], t) {
+            found = Some((s, cy));
+            break;
+        }
+    }
+    let (s, cy) = found?;
+    let kind = cyc.unwrap();
+    Some(Found {
+        kind,
+        complexity: cy.nodes.len(),
+        difficulty: se_difficulty(kind.base(), cy.nodes.len()),
+        order: (s, 0, cy.index),
+        nodes: cy.nodes,
+        eliminations: cy.eliminations,
+        placement: None,
+    })
 }
 
 /// The first hint, in SE's order, among those of `kinds` rated below

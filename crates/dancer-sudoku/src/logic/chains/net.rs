@@ -114,6 +114,33 @@ impl Net {
         self.cands[c / 9] >> (c % 9) & 1 == 1
     }
 
+    /// From the node "on" of candidate `c`: the nodes "off" of the other
+    /// candidates of its cell (not in mode X).
+    #[inline]
+    pub(super) fn cell_mates(&self, c: usize, mode: Mode, f: &mut impl FnMut(usize)) {
+        if mode != Mode::X {
+            let (cell, di) = (c / 9, c % 9);
+            let mut m = self.cands[cell] & !(1 << di);
+            while m != 0 {
+                let e = m.trailing_zeros() as usize;
+                m &= m - 1;
+                f((cell * 9 + e) * 2);
+            }
+        }
+    }
+
+    /// From the node "off" of candidate `c`: the node "on" of the other
+    /// candidate of its cell, when the cell is bivalue (not in mode X).
+    #[inline]
+    pub(super) fn bivalue_mate(&self, c: usize, mode: Mode, f: &mut impl FnMut(usize)) {
+        if mode != Mode::X {
+            let o = self.biv[c];
+            if o != NONE {
+                f(o as usize * 2 + 1);
+            }
+        }
+    }
+
     /// The nodes one link away from node `n`.
     #[inline]
     pub fn next(&self, n: usize, mode: Mode, f: &mut impl FnMut(usize)) {
@@ -121,14 +148,7 @@ impl Net {
         let cell = c / 9;
         let di = c % 9;
         if n & 1 == 1 {
-            if mode != Mode::X {
-                let mut m = self.cands[cell] & !(1 << di);
-                while m != 0 {
-                    let e = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    f((cell * 9 + e) * 2);
-                }
-            }
+            self.cell_mates(c, mode, f);
             for &q in &PEERS[cell] {
                 let q = q as usize;
                 if self.cands[q] >> di & 1 == 1 {
@@ -136,12 +156,7 @@ impl Net {
                 }
             }
         } else {
-            if mode != Mode::X {
-                let o = self.biv[c];
-                if o != NONE {
-                    f(o as usize * 2 + 1);
-                }
-            }
+            self.bivalue_mate(c, mode, f);
             if mode != Mode::Y {
                 for &o in &self.conj[c] {
                     if o != NONE {
@@ -252,27 +267,32 @@ pub(super) fn chain_text(path: &[usize]) -> String {
 
 pub(super) fn describe_forcing(t: Technique, path: &[usize]) -> String {
     let target = *path.last().unwrap();
-    let c = target >> 1;
-    let verdict = if target & 1 == 1 {
+    format!(
+        "{}: {} (assuming {} leads to its opposite), so {}",
+        t.name(),
+        chain_text(path),
+        node_name(path[0]),
+        verdict(target)
+    )
+}
+
+/// What node `n` concludes, in words: its candidate placed ("r1c2 is 5")
+/// or eliminated ("5 leaves r1c2").
+pub(crate) fn verdict(n: usize) -> String {
+    let c = n >> 1;
+    if n & 1 == 1 {
         format!(
-            "so {} is {}",
+            "{} is {}",
             cell_name(cand_cell(c)),
             digit_name(cand_digit(c))
         )
     } else {
         format!(
-            "so {} leaves {}",
+            "{} leaves {}",
             digit_name(cand_digit(c)),
             cell_name(cand_cell(c))
         )
-    };
-    format!(
-        "{}: {} (assuming {} leads to its opposite), {}",
-        t.name(),
-        chain_text(path),
-        node_name(path[0]),
-        verdict
-    )
+    }
 }
 
 /// A set of candidates.

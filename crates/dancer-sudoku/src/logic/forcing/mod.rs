@@ -44,7 +44,7 @@ pub(crate) use propagate::Kind;
 use propagate::{Branch, Propagator};
 
 use super::board::*;
-use super::chains::{cand, cand_cell, cand_digit, node, node_name, Net, NCAND, NONE};
+use super::chains::{cand, cand_cell, cand_digit, node, node_name, verdict, Net, NCAND, NONE};
 use super::step::{Step, Technique};
 use super::Budget;
 
@@ -145,14 +145,7 @@ pub(crate) fn forcing_filtered(
     let cap = complexity_cap(technique_for(kind, 0).se_rating(), limit)?;
     let net = super::chains::net_of(b);
     let net: &Net = &net;
-    let mut prop = Propagator::new(net, kind);
-    let mut stamp: Vec<u32> = Vec::new();
-    let mut gen = 0u32;
-    let mut best = Best {
-        found: None,
-        bound: cap + 1,
-        only,
-    };
+    let mut s = Search::new(net, kind, cap, only);
 
     // A solution of the board: a branch that agrees with it cannot reach a
     // contradiction (every node a sound chain derives holds in it), so such
@@ -163,18 +156,11 @@ pub(crate) fn forcing_filtered(
     // branch run in order; only the work differs.
     let solution = any_solution(b);
     if kind == Kind::Nested {
-        prop.solution = solution;
+        s.prop.solution = solution;
     }
     let in_solution = |x: usize| solution.is_some_and(|s| s[cand_cell(x)] == cand_digit(x));
     let double_wanted = only.is_none_or(|o| o == technique_for(kind, 1));
 
-    // On branches of every candidate, kept for cell and digit forcing;
-    // `deferred` marks those not run yet (solution candidates).
-    let mut on_branches: Vec<Option<Branch>> = (0..NCAND).map(|_| None).collect();
-    let mut deferred = vec![false; NCAND];
-    let mut off_branch = Branch::new();
-    // a branch not kept, for the next on-branch (its index table is large)
-    let mut spare: Option<Branch> = None;
     for x in 0..NCAND {
         if !net.has(x) {
             continue;
@@ -188,20 +174,96 @@ pub(crate) fn forcing_filtered(
         }
         let true_x = in_solution(x);
         let false_x = solution.is_some() && !true_x;
+        s.candidate(x, true_x, false_x, double_wanted);
+    }
+    if kind != Kind::Nishio {
+        if only.is_none_or(|o| o == technique_for(kind, 2)) {
+            s.cell_forcing();
+        }
+        if only.is_none_or(|o| o == technique_for(kind, 3)) {
+            s.digit_forcing();
+        }
+    }
+    let c = s.best.found?;
+    Some(build_step(b, net, kind, c))
+}
+
+/// The state a forcing search shares from candidate to candidate: the
+/// propagator, the branches kept, the scratch of the complexity counts
+/// and the best conclusion so far.
+struct Search<'a> {
+    kind: Kind,
+    net: &'a Net,
+    prop: Propagator<'a>,
+    stamp: Vec<u32>,
+    gen: u32,
+    best: Best,
+    /// On branches of every candidate, kept for cell and digit forcing.
+    on_branches: Vec<Option<Branch>>,
+    /// The candidates whose on-branch is not run yet (solution
+    /// candidates).
+    deferred: Vec<bool>,
+    off_branch: Branch,
+    /// A branch not kept, for the next on-branch (its index table is
+    /// large).
+    spare: Option<Branch>,
+}
+
+impl<'a> Search<'a> {
+    fn new(net: &'a Net, kind: Kind, cap: usize, only: Option<Technique>) -> Search<'a> {
+        let prop = Propagator::new(net, kind);
+        Search {
+            kind,
+            net,
+            prop,
+            stamp: Vec::new(),
+            gen: 0,
+            best: Best {
+                found: None,
+                bound: cap + 1,
+                only,
+            },
+            on_branches: (0..NCAND).map(|_| None).collect(),
+            deferred: vec![false; NCAND],
+            off_branch: Branch::new(),
+            spare: None,
+        }
+    }
+
+    /// The on-branch of `x`, run on the spare branch when there is one.
+    #[inline]
+    fn run_on(&mut self, x: usize) -> Branch {
+        let mut br = self.spare.take().unwrap_or_else(Branch::new);
+        self.prop.give_up = self.best.bound;
+        self.prop.run(node(x, true), &mut br);
+        br
+    }
+
+    /// The branches of candidate `x` (`true_x`, `false_x`: whether it is
+    /// in the solution, when there is one): contradictions and double
+    /// forcing; its on-branch is kept for cell and digit forcing.
+    fn candidate(&mut self, x: usize, true_x: bool, false_x: bool, double_wanted: bool) {
+        let kind = self.kind;
         // An abandoned branch takes part in no conclusion (each would be
         // rated at or above the bound), as it would not after a full run.
         let mut on = None;
         if !true_x {
-            let mut br = spare.take().unwrap_or_else(Branch::new);
-            prop.give_up = best.bound;
-            prop.run(node(x, true), &mut br);
+            let br = self.run_on(x);
             if !br.abandoned {
-                consider_contradiction(&br, kind, x, true, &mut stamp, &mut gen, &mut best);
+                consider_contradiction(
+                    &br,
+                    kind,
+                    x,
+                    true,
+                    &mut self.stamp,
+                    &mut self.gen,
+                    &mut self.best,
+                );
             }
             on = Some(br);
         }
         if kind == Kind::Nishio {
-            continue;
+            return;
         }
         // the on-branch can still take part in a conclusion
         let on_open = |on: &Option<Branch>| {
@@ -212,105 +274,100 @@ pub(crate) fn forcing_filtered(
             // the off-branch agrees with the solution: no contradiction,
             // and no double forcing without the on-branch
         } else {
-            prop.give_up = best.bound;
-            prop.run(node(x, false), &mut off_branch);
-            if off_branch.abandoned {
+            self.prop.give_up = self.best.bound;
+            self.prop.run(node(x, false), &mut self.off_branch);
+            if self.off_branch.abandoned {
                 // nothing: see above
-            } else if off_branch.conflict.is_some() {
+            } else if self.off_branch.conflict.is_some() {
                 consider_contradiction(
-                    &off_branch,
+                    &self.off_branch,
                     kind,
                     x,
                     false,
-                    &mut stamp,
-                    &mut gen,
-                    &mut best,
+                    &mut self.stamp,
+                    &mut self.gen,
+                    &mut self.best,
                 );
             } else if on_open(&on) && double_wanted {
+                // a solution candidate: its on-branch runs now, with the
+                // bound it had before the off-branch ran
                 let on_br = match on.take() {
                     Some(br) => br,
-                    None => {
-                        // a solution candidate: run its on-branch now, with
-                        // the bound it had before the off-branch ran
-                        let mut br = spare.take().unwrap_or_else(Branch::new);
-                        prop.give_up = best.bound;
-                        prop.run(node(x, true), &mut br);
-                        br
-                    }
+                    None => self.run_on(x),
                 };
                 if !on_br.abandoned {
                     double_forcing(
                         &on_br,
-                        &off_branch,
+                        &self.off_branch,
                         kind,
                         x,
-                        &mut stamp,
-                        &mut gen,
-                        &mut best,
+                        &mut self.stamp,
+                        &mut self.gen,
+                        &mut self.best,
                     );
                 }
                 on = Some(on_br);
             }
         }
         match on {
-            Some(br) if !br.abandoned && br.conflict.is_none() => on_branches[x] = Some(br),
-            Some(br) => spare = Some(br),
-            None => deferred[x] = true,
+            Some(br) if !br.abandoned && br.conflict.is_none() => self.on_branches[x] = Some(br),
+            Some(br) => self.spare = Some(br),
+            None => self.deferred[x] = true,
         }
     }
-    if kind != Kind::Nishio {
-        // cell forcing
-        if only.is_none_or(|o| o == technique_for(kind, 2)) {
-            for cell in 0..81 {
-                let m = net.cands[cell];
-                if m.count_ones() < 2 {
-                    continue;
-                }
-                let xs: Vec<usize> = digits_of(m).map(|d| cand(cell, d)).collect();
-                if !ready(&xs, &mut on_branches, &mut deferred, &mut prop, best.bound) {
-                    continue;
-                }
-                common_conclusions(
-                    &xs,
-                    &on_branches,
-                    technique_for(kind, 2),
-                    None,
-                    &mut stamp,
-                    &mut gen,
-                    &mut best,
-                );
+
+    /// Cell forcing: conclusions common to every candidate of a cell.
+    fn cell_forcing(&mut self) {
+        for cell in 0..81 {
+            let m = self.net.cands[cell];
+            if m.count_ones() < 2 {
+                continue;
             }
+            let xs: Vec<usize> = digits_of(m).map(|d| cand(cell, d)).collect();
+            self.common(&xs, 2, None);
         }
-        // digit forcing
-        if only.is_none_or(|o| o == technique_for(kind, 3)) {
-            for u in 0..27 {
-                for di in 0..9usize {
-                    let p = net.unit_pos[u][di];
-                    if p.count_ones() < 2 {
-                        continue;
-                    }
-                    let xs: Vec<usize> = (0..9)
-                        .filter(|&i| p >> i & 1 == 1)
-                        .map(|i| UNITS[u][i] as usize * 9 + di)
-                        .collect();
-                    if !ready(&xs, &mut on_branches, &mut deferred, &mut prop, best.bound) {
-                        continue;
-                    }
-                    common_conclusions(
-                        &xs,
-                        &on_branches,
-                        technique_for(kind, 3),
-                        Some(u),
-                        &mut stamp,
-                        &mut gen,
-                        &mut best,
-                    );
+    }
+
+    /// Digit forcing: conclusions common to every place of a digit in a
+    /// unit.
+    fn digit_forcing(&mut self) {
+        for u in 0..27 {
+            for di in 0..9usize {
+                let p = self.net.unit_pos[u][di];
+                if p.count_ones() < 2 {
+                    continue;
                 }
+                let xs: Vec<usize> = (0..9)
+                    .filter(|&i| p >> i & 1 == 1)
+                    .map(|i| UNITS[u][i] as usize * 9 + di)
+                    .collect();
+                self.common(&xs, 3, Some(u));
             }
         }
     }
-    let c = best.found?;
-    Some(build_step(b, net, kind, c))
+
+    /// Conclusions common to the on-branches of `xs`, for the technique
+    /// `which` of [`technique_for`], once every one of them is there.
+    fn common(&mut self, xs: &[usize], which: u8, unit: Option<usize>) {
+        if !ready(
+            xs,
+            &mut self.on_branches,
+            &mut self.deferred,
+            &mut self.prop,
+            self.best.bound,
+        ) {
+            return;
+        }
+        common_conclusions(
+            xs,
+            &self.on_branches,
+            technique_for(self.kind, which),
+            unit,
+            &mut self.stamp,
+            &mut self.gen,
+            &mut self.best,
+        );
+    }
 }
 
 /// Whether every candidate of `xs` has a usable on-branch, running the
@@ -492,19 +549,7 @@ fn build_step(b: &Board, net: &Net, kind: Kind, c: Conclusion) -> Step {
     // re-run the branches to explain them
     let mut prop = Propagator::new(net, kind);
     let mut br = Branch::new();
-    let verdict = if target & 1 == 1 {
-        format!(
-            "{} is {}",
-            cell_name(cand_cell(tc)),
-            digit_name(cand_digit(tc))
-        )
-    } else {
-        format!(
-            "{} leaves {}",
-            digit_name(cand_digit(tc)),
-            cell_name(cand_cell(tc))
-        )
-    };
+    let verdict = verdict(target);
     let name = c.technique.name();
     s.description = match c.contradiction {
         Some(x) => {

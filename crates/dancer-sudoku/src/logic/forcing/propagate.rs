@@ -151,6 +151,10 @@ impl Branch {
     }
 }
 
+/// Conclusions of the basic rules: each node derived, with the nodes
+/// (placements and eliminations of the assumed grid) that justify it.
+type Found = Vec<(usize, Vec<u16>)>;
+
 /// Where the basic rules of [`Propagator::basic_rules`] may conclude
 /// something: a place is clean once its rule concluded nothing there, and
 /// dirty again when a candidate in it goes (a rule's conclusions depend only
@@ -598,10 +602,23 @@ impl<'a> Propagator<'a> {
     /// nothing leaves its place clean. With `all`, every rule is tried
     /// (no stop after the first family that concludes): how the clean
     /// places of the unassumed grid are found.
-    fn collect(&mut self, br: &Branch, all: bool, found: &mut Vec<(usize, Vec<u16>)>) {
-        let dm = self.sc.digit_cells;
+    fn collect(&mut self, br: &Branch, all: bool, found: &mut Found) {
         let mut dirty = self.sc.dirty;
-        // locked candidates: a digit of a box confined to one line
+        self.collect_locked(br, &mut dirty, found);
+        if all || found.is_empty() {
+            self.collect_pairs(br, all, &mut dirty, found);
+        }
+        if all || found.is_empty() {
+            self.collect_fish(br, all, &mut dirty, found);
+        }
+        self.sc.dirty = dirty;
+    }
+
+    /// Locked candidates: a digit of a box confined to one line, then a
+    /// digit of a line confined to one box.
+    #[inline]
+    fn collect_locked(&self, br: &Branch, dirty: &mut Dirty, found: &mut Found) {
+        let dm = self.sc.digit_cells;
         for bx in 18..27 {
             let mut todo = dirty.locked[bx];
             while todo != 0 {
@@ -619,11 +636,7 @@ impl<'a> Propagator<'a> {
                         if targets == 0 {
                             continue;
                         }
-                        let mut ps = Vec::new();
-                        self.offs_in(br, UNIT_MASK[bx], 1 << di, &mut ps);
-                        for c in cells_of(targets) {
-                            found.push(((c * 9 + di) * 2, ps.clone()));
-                        }
+                        self.push_locked(br, bx, di, targets, found);
                     }
                 }
                 if found.len() == before {
@@ -644,11 +657,7 @@ impl<'a> Propagator<'a> {
                     let targets = UNIT_MASK[bx] & !UNIT_MASK[line] & dm[di];
                     if p & !UNIT_MASK[bx] == 0 && targets != 0 {
                         fired = true;
-                        let mut ps = Vec::new();
-                        self.offs_in(br, UNIT_MASK[line], 1 << di, &mut ps);
-                        for c in cells_of(targets) {
-                            found.push(((c * 9 + di) * 2, ps.clone()));
-                        }
+                        self.push_locked(br, line, di, targets, found);
                     }
                 }
                 if !fired {
@@ -656,162 +665,197 @@ impl<'a> Propagator<'a> {
                 }
             }
         }
-        if all || found.is_empty() {
-            // naked and hidden pairs
-            let mut todo = dirty.pairs;
-            while todo != 0 {
-                let u = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                let before = found.len();
-                // the unit's open cells and their candidates, and each
-                // digit's places along the unit (bits 0..9)
-                let mut cells = [0usize; 9];
-                let mut cc = [0 as Digits; 9];
-                let mut k = 0;
-                let mut open_at: u16 = 0;
-                for (i, &c) in UNITS[u].iter().enumerate() {
-                    let c = c as usize;
-                    if self.sc.placed[c] == 0 {
-                        let m = self.net.cands[c] & !self.sc.cell_off[c];
-                        if m != 0 {
-                            cells[k] = c;
-                            cc[k] = m;
-                            k += 1;
-                            open_at |= 1 << i;
+    }
+
+    /// Digit index `di`, locked in unit `u`, leaves the cells `targets`:
+    /// each conclusion justified by the digit's places in `u` assumed off.
+    #[inline]
+    fn push_locked(&self, br: &Branch, u: usize, di: usize, targets: Cells, found: &mut Found) {
+        let mut ps = Vec::new();
+        self.offs_in(br, UNIT_MASK[u], 1 << di, &mut ps);
+        for c in cells_of(targets) {
+            found.push(((c * 9 + di) * 2, ps.clone()));
+        }
+    }
+
+    /// Naked and hidden pairs, unit by unit; without `all`, up to the
+    /// first unit with one.
+    #[inline]
+    fn collect_pairs(&self, br: &Branch, all: bool, dirty: &mut Dirty, found: &mut Found) {
+        let mut todo = dirty.pairs;
+        while todo != 0 {
+            let u = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let before = found.len();
+            // the unit's open cells and their candidates, and each
+            // digit's places along the unit (bits 0..9)
+            let mut cells = [0usize; 9];
+            let mut cc = [0 as Digits; 9];
+            let mut k = 0;
+            let mut open_at: u16 = 0;
+            for (i, &c) in UNITS[u].iter().enumerate() {
+                let c = c as usize;
+                if self.sc.placed[c] == 0 {
+                    let m = self.net.cands[c] & !self.sc.cell_off[c];
+                    if m != 0 {
+                        cells[k] = c;
+                        cc[k] = m;
+                        k += 1;
+                        open_at |= 1 << i;
+                    }
+                }
+            }
+            self.naked_pairs(br, &cells[..k], &cc[..k], found);
+            self.hidden_pairs(br, u, open_at, found);
+            if found.len() == before {
+                dirty.pairs &= !(1 << u);
+            } else if !all {
+                break;
+            }
+        }
+    }
+
+    /// Naked pairs among a unit's open `cells` with candidates `cc`.
+    #[inline]
+    fn naked_pairs(&self, br: &Branch, cells: &[usize], cc: &[Digits], found: &mut Found) {
+        let k = cells.len();
+        for i in 0..k {
+            let m = cc[i];
+            if !two16(m) {
+                continue;
+            }
+            for j in i + 1..k {
+                if cc[j] != m {
+                    continue;
+                }
+                let c2 = cells[j];
+                let mut ps = Vec::new();
+                for (l, &c) in cells.iter().enumerate() {
+                    if l != i && l != j && cc[l] & m != 0 {
+                        if ps.is_empty() {
+                            self.offs_in(
+                                br,
+                                (1u128 << cells[i]) | (1u128 << c2),
+                                ALL_DIGITS,
+                                &mut ps,
+                            );
+                        }
+                        for d in digits_of(cc[l] & m) {
+                            found.push(((c * 9 + d as usize - 1) * 2, ps.clone()));
                         }
                     }
                 }
-                let (cells, cc) = (&cells[..k], &cc[..k]);
-                for i in 0..k {
-                    let m = cc[i];
-                    if !two16(m) {
+            }
+        }
+    }
+
+    /// Hidden pairs of unit `u`, whose open cells are `open_at` (bits
+    /// along the unit).
+    #[inline]
+    fn hidden_pairs(&self, br: &Branch, u: usize, open_at: u16, found: &mut Found) {
+        let mut pos = [0u16; 9];
+        for (d, p) in pos.iter_mut().enumerate() {
+            *p = self.net.unit_pos[u][d] & !self.sc.unit_off[u][d] & open_at;
+        }
+        for a in 0..9 {
+            if !two16(pos[a]) {
+                continue;
+            }
+            for bdi in a + 1..9 {
+                if pos[bdi] != pos[a] {
+                    continue;
+                }
+                let keep: Digits = (1 << a) | (1 << bdi);
+                let mut ps = Vec::new();
+                let mut m = pos[a];
+                while m != 0 {
+                    let c = UNITS[u][m.trailing_zeros() as usize] as usize;
+                    m &= m - 1;
+                    let cm = self.net.cands[c] & !self.sc.cell_off[c];
+                    for d in digits_of(cm & !keep) {
+                        if ps.is_empty() {
+                            self.offs_in(br, UNIT_MASK[u], keep, &mut ps);
+                        }
+                        found.push(((c * 9 + d as usize - 1) * 2, ps.clone()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// X-Wings, digit by digit; without `all`, up to the first digit with
+    /// one.
+    #[inline]
+    fn collect_fish(&self, br: &Branch, all: bool, dirty: &mut Dirty, found: &mut Found) {
+        for di in 0..9usize {
+            if dirty.fish >> di & 1 == 0 {
+                continue;
+            }
+            let before = found.len();
+            self.x_wing(br, di, found);
+            if found.len() == before {
+                dirty.fish &= !(1 << di);
+            } else if !all {
+                break;
+            }
+        }
+    }
+
+    /// The first X-Wing of digit index `di` (rows, then columns), if any.
+    #[inline]
+    fn x_wing(&self, br: &Branch, di: usize, found: &mut Found) {
+        let dm = self.sc.digit_cells;
+        let before = found.len();
+        // the digit's places along each row and column
+        let mut by_row = [0u16; 9];
+        let mut by_col = [0u16; 9];
+        for l in 0..9 {
+            by_row[l] = self.net.unit_pos[l][di] & !self.sc.unit_off[l][di] & !self.sc.placed_at[l];
+            by_col[l] = self.net.unit_pos[9 + l][di]
+                & !self.sc.unit_off[9 + l][di]
+                & !self.sc.placed_at[9 + l];
+        }
+        for rows in [true, false] {
+            let masks = if rows { by_row } else { by_col };
+            for l1 in 0..9 {
+                if !two(masks[l1] as u128) {
+                    continue;
+                }
+                for l2 in l1 + 1..9 {
+                    if masks[l2] != masks[l1] {
                         continue;
                     }
-                    for j in i + 1..k {
-                        if cc[j] != m {
+                    let u1 = if rows { l1 } else { 9 + l1 };
+                    let u2 = if rows { l2 } else { 9 + l2 };
+                    let mut ps = Vec::new();
+                    for x in 0..9 {
+                        if masks[l1] >> x & 1 == 0 {
                             continue;
                         }
-                        let c2 = cells[j];
-                        let mut ps = Vec::new();
-                        for (l, &c) in cells.iter().enumerate() {
-                            if l != i && l != j && cc[l] & m != 0 {
+                        for l in 0..9 {
+                            if l == l1 || l == l2 {
+                                continue;
+                            }
+                            let c = if rows { l * 9 + x } else { x * 9 + l };
+                            if dm[di] >> c & 1 == 1 {
                                 if ps.is_empty() {
                                     self.offs_in(
                                         br,
-                                        (1u128 << cells[i]) | (1u128 << c2),
-                                        ALL_DIGITS,
+                                        UNIT_MASK[u1] | UNIT_MASK[u2],
+                                        1 << di,
                                         &mut ps,
                                     );
                                 }
-                                for d in digits_of(cc[l] & m) {
-                                    found.push(((c * 9 + d as usize - 1) * 2, ps.clone()));
-                                }
+                                found.push(((c * 9 + di) * 2, ps.clone()));
                             }
                         }
                     }
-                }
-                // hidden pairs
-                let mut pos = [0u16; 9];
-                for (d, p) in pos.iter_mut().enumerate() {
-                    *p = self.net.unit_pos[u][d] & !self.sc.unit_off[u][d] & open_at;
-                }
-                for a in 0..9 {
-                    if !two16(pos[a]) {
-                        continue;
+                    if found.len() > before {
+                        return;
                     }
-                    for bdi in a + 1..9 {
-                        if pos[bdi] != pos[a] {
-                            continue;
-                        }
-                        let keep: Digits = (1 << a) | (1 << bdi);
-                        let mut ps = Vec::new();
-                        let mut m = pos[a];
-                        while m != 0 {
-                            let c = UNITS[u][m.trailing_zeros() as usize] as usize;
-                            m &= m - 1;
-                            let cm = self.net.cands[c] & !self.sc.cell_off[c];
-                            for d in digits_of(cm & !keep) {
-                                if ps.is_empty() {
-                                    self.offs_in(br, UNIT_MASK[u], keep, &mut ps);
-                                }
-                                found.push(((c * 9 + d as usize - 1) * 2, ps.clone()));
-                            }
-                        }
-                    }
-                }
-                if found.len() == before {
-                    dirty.pairs &= !(1 << u);
-                } else if !all {
-                    break;
                 }
             }
         }
-        if all || found.is_empty() {
-            // X-Wings
-            for di in 0..9usize {
-                if dirty.fish >> di & 1 == 0 {
-                    continue;
-                }
-                let before = found.len();
-                // the digit's places along each row and column
-                let mut by_row = [0u16; 9];
-                let mut by_col = [0u16; 9];
-                for l in 0..9 {
-                    by_row[l] =
-                        self.net.unit_pos[l][di] & !self.sc.unit_off[l][di] & !self.sc.placed_at[l];
-                    by_col[l] = self.net.unit_pos[9 + l][di]
-                        & !self.sc.unit_off[9 + l][di]
-                        & !self.sc.placed_at[9 + l];
-                }
-                'digit: for rows in [true, false] {
-                    let masks = if rows { by_row } else { by_col };
-                    for l1 in 0..9 {
-                        if !two(masks[l1] as u128) {
-                            continue;
-                        }
-                        for l2 in l1 + 1..9 {
-                            if masks[l2] != masks[l1] {
-                                continue;
-                            }
-                            let u1 = if rows { l1 } else { 9 + l1 };
-                            let u2 = if rows { l2 } else { 9 + l2 };
-                            let mut ps = Vec::new();
-                            for x in 0..9 {
-                                if masks[l1] >> x & 1 == 0 {
-                                    continue;
-                                }
-                                for l in 0..9 {
-                                    if l == l1 || l == l2 {
-                                        continue;
-                                    }
-                                    let c = if rows { l * 9 + x } else { x * 9 + l };
-                                    if dm[di] >> c & 1 == 1 {
-                                        if ps.is_empty() {
-                                            self.offs_in(
-                                                br,
-                                                UNIT_MASK[u1] | UNIT_MASK[u2],
-                                                1 << di,
-                                                &mut ps,
-                                            );
-                                        }
-                                        found.push(((c * 9 + di) * 2, ps.clone()));
-                                    }
-                                }
-                            }
-                            if found.len() > before {
-                                break 'digit;
-                            }
-                        }
-                    }
-                }
-                if found.len() == before {
-                    dirty.fish &= !(1 << di);
-                } else if !all {
-                    break;
-                }
-            }
-        }
-        self.sc.dirty = dirty;
     }
 
     /// Tests each candidate of the assumed grid with a dynamic chain; the
