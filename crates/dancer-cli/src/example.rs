@@ -40,11 +40,9 @@ pub fn run(out: &mut Out) -> Result<Found> {
     }
     let s = dlx.stats();
     // the engine is named, as in `dancer solve`'s summary: the counts are its
+    let [solutions, nodes, updates] = counts(s);
     out.line(&format!(
-        "engine dlx: {}, {}, {} (as Knuth's DLX1 counts them)\n",
-        plural(s.solutions, "solution", "solutions"),
-        plural(s.nodes, "node", "nodes"),
-        plural(s.updates, "update", "updates"),
+        "engine dlx: {solutions}, {nodes}, {updates} (as Knuth's DLX1 counts them)\n"
     ))?;
 
     let q = dancer_core::classic::queens(8);
@@ -57,11 +55,9 @@ pub fn run(out: &mut Out) -> Result<Found> {
         }
     }
     let s = dlx.stats();
+    let [solutions, nodes, updates] = counts(s);
     out.line(&format!(
-        "8 queens, engine dlx: {} (all verified), {}, {}",
-        plural(s.solutions, "solution", "solutions"),
-        plural(s.nodes, "node", "nodes"),
-        plural(s.updates, "update", "updates"),
+        "8 queens, engine dlx: {solutions} (all verified), {nodes}, {updates}"
     ))?;
     out.line("the first:")?;
     ensure!(s.solutions == 92, "8 queens must have 92 solutions");
@@ -90,4 +86,13 @@ pub fn run(out: &mut Out) -> Result<Found> {
         ))?;
     }
     Ok(Found::Some)
+}
+
+/// `2 solutions`, `36 nodes`, `189 updates`: a search's counts in words.
+fn counts(s: &dancer_core::Stats) -> [String; 3] {
+    [
+        plural(s.solutions, "solution", "solutions"),
+        plural(s.nodes, "node", "nodes"),
+        plural(s.updates, "update", "updates"),
+    ]
 }

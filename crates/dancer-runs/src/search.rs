@@ -938,6 +938,48 @@ fn sum(parts: &[(String, Saved)], n: usize) -> Result<Merged, MergeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The split of `p` with `dlx` as `opts` asks.
+    fn dlx_split(p: &Problem, opts: SplitOptions) -> Split {
+        Split::new(p, EngineKind::Dlx, opts).unwrap()
+    }
+
+    /// The split of `p` with `dlx` as `opts` asks, its checkpoint, and
+    /// every other unit of it searched (recorded in the checkpoint), as if
+    /// the run had stopped half way.
+    fn run_half(p: &Problem, opts: &SplitOptions) -> (Split, Vec<usize>, Checkpoint) {
+        let split = Split::new(p, EngineKind::Dlx, opts.clone()).unwrap();
+        let mut cp = split.checkpoint(Duration::from_secs(3600));
+        let half: Vec<usize> = split.selected.iter().copied().step_by(2).collect();
+        let cfg = RunConfig {
+            engine: EngineKind::Dlx,
+            keep: false,
+            ..Default::default()
+        };
+        run(
+            p,
+            &split.plan,
+            &half,
+            &cfg,
+            &Record(std::sync::Mutex::new(&mut cp)),
+        )
+        .unwrap();
+        (split, half, cp)
+    }
+
+    /// The split of `p` with `dlx` that goes on from `saved` (otherwise as
+    /// `opts` asks).
+    fn resumed(p: &Problem, saved: &Saved, opts: &SplitOptions) -> Split {
+        Split::new(
+            p,
+            EngineKind::Dlx,
+            SplitOptions {
+                resume: Some(saved.clone()),
+                ..opts.clone()
+            },
+        )
+        .unwrap()
+    }
     use dancer_core::parallel::{run, Observer, RunConfig};
     use dancer_core::{classic, EngineKind};
 
@@ -959,16 +1001,14 @@ mod tests {
     /// result record.
     fn shard_of(spec: Option<ShardSpec>) -> (Split, Stats) {
         let p = classic::queens(8);
-        let split = Split::new(
+        let split = dlx_split(
             &p,
-            EngineKind::Dlx,
             SplitOptions {
                 threads: 1,
                 shard: spec,
                 ..Default::default()
             },
-        )
-        .unwrap();
+        );
         let cfg = RunConfig {
             engine: split.engine,
             keep: false,
@@ -1090,16 +1130,14 @@ mod tests {
         // a checkpoint's map of completed units: its length, and complete
         // means every unit done
         let p = classic::queens(8);
-        let split = Split::new(
+        let split = dlx_split(
             &p,
-            EngineKind::Dlx,
             SplitOptions {
                 threads: 1,
                 checkpoints: true,
                 ..Default::default()
             },
-        )
-        .unwrap();
+        );
         let mut cp = split.checkpoint(Duration::from_secs(3600));
         let c = cp.saved(false, None, 0.1);
         assert!(Saved::from_json(std::str::from_utf8(&c.to_json()).unwrap()).is_ok());
@@ -1302,32 +1340,14 @@ mod tests {
                 checkpoints: true,
                 ..Default::default()
             };
-            let split = Split::new(&p, EngineKind::Dlx, opts.clone()).unwrap();
-            let mut cp = split.checkpoint(Duration::from_secs(3600));
             // half of the shard's units, as if the task were killed
-            let half: Vec<usize> = split.selected.iter().copied().step_by(2).collect();
-            run(
-                &p,
-                &split.plan,
-                &half,
-                &cfg,
-                &Record(std::sync::Mutex::new(&mut cp)),
-            )
-            .unwrap();
+            let (split, half, mut cp) = run_half(&p, &opts);
             let saved = cp.saved(false, Some(Stop::Interrupted), 0.5);
             assert_eq!((saved.shard, saved.shards), (Some(k), Some(n)));
             let text = String::from_utf8(saved.to_json()).unwrap();
             let saved = Saved::from_json(&text).unwrap();
             // resumed as the same shard: the rest of its units
-            let again = Split::new(
-                &p,
-                EngineKind::Dlx,
-                SplitOptions {
-                    resume: Some(saved.clone()),
-                    ..opts.clone()
-                },
-            )
-            .unwrap();
+            let again = resumed(&p, &saved, &opts);
             assert_eq!(again.selected.len(), split.selected.len() - half.len());
             assert!(again.selected.iter().all(|&u| spec.takes(u)));
             let mut cp = again.checkpoint(Duration::from_secs(3600));
@@ -1438,16 +1458,14 @@ mod tests {
         let mut parts = Vec::new();
         for k in 1..=2 {
             let spec = ShardSpec { k, n: 2 };
-            let split = Split::new(
+            let split = dlx_split(
                 &p,
-                EngineKind::Dlx,
                 SplitOptions {
                     threads: 1,
                     shard: Some(spec),
                     ..Default::default()
                 },
-            )
-            .unwrap();
+            );
             assert_eq!(split.plan.units.len(), 0);
             let s = run(&p, &split.plan, &split.selected, &cfg, &Quiet).unwrap();
             let totals = split.totals(&s.stats).unwrap();
@@ -1469,15 +1487,13 @@ mod tests {
             .saved(true, None, 0.0);
         let text = String::from_utf8(saved.to_json()).unwrap();
         let saved = Saved::from_json(&text).unwrap();
-        let again = Split::new(
+        let again = dlx_split(
             &p,
-            EngineKind::Dlx,
             SplitOptions {
                 resume: Some(saved),
                 ..opts
             },
-        )
-        .unwrap();
+        );
         assert!(again.selected.is_empty());
     }
 
@@ -1489,35 +1505,17 @@ mod tests {
             checkpoints: true,
             ..Default::default()
         };
-        let split = Split::new(&p, EngineKind::Dlx, opts.clone()).unwrap();
-        let mut cp = split.checkpoint(Duration::from_secs(3600));
         // search every other unit, as if stopped half way
-        let half: Vec<usize> = split.selected.iter().copied().step_by(2).collect();
+        let (split, half, mut cp) = run_half(&p, &opts);
         let cfg = RunConfig {
             engine: EngineKind::Dlx,
             keep: false,
             ..Default::default()
         };
-        run(
-            &p,
-            &split.plan,
-            &half,
-            &cfg,
-            &Record(std::sync::Mutex::new(&mut cp)),
-        )
-        .unwrap();
         let saved = cp.saved(false, None, 1.0);
         assert_eq!(saved.format, CHECKPOINT);
         // resumed: the other units, and the totals of the whole search
-        let again = Split::new(
-            &p,
-            EngineKind::Dlx,
-            SplitOptions {
-                resume: Some(saved.clone()),
-                ..opts.clone()
-            },
-        )
-        .unwrap();
+        let again = resumed(&p, &saved, &opts);
         assert_eq!(again.selected.len(), split.selected.len() - half.len());
         let s = run(&p, &again.plan, &again.selected, &cfg, &Quiet).unwrap();
         let totals = again.totals(&s.stats).unwrap();
