@@ -880,26 +880,6 @@ fn postorder(
     Ok(order)
 }
 
-/// Sebastiano Vigna's SplitMix64: a small, fast generator of uniformly
-/// distributed 64-bit words, the same words for the same seed on every
-/// machine (what `dancer zdd sample --seed` promises).
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// A uniformly random integer below `n` (> 0): random numbers of `n`'s
 /// bit length, until one is below `n` (at most two tries expected).
 fn below(n: &BigUint, next_u64: &mut impl FnMut() -> u64) -> BigUint {

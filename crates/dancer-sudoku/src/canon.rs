@@ -106,6 +106,8 @@
 
 #![allow(clippy::needless_range_loop)] // rows, columns and positions are walked by index
 
+use dancer_core::rng::SplitMix64;
+
 /// A transform of the 9x9 Sudoku group: where each cell goes and what each
 /// digit becomes.
 ///
@@ -192,10 +194,10 @@ impl Transform {
     /// permutation, so that every element of the group can come out. The
     /// generator is splitmix64; the same seed gives the same transform.
     pub fn random(seed: u64) -> Transform {
-        let mut rng = SplitMix64(seed);
-        let transpose = rng.next() & 1 == 1;
-        let rows = rng.line_perm();
-        let cols = rng.line_perm();
+        let mut rng = SplitMix64::new(seed);
+        let transpose = rng.next_u64() & 1 == 1;
+        let rows = line_perm(&mut rng);
+        let cols = line_perm(&mut rng);
         let mut t = Transform::identity();
         for r in 0..9 {
             for c in 0..9 {
@@ -205,7 +207,7 @@ impl Transform {
         }
         // Fisher-Yates on the digits 1..=9.
         for i in (2..=9).rev() {
-            let j = 1 + (rng.next() % i as u64) as usize;
+            let j = 1 + (rng.next_u64() % i as u64) as usize;
             t.digit.swap(i, j);
         }
         t
@@ -220,37 +222,23 @@ impl Transform {
     }
 }
 
-/// splitmix64 (Steele, Lea and Flood), the seed sequence of many PRNGs:
-/// small, and good enough for test transforms.
-struct SplitMix64(u64);
+/// One of the six permutations of 0..3.
+fn perm3(rng: &mut SplitMix64) -> [u8; 3] {
+    ORDERS3[(rng.next_u64() % 6) as usize].map(|i| i as u8)
+}
 
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// One of the six permutations of 0..3.
-    fn perm3(&mut self) -> [u8; 3] {
-        ORDERS3[(self.next() % 6) as usize].map(|i| i as u8)
-    }
-
-    /// A permutation of 0..9 that keeps groups of three together (bands or
-    /// stacks): `p[line]` is where the line goes.
-    fn line_perm(&mut self) -> [u8; 9] {
-        let outer = self.perm3();
-        let mut p = [0u8; 9];
-        for b in 0..3 {
-            let inner = self.perm3();
-            for i in 0..3 {
-                p[b * 3 + i] = outer[b] * 3 + inner[i];
-            }
+/// A permutation of 0..9 that keeps groups of three together (bands or
+/// stacks): `p[line]` is where the line goes.
+fn line_perm(rng: &mut SplitMix64) -> [u8; 9] {
+    let outer = perm3(rng);
+    let mut p = [0u8; 9];
+    for b in 0..3 {
+        let inner = perm3(rng);
+        for i in 0..3 {
+            p[b * 3 + i] = outer[b] * 3 + inner[i];
         }
-        p
     }
+    p
 }
 
 /// The bits of [`Cand::tie`] that tie positions inside stacks: bit `p` ties
@@ -844,10 +832,10 @@ mod tests {
     /// A random grid: each cell given with probability `given` (in 1/256),
     /// its value one of `1..=digits`.
     fn random_grid(seed: u64, given: u64, digits: u64) -> [u8; 81] {
-        let mut rng = SplitMix64(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut g = [0u8; 81];
         for v in g.iter_mut() {
-            let x = rng.next();
+            let x = rng.next_u64();
             if x & 255 < given {
                 *v = 1 + ((x >> 8) % digits) as u8;
             }
@@ -1104,7 +1092,7 @@ mod tests {
             n += 1;
         }
         for seed in 0..40u64 {
-            let keep = (SplitMix64(seed).next() & 0b11_1111_1110) as u16;
+            let keep = (SplitMix64::new(seed).next_u64() & 0b11_1111_1110) as u16;
             let g = Transform::random(seed).apply(&symmetric_part(keep));
             assert_eq!(canon(&g), brute(&g), "seed {seed}: {g:?}");
             n += 1;
