@@ -31,7 +31,7 @@
 //!
 //! How many units to cut a search into is decided in one place,
 //! [`unit_target`]; what shards and checkpoints save, and how shards are
-//! dealt and added up, is [`crate::shard`]'s.
+//! dealt and added up, is `dancer_runs::search`'s.
 
 use crate::engines::{DescendError, Engine, EngineError, EngineKind, Event};
 use crate::problem::{OptionId, Problem};

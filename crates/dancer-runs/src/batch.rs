@@ -58,7 +58,7 @@
 //!
 //! * the `checksum`: 16 hex digits of a 64-bit FNV-1a hash of the record's
 //!   compact JSON without the checksum (fields in the order above), as
-//!   `dancer_core::shard` checks its files; a file whose checksum is
+//!   [`crate::search`] checks its files; a file whose checksum is
 //!   missing or does not match is refused;
 //! * every field in range and consistent with the others: the format, the
 //!   command, `input` 16 hex digits, `1 <= shard <= shards`, `first` and
@@ -94,7 +94,7 @@ use std::time::{Duration, Instant};
 pub const FORMAT: &str = "dancer-sudoku-shard";
 
 /// The most seconds of work a part file may hold (about 31 years), as in
-/// `dancer_core::shard`.
+/// [`crate::search`].
 pub const MAX_SECONDS: f64 = crate::search::MAX_SAVED_SECONDS;
 
 /// The most bytes of a part file read back (4 GiB): its output is what the
@@ -523,8 +523,8 @@ pub enum PartResumeError {
 }
 
 impl PartFile {
-    /// Whether this part file (read and checked by [`from_json`]
-    /// (Self::from_json)) goes on with part `spec` of `command` on the
+    /// Whether this part file (read and checked by
+    /// [`from_json`](Self::from_json)) goes on with part `spec` of `command` on the
     /// input named `input`, of `lines` lines and fingerprint
     /// `fingerprint` ([`fingerprint`](crate::batch::fingerprint)).
     pub fn resumes(

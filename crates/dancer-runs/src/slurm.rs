@@ -491,7 +491,7 @@ impl RunRecord {
 }
 
 /// `3-5,9`: the numbers `ks` (sorted, 1 or more) as `sbatch --array`
-/// ranges ([`ToRerun::array`](crate::search::ToRerun::array)'s form).
+/// ranges ([`ToRerun::array`](crate::parts::ToRerun::array)'s form).
 pub fn array_ranges(ks: &[usize]) -> String {
     let mut ranges: Vec<(usize, usize)> = Vec::new();
     for &k in ks {

@@ -3,22 +3,22 @@
 //! Sudoku of every size from 4x4 to 25x25, with square or rectangular boxes
 //! or jigsaw regions, and the diagonal and windoku variants.
 //!
-//! * [`Rules`], [`Grid`] and [`Puzzle`]: the model, parsing (one puzzle per
-//!   line, or grids over several lines) and printing;
-//! * [`cover`]: the reduction to exact cover, solved by dancing links;
-//! * [`fast9`]: a bitboard solver for plain 9x9, the fastest path;
-//! * [`propagate`]: a propagating solver for every size and variant (the
-//!   engine called `logic` on the command line);
-//! * [`Solver`]: one API over the three, and [`check_solution`], an
-//!   independent check of any answer;
-//! * [`batch`]: batches of puzzles as the command line runs them (the
-//!   rules asked for, input sniffing, the run on threads in input order);
-//! * [`logic`]: the human-style solver: techniques, steps, ratings on the
-//!   Sudoku Explainer scale, levels; [`hint`]: the next step in words;
-//! * [`generate`]: new puzzles with one solution, of a symmetry and level;
-//!   [`play`]: a game in progress;
-//! * [`records`]: the NDJSON records of all of these;
-//! * [`canon`]: the canonical (minlex) form of a 9x9 grid, and its transform.
+//! | module | what |
+//! |---|---|
+//! | [`rules`] | [`Rules`]: the size, the boxes or jigsaw regions, the diagonal and windoku variants |
+//! | [`grid`] | [`Grid`]: the cells, parsing and printing |
+//! | [`puzzle`] | [`Puzzle`]: a grid of givens under its rules, read one a line or over several lines ([`read_puzzles`]), checked; [`check_solution`], an independent check of any answer |
+//! | [`cover`] | the reduction to exact cover, solved by dancing links |
+//! | [`fast9`] | a bitboard solver for plain 9x9, the fastest path |
+//! | [`propagate`] | a propagating solver for every size and variant (the engine called `logic` on the command line) |
+//! | [`solve`](mod@solve) | [`Solver`]: one API over the three; [`solve()`] |
+//! | [`batch`] | batches of puzzles as the command line runs them (the rules asked for, input sniffing, the run on threads in input order) |
+//! | [`logic`] | the human-style solver: techniques, steps, ratings on the Sudoku Explainer scale, levels |
+//! | [`hint`] | the next step in words |
+//! | [`generate`] | new puzzles with one solution, of a symmetry and level |
+//! | [`play`] | a game in progress |
+//! | [`records`] | the NDJSON records of all of these |
+//! | [`canon`] | the canonical (minlex) form of a 9x9 grid, and its transform |
 //!
 //! Batches split into parts that run apart (part files, checked when read
 //! back, merged in order) are `dancer-runs`'.

@@ -6,10 +6,10 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The engines there are, and `Auto`, which stands for the one
-/// [`choose_engine`] picks.
+/// [`choose_engine`](super::choose_engine) picks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum EngineKind {
-    /// Whichever engine [`choose_engine`] picks for the problem.
+    /// Whichever engine [`choose_engine`](super::choose_engine) picks for the problem.
     #[default]
     Auto,
     /// Dancing links, step for step with Knuth's DLX1/DLX2: [`crate::engines::dlx`].

@@ -12,7 +12,7 @@ pub(super) const NANOS_PER_NODE: f64 = 1000.0;
 pub(super) const NANOS_PER_OPTION: f64 = 100.0;
 
 /// A bound on the nanoseconds a memoized count of `problem` takes, with
-/// the order [`Plan`] would choose: at each position at most as many
+/// the order the plan (`plan.rs`) would choose: at each position at most as many
 /// sub-problems as its frontier has states (two per plain item, one more
 /// than its colours for a coloured one, `v + 1` for a multiplicity), each
 /// trying the options there. Far above the truth on most problems (few

@@ -127,7 +127,7 @@ pub struct Batch {
     pub threads: usize,
     /// The number of the text's first line (1 for a whole file): lines
     /// are numbered from it, in outcomes and messages, so that a slice of
-    /// a file (a shard's, see [`crate::shard`]) numbers its lines as the
+    /// a file (a part's, see `dancer_runs::batch`) numbers its lines as the
     /// whole file does.
     pub first_line: usize,
     /// Set to stop (a signal): the puzzles answered so far are handed on,
