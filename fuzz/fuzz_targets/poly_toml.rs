@@ -19,7 +19,7 @@
 use dancer_core::{EngineError, EngineKind};
 use dancer_fuzz::{check_location, run_engine, MAX_INPUT, MAX_SOLUTIONS};
 use dancer_poly::geometry::canonical;
-use dancer_poly::{Count, Model, Options, PuzzleError};
+use dancer_poly::{Copies, Model, Options, PuzzleError};
 use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeSet;
 
@@ -96,9 +96,9 @@ fn check_solution(m: &Model, sol: &[usize]) {
     }
     for (p, &k) in m.puzzle.pieces.iter().zip(&used) {
         let ok = match p.count {
-            Count::Exactly(n) => k == u64::from(n),
-            Count::Between(a, b) => (u64::from(a)..=u64::from(b)).contains(&k),
-            Count::Any => true,
+            Copies::Exactly(n) => k == u64::from(n),
+            Copies::Between(a, b) => (u64::from(a)..=u64::from(b)).contains(&k),
+            Copies::Any => true,
         };
         assert!(
             ok,

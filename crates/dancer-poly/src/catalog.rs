@@ -1,71 +1,71 @@
 //! Built-in puzzles, with their known counts (total, unique up to symmetry).
 
 use crate::pieces;
-use crate::puzzle::{Board, Count, Piece, Puzzle};
+use crate::puzzle::{Board, Copies, Piece, Puzzle};
 
 /// A built-in puzzle.
-pub struct Entry {
+pub struct CatalogEntry {
     pub name: &'static str,
     pub about: &'static str,
     /// Known (total, unique) counts.
     pub known: (u64, u64),
 }
 
-pub const CATALOG: &[Entry] = &[
-    Entry {
+pub const CATALOG: &[CatalogEntry] = &[
+    CatalogEntry {
         name: "pentomino-6x10",
         about: "the 12 pentominoes in a 6x10 rectangle",
         known: (9356, 2339),
     },
-    Entry {
+    CatalogEntry {
         name: "pentomino-5x12",
         about: "the 12 pentominoes in a 5x12 rectangle",
         known: (4040, 1010),
     },
-    Entry {
+    CatalogEntry {
         name: "pentomino-4x15",
         about: "the 12 pentominoes in a 4x15 rectangle",
         known: (1472, 368),
     },
-    Entry {
+    CatalogEntry {
         name: "pentomino-3x20",
         about: "the 12 pentominoes in a 3x20 rectangle",
         known: (8, 2),
     },
-    Entry {
+    CatalogEntry {
         name: "scott",
         about:
             "Dana Scott's 1958 problem: the 12 pentominoes in an 8x8 square without its centre 2x2",
         known: (520, 65),
     },
-    Entry {
+    CatalogEntry {
         name: "soma",
         about: "Piet Hein's Soma cube: 7 pieces (rotations only) in a 3x3x3 cube",
         known: (11520, 240),
     },
-    Entry {
+    CatalogEntry {
         name: "ypent-5x5x5",
         about: "25 Y pentacubes in a 5x5x5 cube",
         known: (60672, 1264),
     },
-    Entry {
+    CatalogEntry {
         name: "npent-5x5x5",
         about: "25 N pentacubes in a 5x5x5 cube",
         known: (192, 4),
     },
-    Entry {
+    CatalogEntry {
         name: "corner",
         about: "four L-trominoes tiling the L-tromino doubled in size",
         known: (1, 1),
     },
-    Entry {
+    CatalogEntry {
         name: "tetromino-4x5",
         about: "the 5 tetrominoes in a 4x5 rectangle (there is none)",
         known: (0, 0),
     },
 ];
 
-fn free(shapes: Vec<pieces::Shape>, count: Count) -> Vec<Piece> {
+fn free(shapes: Vec<pieces::Shape>, count: Copies) -> Vec<Piece> {
     shapes
         .into_iter()
         .map(|s| Piece::new(s.name, &s.cells, count))
@@ -103,7 +103,7 @@ pub fn toml(name: &str) -> Option<String> {
 
 /// The puzzle called `name`, if built in.
 pub fn puzzle(name: &str) -> Option<Puzzle> {
-    let pent = || free(pieces::pentominoes(), Count::Exactly(1));
+    let pent = || free(pieces::pentominoes(), Copies::Exactly(1));
     let (board, pieces) = match name {
         "pentomino-6x10" => (Board::rect(10, 6), pent()),
         "pentomino-5x12" => (Board::rect(12, 5), pent()),
@@ -114,7 +114,7 @@ pub fn puzzle(name: &str) -> Option<Puzzle> {
             pent(),
         ),
         "soma" => {
-            let mut p = free(pieces::soma(), Count::Exactly(1));
+            let mut p = free(pieces::soma(), Copies::Exactly(1));
             for x in &mut p {
                 x.one_sided = true;
             }
@@ -123,18 +123,18 @@ pub fn puzzle(name: &str) -> Option<Puzzle> {
         "ypent-5x5x5" | "npent-5x5x5" => {
             let letter = if name.starts_with('y') { "Y" } else { "N" };
             let s = pieces::piece(&format!("pentacubes/{letter}")).expect("built in");
-            (Board::cuboid(5, 5, 5), free(vec![s], Count::Exactly(25)))
+            (Board::cuboid(5, 5, 5), free(vec![s], Copies::Exactly(25)))
         }
         "corner" => (
             Board::picture("##..\n##..\n####\n####"),
             free(
                 vec![pieces::piece("trominoes/V").expect("built in")],
-                Count::Exactly(4),
+                Copies::Exactly(4),
             ),
         ),
         "tetromino-4x5" => (
             Board::rect(5, 4),
-            free(pieces::tetrominoes(), Count::Exactly(1)),
+            free(pieces::tetrominoes(), Copies::Exactly(1)),
         ),
         _ => return None,
     };

@@ -25,4 +25,4 @@ pub mod puzzle;
 pub mod render;
 
 pub use model::{Counts, Live, Model, Options};
-pub use puzzle::{parse, Board, Count, Piece, Puzzle, PuzzleError};
+pub use puzzle::{parse, Board, Copies, Piece, Puzzle, PuzzleError};

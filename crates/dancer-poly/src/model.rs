@@ -30,7 +30,7 @@
 //!   also have found. Each kept solution stands for `|G| / |stabiliser|`
 //!   solutions, which gives the total without searching for it.
 
-use crate::puzzle::{Count, Piece, Puzzle, PuzzleError};
+use crate::puzzle::{Copies, Piece, Puzzle, PuzzleError};
 use crate::render::Tiling;
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
 use dancer_formats::ndjson::{PiecePlacement, PolyRecord};
@@ -244,8 +244,8 @@ impl Model {
                 }
             }
             let needed = match p.count {
-                Count::Exactly(k) | Count::Between(k, _) => k > 0,
-                Count::Any => false,
+                Copies::Exactly(k) | Copies::Between(k, _) => k > 0,
+                Copies::Any => false,
             };
             if placements.len() == before && needed {
                 return Err(PuzzleError::FitsNowhere {
@@ -283,10 +283,10 @@ impl Model {
             .pieces
             .iter()
             .map(|p| match p.count {
-                Count::Exactly(0) => Some((0, 0)),
-                Count::Exactly(k) => Some((k, k)),
-                Count::Between(a, b) => Some((a, b)),
-                Count::Any => None,
+                Copies::Exactly(0) => Some((0, 0)),
+                Copies::Exactly(k) => Some((k, k)),
+                Copies::Between(a, b) => Some((a, b)),
+                Copies::Any => None,
             })
             .collect()
     }
@@ -337,7 +337,7 @@ impl Model {
             }
         }
         for (pi, p) in self.puzzle.pieces.iter().enumerate() {
-            if p.count == Count::Exactly(1) && self.symmetries.iter().all(|s| s.sigma[pi] == pi) {
+            if p.count == Copies::Exactly(1) && self.symmetries.iter().all(|s| s.sigma[pi] == pi) {
                 consider(
                     Restriction::Piece(pi),
                     all.clone(),
@@ -1256,9 +1256,9 @@ mod tests {
             "long names",
             Board::rect(3, 4),
             vec![
-                bar("I3", Count::Exactly(2)),
-                bar(".", Count::Exactly(1)),
-                bar("A", Count::Exactly(1)),
+                bar("I3", Copies::Exactly(2)),
+                bar(".", Copies::Exactly(1)),
+                bar("A", Copies::Exactly(1)),
             ],
         );
         let m = Model::new(p).unwrap();
@@ -1272,7 +1272,7 @@ mod tests {
         let p = Puzzle::new(
             "Y",
             Board::rect(10, 5),
-            vec![Piece::new("Y", &y.cells, Count::Exactly(10))],
+            vec![Piece::new("Y", &y.cells, Copies::Exactly(10))],
         );
         let m = Model::new(p).unwrap();
         let text = check_ascii(&m, &first_solution(&m));
@@ -1288,8 +1288,8 @@ mod tests {
             "monominoes",
             Board::rect(25, 25),
             vec![
-                Piece::new("O", &[[0, 0, 0]], Count::Any),
-                Piece::new("D", &[[0, 0, 0], [1, 0, 0]], Count::Exactly(1)),
+                Piece::new("O", &[[0, 0, 0]], Copies::Any),
+                Piece::new("D", &[[0, 0, 0], [1, 0, 0]], Copies::Exactly(1)),
             ],
         );
         let m = Model::new(p).unwrap();

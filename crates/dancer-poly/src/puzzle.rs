@@ -76,19 +76,19 @@ pub const MAX_BOARD_BOX: i64 = 1_000_000;
 
 /// How many copies of a piece a solution uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Count {
+pub enum Copies {
     Exactly(u32),
     Between(u32, u32),
     /// Any number, including none.
     Any,
 }
 
-impl fmt::Display for Count {
+impl fmt::Display for Copies {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Count::Exactly(k) => write!(f, "{k}"),
-            Count::Between(a, b) => write!(f, "{a} to {b}"),
-            Count::Any => write!(f, "any number"),
+            Copies::Exactly(k) => write!(f, "{k}"),
+            Copies::Between(a, b) => write!(f, "{a} to {b}"),
+            Copies::Any => write!(f, "any number"),
         }
     }
 }
@@ -100,7 +100,7 @@ pub struct Piece {
     pub name: String,
     /// Normalised cells.
     pub cells: Vec<Cell>,
-    pub count: Count,
+    pub count: Copies,
     /// Rotations only (no turning over).
     pub one_sided: bool,
     /// Where the piece is declared (its `[[piece]]` table) in a puzzle file;
@@ -111,7 +111,7 @@ pub struct Piece {
 impl Piece {
     /// A piece made in code (no place in a file), used `count` times, that
     /// may be turned over.
-    pub fn new(name: impl Into<String>, cells: &[Cell], count: Count) -> Self {
+    pub fn new(name: impl Into<String>, cells: &[Cell], count: Copies) -> Self {
         Piece {
             name: name.into(),
             cells: normalize(cells),
@@ -500,9 +500,9 @@ impl Puzzle {
         for p in &self.pieces {
             let s = p.cells.len();
             let (lo, hi) = match p.count {
-                Count::Exactly(k) => (k as usize, k as usize),
-                Count::Between(a, b) => (a as usize, b as usize),
-                Count::Any => (0, area / s),
+                Copies::Exactly(k) => (k as usize, k as usize),
+                Copies::Between(a, b) => (a as usize, b as usize),
+                Copies::Any => (0, area / s),
             };
             can = knapsack_step(&can, s, lo, hi);
         }
@@ -676,7 +676,7 @@ fn cell_of(v: &[i64], what: &str) -> Result<Cell, String> {
 }
 
 /// A piece's `count`: a number, `[least, most]` or `"any"`.
-fn count_of(v: &toml::Value) -> Result<Count, String> {
+fn count_of(v: &toml::Value) -> Result<Copies, String> {
     let number = |v: &toml::Value| match v {
         toml::Value::Integer(k) => u32::try_from(*k).ok(),
         _ => None,
@@ -688,20 +688,20 @@ fn count_of(v: &toml::Value) -> Result<Count, String> {
         )
     };
     match v {
-        toml::Value::String(w) if w == "any" => Ok(Count::Any),
+        toml::Value::String(w) if w == "any" => Ok(Copies::Any),
         toml::Value::Array(a) if a.len() == 2 => {
             let (Some(lo), Some(hi)) = (number(&a[0]), number(&a[1])) else {
                 return Err(bad());
             };
             match lo.cmp(&hi) {
-                std::cmp::Ordering::Less => Ok(Count::Between(lo, hi)),
-                std::cmp::Ordering::Equal => Ok(Count::Exactly(lo)),
+                std::cmp::Ordering::Less => Ok(Copies::Between(lo, hi)),
+                std::cmp::Ordering::Equal => Ok(Copies::Exactly(lo)),
                 std::cmp::Ordering::Greater => {
                     Err(format!("count [{lo}, {hi}]: the first bound is larger"))
                 }
             }
         }
-        _ => number(v).map(Count::Exactly).ok_or_else(bad),
+        _ => number(v).map(Copies::Exactly).ok_or_else(bad),
     }
 }
 
@@ -758,7 +758,7 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
         let off = sp.span().start;
         let p = sp.into_inner();
         let count = match &p.count {
-            None => Count::Exactly(1),
+            None => Copies::Exactly(1),
             Some(v) => count_of(v.get_ref()).map_err(|m| err(v.span().start, m))?,
         };
         let one_sided = p.one_sided.unwrap_or(!reflections);
@@ -1056,11 +1056,11 @@ shape = "##\n##"
             "big",
             Board::rect(300, 300),
             vec![
-                Piece::new("O", &[[0, 0, 0]], Count::Any),
+                Piece::new("O", &[[0, 0, 0]], Copies::Any),
                 Piece::new(
                     "I",
                     &[[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [4, 0, 0]],
-                    Count::Any,
+                    Copies::Any,
                 ),
             ],
         );

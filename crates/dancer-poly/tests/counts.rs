@@ -5,7 +5,7 @@
 use dancer_core::{EngineError, EngineKind};
 use dancer_poly::geometry::{orientations, Cell};
 use dancer_poly::model::{Model, Options};
-use dancer_poly::{catalog, Board, Count, Piece, Puzzle};
+use dancer_poly::{catalog, Board, Copies, Piece, Puzzle};
 
 fn run(m: &Model, engine: EngineKind, breaking: bool) -> (u64, u64) {
     let opts = Options {
@@ -192,9 +192,9 @@ fn brute_tilings(p: &Puzzle) -> Vec<Vec<(usize, Vec<usize>)>> {
                 .iter()
                 .zip(used.iter())
                 .all(|(pc, &u)| match pc.count {
-                    Count::Exactly(k) => u == k,
-                    Count::Between(a, b) => a <= u && u <= b,
-                    Count::Any => true,
+                    Copies::Exactly(k) => u == k,
+                    Copies::Between(a, b) => a <= u && u <= b,
+                    Copies::Any => true,
                 });
             if ok {
                 out.push(stack.clone());
@@ -204,9 +204,9 @@ fn brute_tilings(p: &Puzzle) -> Vec<Vec<(usize, Vec<usize>)>> {
         let at = cells[first];
         for (pi, pc) in p.pieces.iter().enumerate() {
             let cap = match pc.count {
-                Count::Exactly(k) => k,
-                Count::Between(_, b) => b,
-                Count::Any => u32::MAX,
+                Copies::Exactly(k) => k,
+                Copies::Between(_, b) => b,
+                Copies::Any => u32::MAX,
             };
             if used[pi] >= cap {
                 continue;
@@ -254,7 +254,7 @@ fn brute_tilings(p: &Puzzle) -> Vec<Vec<(usize, Vec<usize>)>> {
     out
 }
 
-fn piece(name: &str, rows: &[&str], count: Count) -> Piece {
+fn piece(name: &str, rows: &[&str], count: Copies) -> Piece {
     Piece::new(name, &dancer_poly::pieces::picture(rows), count)
 }
 
@@ -266,7 +266,7 @@ fn copies_ranges_and_any_against_brute_force() {
     let i = |c| piece("I", &["####"], c);
     let d = |c| piece("D", &["##"], c);
     let v = |c| piece("V", &["##", "#."], c);
-    let x = Count::Exactly;
+    let x = Copies::Exactly;
     let puzzles = vec![
         (
             "2L 2T O in 5x4",
@@ -282,17 +282,17 @@ fn copies_ranges_and_any_against_brute_force() {
         (
             "dominoes and V, ranges, 3x4",
             Board::rect(4, 3),
-            vec![d(Count::Between(0, 6)), v(Count::Between(0, 4))],
+            vec![d(Copies::Between(0, 6)), v(Copies::Between(0, 4))],
         ),
         (
             "dominoes and V, any, 2x6",
             Board::rect(6, 2),
-            vec![d(Count::Any), v(Count::Any)],
+            vec![d(Copies::Any), v(Copies::Any)],
         ),
         (
             "V 2..3 and D 0..3, 3x4 with a hole",
             Board::rect(4, 3).without(&[[0, 0, 0]]),
-            vec![v(Count::Between(2, 3)), d(Count::Between(0, 3))],
+            vec![v(Copies::Between(2, 3)), d(Copies::Between(0, 3))],
         ),
     ];
     for (name, board, pieces) in puzzles {
@@ -318,7 +318,7 @@ fn solids_against_brute_force() {
     let p = Puzzle::new(
         "2x2x3",
         Board::cuboid(2, 2, 3),
-        vec![tri(Count::Between(0, 4)), bar(Count::Any)],
+        vec![tri(Copies::Between(0, 4)), bar(Copies::Any)],
     );
     let expect = brute(&p);
     let m = Model::new(p).unwrap();
@@ -330,8 +330,8 @@ fn solids_against_brute_force() {
 fn errors_before_searching() {
     // a piece that fits nowhere
     let pieces = vec![
-        piece("I", &["#####"], Count::Exactly(1)),
-        piece("O", &["#"], Count::Any),
+        piece("I", &["#####"], Copies::Exactly(1)),
+        piece("O", &["#"], Copies::Any),
     ];
     let p = Puzzle::new("t", Board::rect(3, 3), pieces);
     // made in code: no place to say
@@ -343,7 +343,7 @@ fn errors_before_searching() {
     let p = Puzzle::new(
         "t",
         Board::rect(3, 3),
-        vec![piece("D", &["##"], Count::Any)],
+        vec![piece("D", &["##"], Copies::Any)],
     );
     assert!(matches!(
         Model::new(p),

@@ -50,9 +50,9 @@ pub async fn catalog() -> Json<Value> {
                 .pieces
                 .iter()
                 .map(|x| match x.count {
-                    dancer_poly::Count::Exactly(k) => u64::from(k),
-                    dancer_poly::Count::Between(_, b) => u64::from(b),
-                    dancer_poly::Count::Any => 0,
+                    dancer_poly::Copies::Exactly(k) => u64::from(k),
+                    dancer_poly::Copies::Between(_, b) => u64::from(b),
+                    dancer_poly::Copies::Any => 0,
                 })
                 .sum();
             Some(json!({
@@ -128,9 +128,9 @@ pub async fn check(
             .iter()
             .map(|x| {
                 let count = match x.count {
-                    dancer_poly::Count::Exactly(k) => json!(k),
-                    dancer_poly::Count::Between(a, b) => json!([a, b]),
-                    dancer_poly::Count::Any => json!("any"),
+                    dancer_poly::Copies::Exactly(k) => json!(k),
+                    dancer_poly::Copies::Between(a, b) => json!([a, b]),
+                    dancer_poly::Copies::Any => json!("any"),
                 };
                 json!({
                     "name": x.name,
