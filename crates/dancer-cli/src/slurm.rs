@@ -9,7 +9,7 @@ use crate::output::{Found, Out};
 use anyhow::{bail, Context, Result};
 use clap::{Args, FromArgMatches};
 use dancer_formats::ndjson::SlurmRecord;
-use dancer_runs::slurm::{self, Parts, RunRecord, SlurmJob};
+use dancer_runs::slurm::{self, ClusterError, JobValue, Parts, RunRecord, SlurmJob};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -99,6 +99,32 @@ pub struct SlurmArgs {
     pub command: Vec<String>,
 }
 
+/// The flag that gives a job's value.
+fn flag(what: JobValue) -> &'static str {
+    match what {
+        JobValue::Time => "--time",
+        JobValue::Memory => "--mem",
+        JobValue::Partition => "--partition",
+        JobValue::Name => "--name",
+        JobValue::Tasks => "--tasks",
+        JobValue::CpusPerTask => "--cpus-per-task",
+    }
+}
+
+/// A value that cannot go into a job script, in the command line's words:
+/// the flag that gave it.
+fn cluster_error(e: ClusterError) -> anyhow::Error {
+    match e {
+        ClusterError::Form { what, text } => {
+            anyhow::anyhow!("{} {text:?}: expected {}", flag(what), what.form())
+        }
+        ClusterError::Count { what, n, max } => {
+            anyhow::anyhow!("{} {n}: expected 1 to {max}", flag(what))
+        }
+        e => e.into(),
+    }
+}
+
 pub fn run(args: SlurmArgs, out: &mut Out) -> Result<Found> {
     if let Some(dir) = &args.wait {
         if !args.command.is_empty() || args.tasks.is_some() || args.submit {
@@ -125,7 +151,7 @@ pub fn run(args: SlurmArgs, out: &mut Out) -> Result<Found> {
         Some(n) => n.clone(),
         None => plan.name.clone(),
     };
-    slurm::check_name(&name)?;
+    slurm::check_name(&name).map_err(cluster_error)?;
     // the values checked before anything is written (the paths are, once
     // the run's folder exists: `SlurmJob::check`)
     slurm::check_values(
@@ -134,12 +160,13 @@ pub fn run(args: SlurmArgs, out: &mut Out) -> Result<Found> {
         args.time.as_deref(),
         args.mem.as_deref(),
         args.partition.as_deref(),
-    )?;
+    )
+    .map_err(cluster_error)?;
     let dir = args
         .dir
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("slurm-{name}")));
-    slurm::check_dir(&cwd.join(&dir))?;
+    slurm::check_dir(&cwd.join(&dir)).map_err(cluster_error)?;
     // what is there already: nothing of anyone else's is lost
     let clear = prepare_folder(&dir, tasks, args.force)?;
     for sub in ["parts", "checkpoints", "logs"] {
@@ -177,7 +204,7 @@ pub fn run(args: SlurmArgs, out: &mut Out) -> Result<Found> {
         cpus_per_task: args.cpus_per_task,
         memory: args.mem.clone(),
     };
-    job.check()?;
+    job.check().map_err(cluster_error)?;
     // a run written again over an older one starts afresh: its parts and
     // checkpoints were of another split or command (only the files of
     // that run, checked to be dancer's own, are removed)

@@ -14,12 +14,13 @@ use crate::output::{ending_text, plural, Found, Out};
 use crate::{interrupt, progress};
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use dancer_core::memo::MemoError;
 use dancer_core::parallel::{Progress, UnitResult};
 use dancer_core::{verify, Problem};
 use dancer_formats::ndjson::SolveRecord;
 use dancer_formats::out_file::{OutFile, OutKind};
 use dancer_runs::plan::{MemoRun, PlanError, RunHooks, RunOptions, RunPlan, SearchRun};
-use dancer_runs::search::{Saved, ShardSpec, SplitError};
+use dancer_runs::search::{Saved, SavedError, ShardSpec, SplitError};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -322,8 +323,25 @@ pub fn plan_error(e: PlanError, resume: Option<&Path>) -> anyhow::Error {
         ),
         PlanError::Split(SplitError::Saved(e)) => {
             let path = resume.unwrap_or(Path::new("checkpoint"));
-            anyhow::anyhow!("{}: {e}", path.display())
+            match e {
+                SavedError::Engine { theirs, ours } => anyhow::anyhow!(
+                    "{}: the checkpoint was made with --engine {theirs}, not {ours}",
+                    path.display()
+                ),
+                e => anyhow::anyhow!("{}: {e}", path.display()),
+            }
         }
+        e => e.into(),
+    }
+}
+
+/// A problem the memoizing counter does not take, in the command line's
+/// words: its flag `--memo`.
+fn memo_error(e: MemoError) -> anyhow::Error {
+    match e {
+        MemoError::TooWide { width } => anyhow::anyhow!(
+            "the problem's frontier is too wide for memoized counting ({width} items at one position): count without --memo"
+        ),
         e => e.into(),
     }
 }
@@ -537,10 +555,10 @@ pub fn memo_count(
     let opts = memo.options(shown.as_ref().map(|(pr, _)| pr.clone()));
     let _spinner = shown.map(|(_, s)| s);
     let Some(path) = zdd else {
-        return Ok(dancer_core::memo::count(problem, &opts)?);
+        return dancer_core::memo::count(problem, &opts).map_err(memo_error);
     };
     let mut w = path.create()?;
-    let r = dancer_core::memo::count_to_zdd(problem, &opts, &mut w)?;
+    let r = dancer_core::memo::count_to_zdd(problem, &opts, &mut w).map_err(memo_error)?;
     if !r.complete {
         // an interrupted count leaves no ZDD (the writer, dropped, takes
         // its temporary file away)
@@ -677,6 +695,33 @@ fn human_bytes(b: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The library says what it cannot do with no flag; the command line
+    /// names its own.
+    #[test]
+    fn errors_name_the_flags_here_only() {
+        use dancer_core::memo::MemoError;
+        use dancer_runs::search::SavedError;
+        let wide = MemoError::TooWide { width: 70 };
+        assert!(!wide.to_string().contains("--"), "{wide}");
+        assert_eq!(
+            super::memo_error(wide).to_string(),
+            "the problem's frontier is too wide for memoized counting (70 items at one position): count without --memo"
+        );
+        let engine = SavedError::Engine {
+            theirs: "dlx".into(),
+            ours: "bitset".into(),
+        };
+        assert!(!engine.to_string().contains("--"), "{engine}");
+        let e = super::plan_error(
+            dancer_runs::plan::PlanError::Split(engine.into()),
+            Some(std::path::Path::new("ck.json")),
+        );
+        assert_eq!(
+            e.to_string(),
+            "ck.json: the checkpoint was made with --engine dlx, not bitset"
+        );
+    }
+
     #[test]
     fn the_units_of_a_part_never_wrap() {
         use super::units_of_part;

@@ -465,7 +465,9 @@ pub enum SavedError {
     Version { theirs: String, ours: String },
     #[error("the checkpoint is of a different problem")]
     Problem,
-    #[error("the checkpoint was made with --engine {theirs}, not {ours}")]
+    /// The checkpoint's search was made by engine `theirs`, this run's by
+    /// `ours` (engines' names).
+    #[error("the checkpoint was made with engine {theirs}, not {ours}")]
     Engine { theirs: String, ours: String },
 }
 

@@ -80,17 +80,14 @@ pub struct SlurmJob {
 /// A value that cannot go into a job script.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ClusterError {
-    #[error("--time {0:?}: expected minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS")]
-    Time(String),
-    #[error("--mem {0:?}: expected a whole number with an optional unit K, M, G or T (e.g. 4G)")]
-    Memory(String),
-    #[error("--partition {0:?}: expected letters, digits, '_', '-' or '.' (several separated by commas)")]
-    Partition(String),
-    #[error("--name {0:?}: expected letters, digits, '_', '-' or '.'")]
-    Name(String),
+    /// A value (`text`, as given) not of the form Slurm reads for it
+    /// (`what.form()`).
+    #[error("{what} {text:?}: expected {}", what.form())]
+    Form { what: JobValue, text: String },
+    /// A number out of its range, 1 to `max`.
     #[error("{what} {n}: expected 1 to {max}")]
     Count {
-        what: &'static str,
+        what: JobValue,
         n: usize,
         max: usize,
     },
@@ -100,10 +97,60 @@ pub enum ClusterError {
     Backslash(String),
 }
 
+/// Which value of a job a [`ClusterError`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JobValue {
+    /// The time limit of a task.
+    Time,
+    /// The memory of a task.
+    Memory,
+    /// The partition (or partitions).
+    Partition,
+    /// The job's name.
+    Name,
+    /// The number of tasks of the array.
+    Tasks,
+    /// The CPUs of a task.
+    CpusPerTask,
+}
+
+impl JobValue {
+    /// The form Slurm reads for this value, as `expected ...` ends.
+    pub fn form(self) -> &'static str {
+        match self {
+            JobValue::Time => "minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS",
+            JobValue::Memory => "a whole number with an optional unit K, M, G or T (e.g. 4G)",
+            JobValue::Partition => "letters, digits, '_', '-' or '.' (several separated by commas)",
+            JobValue::Name => "letters, digits, '_', '-' or '.'",
+            JobValue::Tasks | JobValue::CpusPerTask => "a whole number",
+        }
+    }
+}
+
+impl std::fmt::Display for JobValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            JobValue::Time => "time limit",
+            JobValue::Memory => "memory",
+            JobValue::Partition => "partition",
+            JobValue::Name => "job name",
+            JobValue::Tasks => "number of tasks",
+            JobValue::CpusPerTask => "CPUs per task",
+        })
+    }
+}
+
+fn bad_form(what: JobValue, text: &str) -> ClusterError {
+    ClusterError::Form {
+        what,
+        text: text.to_string(),
+    }
+}
+
 /// Checks a Slurm time limit: `minutes`, `MM:SS`, `HH:MM:SS`, `D-HH`,
 /// `D-HH:MM` or `D-HH:MM:SS` (`UNLIMITED` and `INFINITE` too).
 pub fn check_time(s: &str) -> Result<(), ClusterError> {
-    let bad = || ClusterError::Time(s.to_string());
+    let bad = || bad_form(JobValue::Time, s);
     if s == "UNLIMITED" || s == "INFINITE" {
         return Ok(());
     }
@@ -142,7 +189,7 @@ pub fn check_memory(s: &str) -> Result<(), ClusterError> {
     {
         Ok(())
     } else {
-        Err(ClusterError::Memory(s.to_string()))
+        Err(bad_form(JobValue::Memory, s))
     }
 }
 
@@ -158,7 +205,7 @@ pub fn check_partition(s: &str) -> Result<(), ClusterError> {
     if s.split(',').all(plain_name) {
         Ok(())
     } else {
-        Err(ClusterError::Partition(s.to_string()))
+        Err(bad_form(JobValue::Partition, s))
     }
 }
 
@@ -167,7 +214,7 @@ pub fn check_name(s: &str) -> Result<(), ClusterError> {
     if plain_name(s) {
         Ok(())
     } else {
-        Err(ClusterError::Name(s.to_string()))
+        Err(bad_form(JobValue::Name, s))
     }
 }
 
@@ -183,14 +230,14 @@ pub fn check_values(
 ) -> Result<(), ClusterError> {
     if tasks == 0 || tasks > MAX_TASKS {
         return Err(ClusterError::Count {
-            what: "--tasks",
+            what: JobValue::Tasks,
             n: tasks,
             max: MAX_TASKS,
         });
     }
     if cpus_per_task == 0 || cpus_per_task > 4096 {
         return Err(ClusterError::Count {
-            what: "--cpus-per-task",
+            what: JobValue::CpusPerTask,
             n: cpus_per_task,
             max: 4096,
         });
@@ -568,6 +615,35 @@ mod tests {
         assert!(check_partition("a,").is_err());
         assert!(check_name("x$(id)").is_err());
         assert_eq!(check_name("q13.run-1"), Ok(()));
+        // the library's words: the value, with data, and no flag of any
+        // front end (the command line names its own)
+        assert_eq!(
+            check_time("1h"),
+            Err(ClusterError::Form {
+                what: JobValue::Time,
+                text: "1h".into()
+            })
+        );
+        for e in [
+            check_time("1h").unwrap_err(),
+            check_memory("4GB").unwrap_err(),
+            check_partition("a b").unwrap_err(),
+            check_name("x$(id)").unwrap_err(),
+            check_values(0, 1, None, None, None).unwrap_err(),
+            check_values(1, 0, None, None, None).unwrap_err(),
+        ] {
+            assert!(!e.to_string().contains("--"), "{e}");
+        }
+        assert_eq!(
+            check_memory("4GB").unwrap_err().to_string(),
+            "memory \"4GB\": expected a whole number with an optional unit K, M, G or T (e.g. 4G)"
+        );
+        assert_eq!(
+            check_values(1, 0, None, None, None)
+                .unwrap_err()
+                .to_string(),
+            "CPUs per task 0: expected 1 to 4096"
+        );
     }
 
     #[test]

@@ -335,7 +335,8 @@ pub struct Request {
 /// A request that cannot be met.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError {
-    #[error("--size must be 4, 9 or 16, not {0}")]
+    /// A size not of [`SIZES`].
+    #[error("the size must be 4, 9 or 16, not {0}")]
     Size(usize),
     #[error("levels and ratings are for 9x9 puzzles")]
     RatedSize,
@@ -397,52 +398,64 @@ impl RatingRange {
     }
 }
 
-/// A rating range that cannot be.
+/// A rating range that cannot be: the text given, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RangeError {
-    #[error("--rating {0:?}: expected A-B, e.g. 3.0-4.5")]
-    Form(String),
-    #[error("--rating {0:?}: bad lower bound: {1}")]
-    Lower(String, String),
-    #[error("--rating {0:?}: bad upper bound: {1}")]
-    Upper(String, String),
-    #[error("--rating {0:?}: the lower bound is above the upper")]
-    Reversed(String),
-    #[error("--rating {0:?}: no puzzle rates below 1.0")]
-    TooLow(String),
-    #[error("--rating {0:?}: no puzzle is known to rate above {MAX_RATING}")]
-    TooHigh(String),
+#[error("rating range {text:?}: {problem}")]
+pub struct RangeError {
+    pub text: String,
+    pub problem: RangeProblem,
+}
+
+/// What is wrong with a rating range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RangeProblem {
+    #[error("expected A-B, e.g. 3.0-4.5")]
+    Form,
+    /// The lower bound is not a number: why.
+    #[error("bad lower bound: {0}")]
+    Lower(String),
+    /// The upper bound is not a number: why.
+    #[error("bad upper bound: {0}")]
+    Upper(String),
+    #[error("the lower bound is above the upper")]
+    Reversed,
+    #[error("no puzzle rates below 1.0")]
+    TooLow,
+    #[error("no puzzle is known to rate above {MAX_RATING}")]
+    TooHigh,
 }
 
 impl FromStr for RatingRange {
     type Err = RangeError;
     fn from_str(s: &str) -> Result<Self, RangeError> {
-        let (a, b) = s
-            .split_once('-')
-            .ok_or_else(|| RangeError::Form(s.into()))?;
+        let bad = |problem| RangeError {
+            text: s.into(),
+            problem,
+        };
+        let (a, b) = s.split_once('-').ok_or_else(|| bad(RangeProblem::Form))?;
         let min: f64 = a
             .trim()
             .parse()
-            .map_err(|e: std::num::ParseFloatError| RangeError::Lower(s.into(), e.to_string()))?;
+            .map_err(|e: std::num::ParseFloatError| bad(RangeProblem::Lower(e.to_string())))?;
         let max: f64 = b
             .trim()
             .parse()
-            .map_err(|e: std::num::ParseFloatError| RangeError::Upper(s.into(), e.to_string()))?;
+            .map_err(|e: std::num::ParseFloatError| bad(RangeProblem::Upper(e.to_string())))?;
         if min.is_nan() {
-            return Err(RangeError::Lower(s.into(), "not a number".into()));
+            return Err(bad(RangeProblem::Lower("not a number".into())));
         }
         if max.is_nan() {
-            return Err(RangeError::Upper(s.into(), "not a number".into()));
+            return Err(bad(RangeProblem::Upper("not a number".into())));
         }
         if min > max {
-            return Err(RangeError::Reversed(s.into()));
+            return Err(bad(RangeProblem::Reversed));
         }
         if max < 1.0 {
             // the easiest step, a full house, rates 1.0: nothing could be found
-            return Err(RangeError::TooLow(s.into()));
+            return Err(bad(RangeProblem::TooLow));
         }
         if min > MAX_RATING || min.is_infinite() {
-            return Err(RangeError::TooHigh(s.into()));
+            return Err(bad(RangeProblem::TooHigh));
         }
         Ok(RatingRange { min, max })
     }
@@ -651,12 +664,30 @@ mod tests {
         );
         assert!(matches!(
             "0-0.5".parse::<RatingRange>(),
-            Err(RangeError::TooLow(_))
+            Err(RangeError {
+                problem: RangeProblem::TooLow,
+                ..
+            })
         ));
         assert!(matches!(
             "5-4".parse::<RatingRange>(),
-            Err(RangeError::Reversed(_))
+            Err(RangeError {
+                problem: RangeProblem::Reversed,
+                ..
+            })
         ));
+        // the library's words name no flag of any front end
+        for bad in ["3", "x-4", "3-y", "5-4", "0-0.5", "12-13"] {
+            let e = bad.parse::<RatingRange>().unwrap_err();
+            assert!(
+                e.to_string().starts_with("rating range ") && !e.to_string().contains("--"),
+                "{e}"
+            );
+        }
+        assert_eq!(
+            RequestError::Size(5).to_string(),
+            "the size must be 4, 9 or 16, not 5"
+        );
         assert_eq!(puzzle_seed(7, 0), 7);
         assert_ne!(puzzle_seed(7, 1), puzzle_seed(7, 2));
     }
@@ -710,11 +741,17 @@ mod tests {
         // NaN bounds are said to be no number
         assert!(matches!(
             "NaN-NaN".parse::<RatingRange>(),
-            Err(RangeError::Lower(..))
+            Err(RangeError {
+                problem: RangeProblem::Lower(_),
+                ..
+            })
         ));
         assert!(matches!(
             "1-NaN".parse::<RatingRange>(),
-            Err(RangeError::Upper(..))
+            Err(RangeError {
+                problem: RangeProblem::Upper(_),
+                ..
+            })
         ));
     }
 

@@ -26,8 +26,11 @@ pub struct Puzzle {
 /// What is wrong with a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PuzzleError {
+    /// A puzzle of `found` cells where `expected` says how many there
+    /// should be (see [`PuzzleError::words`] for a front end's hint on
+    /// other shapes).
     #[error("wrong length: {found} cells, expected {expected}")]
-    WrongLength { found: usize, expected: String },
+    WrongLength { found: usize, expected: Expected },
     #[error("bad symbol {ch:?} at column {column}")]
     BadSymbol { ch: char, column: usize },
     #[error("symbol {ch:?} at column {column} is too large for a {size}x{size} grid")]
@@ -47,6 +50,47 @@ pub enum PuzzleError {
     Rules(#[from] RulesError),
     #[error("the grid has {rows} rows of {cols} cells; a grid needs as many rows as columns")]
     NotSquare { rows: usize, cols: usize },
+}
+
+/// The number of cells a puzzle should have had.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// `cells` cells, for the rules given (`rules`: as
+    /// [`Rules::describe`] says them).
+    Rules { cells: usize, rules: String },
+    /// With no rules given, the cells of a size with usual boxes
+    /// ([`default_boxes`], 4x4 to 25x25): 81 (9x9) most often. Other
+    /// shapes need their box shape given: a front end says how in its own
+    /// words ([`PuzzleError::words`]).
+    Standard,
+}
+
+impl std::fmt::Display for Expected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Expected::Rules { cells, rules } => write!(f, "{cells} for {rules}"),
+            Expected::Standard => {
+                write!(f, "81 (9x9), or 16, 36, 64, 100, 144, 256, 400 or 625")
+            }
+        }
+    }
+}
+
+impl PuzzleError {
+    /// The error in a front end's words: `box_hint` says how to give the
+    /// box shape of a grid of another size (the command line: `use --box
+    /// RxC for other shapes`), added to a length that fits no standard
+    /// size ([`Expected::Standard`]); every other error is as
+    /// [`Display`](std::fmt::Display) says it.
+    pub fn words(&self, box_hint: &str) -> String {
+        match self {
+            PuzzleError::WrongLength {
+                found,
+                expected: expected @ Expected::Standard,
+            } => format!("wrong length: {found} cells, expected {expected}; {box_hint}"),
+            e => e.to_string(),
+        }
+    }
 }
 
 impl Puzzle {
@@ -114,7 +158,10 @@ impl Puzzle {
                 if cells.len() != n * n {
                     return Err(PuzzleError::WrongLength {
                         found: cells.len(),
-                        expected: format!("{} for {}", n * n, r.describe()),
+                        expected: Expected::Rules {
+                            cells: n * n,
+                            rules: r.describe(),
+                        },
                     });
                 }
                 r.clone()
@@ -124,7 +171,7 @@ impl Puzzle {
                 if n * n != cells.len() || default_boxes(n).is_none() || !(4..=25).contains(&n) {
                     return Err(PuzzleError::WrongLength {
                         found: cells.len(),
-                        expected: "81 (9x9), or 16, 36, 64, 100, 144, 256, 400 or 625; use --box RxC for other shapes".into(),
+                        expected: Expected::Standard,
                     });
                 }
                 Rules::standard(n)?
@@ -380,6 +427,10 @@ mod tests {
         assert_eq!(v[1].line, 11);
     }
 
+    fn r36() -> Rules {
+        Rules::boxed(6, 3, 2).unwrap()
+    }
+
     #[test]
     fn sizes_inferred() {
         for n in [4usize, 6, 8, 9, 12, 16, 25] {
@@ -397,6 +448,22 @@ mod tests {
             Puzzle::parse_line(&".".repeat(49), None),
             Err(PuzzleError::WrongLength { .. })
         ));
+        // the library's words name no flag; a front end adds its own hint
+        let e = Puzzle::parse_line(&".".repeat(80), None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "wrong length: 80 cells, expected 81 (9x9), or 16, 36, 64, 100, 144, 256, 400 or 625"
+        );
+        assert_eq!(
+            e.words("say RxC for other shapes"),
+            "wrong length: 80 cells, expected 81 (9x9), or 16, 36, 64, 100, 144, 256, 400 or 625; say RxC for other shapes"
+        );
+        let e = Puzzle::parse_line(&".".repeat(81), Some(&r36())).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "wrong length: 81 cells, expected 36 for 6x6 (3x2 boxes)"
+        );
+        assert_eq!(e.words("say RxC"), e.to_string());
         let r = Rules::boxed(6, 3, 2).unwrap();
         assert_eq!(
             Puzzle::parse_line(&".".repeat(36), Some(&r)).unwrap().rules,

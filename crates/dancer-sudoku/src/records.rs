@@ -1,6 +1,8 @@
 //! The NDJSON records of Sudoku results (their types, documented, are
 //! [`dancer_formats::ndjson`]'s), made from this crate's results, so that
-//! the command line and the web app print the same.
+//! the command line and the web app print the same. An invalid puzzle's
+//! `error` is in the front end's words: each passes its `box_hint`, how to
+//! give a box shape (see [`crate::PuzzleError::words`]).
 
 use crate::batch::{Outcome, RateResult};
 use crate::generate::Symmetry;
@@ -24,9 +26,11 @@ pub fn verdict(status: Status) -> Verdict {
 
 /// `sudoku solve`: the puzzle, its verdict, its solution (unique) or two
 /// of them (multiple).
-pub fn solve_record(line: usize, o: &Outcome) -> SudokuSolveRecord {
+pub fn solve_record(line: usize, o: &Outcome, box_hint: &str) -> SudokuSolveRecord {
     let (p, s) = match o {
-        Outcome::Invalid(why) => return SudokuSolveRecord::Invalid(InvalidPuzzle::new(line, why)),
+        Outcome::Invalid(why) => {
+            return SudokuSolveRecord::Invalid(InvalidPuzzle::new(line, why.words(box_hint)))
+        }
         Outcome::Solved(p, s) => (p, s),
     };
     let status = s.status();
@@ -42,9 +46,11 @@ pub fn solve_record(line: usize, o: &Outcome) -> SudokuSolveRecord {
 
 /// `sudoku count`: the count up to `limit`, whether it is complete, and
 /// the effort.
-pub fn count_record(line: usize, o: &Outcome, limit: u64) -> SudokuCountRecord {
+pub fn count_record(line: usize, o: &Outcome, limit: u64, box_hint: &str) -> SudokuCountRecord {
     match o {
-        Outcome::Invalid(why) => SudokuCountRecord::Invalid(InvalidPuzzle::new(line, why)),
+        Outcome::Invalid(why) => {
+            SudokuCountRecord::Invalid(InvalidPuzzle::new(line, why.words(box_hint)))
+        }
         Outcome::Solved(_, s) => SudokuCountRecord::Counted {
             line,
             count: s.count,
@@ -55,9 +61,11 @@ pub fn count_record(line: usize, o: &Outcome, limit: u64) -> SudokuCountRecord {
 }
 
 /// `sudoku check`: the verdict.
-pub fn check_record(line: usize, o: &Outcome) -> SudokuCheckRecord {
+pub fn check_record(line: usize, o: &Outcome, box_hint: &str) -> SudokuCheckRecord {
     match o {
-        Outcome::Invalid(why) => SudokuCheckRecord::Invalid(InvalidPuzzle::new(line, why)),
+        Outcome::Invalid(why) => {
+            SudokuCheckRecord::Invalid(InvalidPuzzle::new(line, why.words(box_hint)))
+        }
         Outcome::Solved(_, s) => SudokuCheckRecord::Checked {
             line,
             status: verdict(s.status()),
@@ -66,9 +74,9 @@ pub fn check_record(line: usize, o: &Outcome) -> SudokuCheckRecord {
 }
 
 /// `sudoku rate`: the rating and level, or why there is none.
-pub fn rate_record(line: usize, r: &RateResult) -> SudokuRateRecord {
+pub fn rate_record(line: usize, r: &RateResult, box_hint: &str) -> SudokuRateRecord {
     match r {
-        Err(why) => SudokuRateRecord::Invalid(InvalidPuzzle::new(line, why)),
+        Err(why) => SudokuRateRecord::Invalid(InvalidPuzzle::new(line, why.words(box_hint))),
         Ok(None) => SudokuRateRecord::NotRated {
             line,
             status: Verdict::NotUnique,

@@ -15,7 +15,7 @@ use crate::error::{At, Error, Result};
 use crate::{blocking, blocking_within, AppState};
 use axum::extract::State;
 use axum::Json;
-use dancer_sudoku::batch::{self, Outcome, RulesSpec};
+use dancer_sudoku::batch::{self, Outcome, RulesSpec, SpecError};
 use dancer_sudoku::generate::{self, RatingRange, Symmetry};
 use dancer_sudoku::hint::{hint_after, Hint, HintLevel};
 use dancer_sudoku::logic::{self, Budget, Level, Step};
@@ -49,7 +49,7 @@ impl RulesReq {
             self.diagonal,
             self.windoku,
         )
-        .map_err(|e| Error::BadValue(format!("rules: {e}")))
+        .map_err(|e| Error::BadValue(format!("rules: {}", spec_words(&e))))
     }
 
     /// The rules object that gives `rules` back.
@@ -64,6 +64,22 @@ impl RulesReq {
             "diagonal": rules.is_diagonal(),
             "windoku": rules.is_windoku(),
         })
+    }
+}
+
+/// How the API says to give the box shape of a grid whose size has no
+/// usual boxes, after a puzzle of such a length
+/// ([`PuzzleError::words`]): the rules' `"box"`.
+pub const BOX_HINT: &str = "give the rules' \"box\": \"RxC\" for other shapes";
+
+/// Rules that cannot be, in the API's words: the rules' fields `box` and
+/// `jigsaw`.
+fn spec_words(e: &SpecError) -> String {
+    match e {
+        SpecError::Box { text, problem } => format!("box {text:?}: {problem}"),
+        SpecError::BoxAndJigsaw => "box and jigsaw cannot be used together".into(),
+        SpecError::Jigsaw(e) => format!("jigsaw: {e}"),
+        SpecError::Rules(e) => e.to_string(),
     }
 }
 
@@ -111,7 +127,7 @@ pub fn read_puzzle(
 /// The puzzle, or `422 invalid_puzzle`.
 pub fn valid_puzzle(text: &str, rules: Option<&RulesReq>) -> Result<Puzzle> {
     read_puzzle(text, rules)?.map_err(|e| Error::InvalidPuzzle {
-        message: api_words(&e.to_string()),
+        message: e.words(BOX_HINT),
         at: puzzle_at(&e),
     })
 }
@@ -160,21 +176,10 @@ fn with_cell<T: serde::Serialize>(record: &T, at: &At) -> Value {
     v
 }
 
-/// A message of the library in the API's words: the command line's flag
-/// `--box RxC` is the rules' `"box": "RxC"` here.
-pub fn api_words(message: &str) -> String {
-    message.replace("use --box RxC", "give the rules' \"box\": \"RxC\"")
-}
-
-/// A record as JSON, its `error` in the API's words.
+/// A record as JSON (an invalid puzzle's `error` is in the API's words:
+/// each record is made with [`BOX_HINT`]).
 fn record_json<T: serde::Serialize>(record: &T) -> Value {
-    let mut v = serde_json::to_value(record).expect("records serialise");
-    if let Some(e) = v.get_mut("error") {
-        if let Some(text) = e.as_str() {
-            *e = json!(api_words(text));
-        }
-    }
-    v
+    serde_json::to_value(record).expect("records serialise")
 }
 
 #[derive(Deserialize)]
@@ -191,7 +196,10 @@ pub async fn check(
 ) -> Result<Json<Value>> {
     blocking(&s, move |flag| {
         let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, 0, &flag)?;
-        Ok(Json(with_cell(&records::check_record(1, &o), &at)))
+        Ok(Json(with_cell(
+            &records::check_record(1, &o, BOX_HINT),
+            &at,
+        )))
     })
     .await
 }
@@ -203,7 +211,10 @@ pub async fn solve(
 ) -> Result<Json<Value>> {
     blocking(&s, move |flag| {
         let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, 2, &flag)?;
-        Ok(Json(with_cell(&records::solve_record(1, &o), &at)))
+        Ok(Json(with_cell(
+            &records::solve_record(1, &o, BOX_HINT),
+            &at,
+        )))
     })
     .await
 }
@@ -247,7 +258,8 @@ pub async fn count(
             .map_err(|e| Error::Internal(e.to_string()))?;
         stopped(&flag)?;
         Ok(Json(
-            serde_json::to_value(records::count_record(1, &o, limit)).expect("serialises"),
+            serde_json::to_value(records::count_record(1, &o, limit, BOX_HINT))
+                .expect("serialises"),
         ))
     })
     .await
@@ -403,12 +415,10 @@ pub async fn rate(
     blocking_within(&s, timed_cap(r.timeout), move |flag| {
         let budget = budget(r.timeout, flag)?;
         let p = valid_puzzle(&r.puzzle, r.rules.as_ref())?;
-        let rated = logic::rate_puzzle_within(&p, &budget, |_, _| {});
-        if let Err(why) = &rated {
-            return Err(Error::BadValue(why.clone()));
-        }
+        let rated = logic::rate_puzzle_within(&p, &budget, |_, _| {}).map_err(Error::BadValue)?;
         Ok(Json(
-            serde_json::to_value(records::rate_record(1, &rated)).expect("serialises"),
+            serde_json::to_value(records::rate_record(1, &Ok(rated), BOX_HINT))
+                .expect("serialises"),
         ))
     })
     .await
@@ -500,7 +510,7 @@ pub async fn batch(
             let results =
                 batch::rate(&r.text, &opts, &|_| {}).map_err(|e| Error::Internal(e.to_string()))?;
             for (line, rt) in &results {
-                out.push(record_json(&records::rate_record(*line, rt)));
+                out.push(record_json(&records::rate_record(*line, rt, BOX_HINT)));
             }
         } else {
             let b = batch::Batch {
@@ -519,9 +529,9 @@ pub async fn batch(
                 &r.text,
                 |line, o| {
                     out.push(match r.action.as_str() {
-                        "solve" => record_json(&records::solve_record(line, o)),
-                        "check" => record_json(&records::check_record(line, o)),
-                        _ => record_json(&records::count_record(line, o, limit)),
+                        "solve" => record_json(&records::solve_record(line, o, BOX_HINT)),
+                        "check" => record_json(&records::check_record(line, o, BOX_HINT)),
+                        _ => record_json(&records::count_record(line, o, limit, BOX_HINT)),
                     });
                     if flag.load(Ordering::Relaxed) {
                         return Err(std::io::Error::other("cancelled"));
@@ -667,6 +677,25 @@ mod tests {
             valid_puzzle(&".".repeat(36), Some(&r)),
             Err(Error::BadValue(_))
         ));
+        // rules that cannot be, in the API's words (its fields, no flag)
+        match RulesReq::spec(&r) {
+            Err(Error::BadValue(m)) => assert_eq!(
+                m,
+                "rules: box \"2x\": bad number of columns: cannot parse integer from empty string"
+            ),
+            e => panic!("{e:?}"),
+        }
+        let both = RulesReq {
+            boxes: Some("2x2".into()),
+            jigsaw: Some("AABBAABBCCDDCCDD".into()),
+            ..RulesReq::default()
+        };
+        match both.spec() {
+            Err(Error::BadValue(m)) => {
+                assert_eq!(m, "rules: box and jigsaw cannot be used together")
+            }
+            e => panic!("{e:?}"),
+        }
         let rules = Rules::standard(6).unwrap();
         assert_eq!(RulesReq::of(&rules)["box"], "2x3");
         // the command line's flag is named as the API has it
@@ -674,6 +703,14 @@ mod tests {
         assert!(
             e.contains("\"box\": \"RxC\"") && !e.contains("--box"),
             "{e}"
+        );
+        // and so it is in a record of a batch or a check
+        let flag = Arc::new(AtomicBool::new(false));
+        let (o, at) = outcome("123", None, 2, 0, &flag).unwrap();
+        let v = with_cell(&records::check_record(1, &o, BOX_HINT), &at);
+        assert_eq!(
+            v["error"],
+            "wrong length: 3 cells, expected 81 (9x9), or 16, 36, 64, 100, 144, 256, 400 or 625; give the rules' \"box\": \"RxC\" for other shapes"
         );
     }
 }

@@ -3,7 +3,7 @@
 //! K/N`, of part K of a batch file: see `common.rs`).
 
 use super::common::{
-    push_invalid, push_record, run_batch, CommonArgs, Job, ShardArgs, SHARDS_HELP,
+    push_invalid, push_record, run_batch, CommonArgs, Job, ShardArgs, BOX_HINT, SHARDS_HELP,
 };
 use crate::output::Found;
 use crate::output::Out;
@@ -35,7 +35,7 @@ pub fn run(args: CheckArgs, out: &mut Out) -> Result<Found> {
     };
     run_batch(&args.common, &job, 2, 0, out, |line, o, buf| {
         if json {
-            return push_record(&records::check_record(line, o), buf);
+            return push_record(&records::check_record(line, o, BOX_HINT), buf);
         }
         match o {
             Outcome::Invalid(why) => push_invalid(why, buf),

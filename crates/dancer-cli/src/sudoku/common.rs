@@ -20,7 +20,9 @@ use clap::Args;
 use dancer_formats::out_file::{OutFile, OutKind};
 use dancer_runs::batch::{self as part, PartFile};
 use dancer_runs::search::ShardSpec;
-use dancer_sudoku::batch::{self, Batch, BatchError, BatchVerdict, Outcome, RulesSpec, Tally};
+use dancer_sudoku::batch::{
+    self, Batch, BatchError, BatchVerdict, Invalid, Outcome, RulesSpec, SpecError, Tally,
+};
 use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use std::io::IsTerminal;
@@ -57,6 +59,22 @@ pub struct CommonArgs {
     pub engine: Engine,
 }
 
+/// How the command line says to give the box shape of a grid whose size
+/// has no usual boxes, after a puzzle of such a length
+/// ([`dancer_sudoku::PuzzleError::words`]).
+pub const BOX_HINT: &str = "use --box RxC for other shapes";
+
+/// Rules that cannot be, in the command line's words: its flags `--box`
+/// and `--jigsaw`.
+pub fn spec_error(e: SpecError) -> anyhow::Error {
+    match e {
+        SpecError::Box { text, problem } => anyhow::anyhow!("--box {text:?}: {problem}"),
+        SpecError::BoxAndJigsaw => anyhow::anyhow!("--box and --jigsaw cannot be used together"),
+        SpecError::Jigsaw(e) => anyhow::anyhow!("--jigsaw: {e}"),
+        SpecError::Rules(e) => e.into(),
+    }
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum LayoutArg {
     /// One puzzle per line
@@ -77,12 +95,13 @@ impl CommonArgs {
     /// The rules asked for; a `--jigsaw` naming a file is read here.
     pub fn spec(&self) -> Result<RulesSpec> {
         let map = self.jigsaw_map()?;
-        Ok(RulesSpec::new(
+        RulesSpec::new(
             self.boxes.as_deref(),
             map.as_deref(),
             self.diagonal,
             self.windoku,
-        )?)
+        )
+        .map_err(spec_error)
     }
 
     /// The jigsaw map: `--jigsaw` itself, or the file it names.
@@ -226,8 +245,9 @@ pub fn read_one(input: &str) -> Result<Puzzle> {
     let Some(e) = read_puzzles(&text, None, Layout::Auto).into_iter().next() else {
         bail!("{name}: no puzzle found");
     };
-    e.puzzle
-        .map_err(|err| anyhow::anyhow!("{name}:{}: invalid puzzle: {err}", e.line))
+    e.puzzle.map_err(|err| {
+        anyhow::anyhow!("{name}:{}: invalid puzzle: {}", e.line, err.words(BOX_HINT))
+    })
 }
 
 /// Reads, solves (in parallel, output in input order) and reports: each
@@ -304,7 +324,7 @@ fn solve_text(
             |a: batch::Answers| {
                 for (line, o, _) in a.outcomes {
                     if let Outcome::Invalid(why) = o {
-                        eprintln!("{name}:{line}: invalid puzzle: {why}");
+                        eprintln!("{name}:{line}: invalid puzzle: {}", why.words(BOX_HINT));
                     }
                 }
                 each(a.text, a.outcomes)
@@ -524,9 +544,9 @@ pub fn found(t: &Tally, all_unique: bool) -> Found {
 }
 
 /// An invalid puzzle's line.
-pub fn push_invalid(why: &str, buf: &mut String) {
+pub fn push_invalid(why: &Invalid, buf: &mut String) {
     buf.push_str("invalid: ");
-    buf.push_str(why);
+    buf.push_str(&why.words(BOX_HINT));
     buf.push('\n');
 }
 

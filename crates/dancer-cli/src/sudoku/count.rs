@@ -2,7 +2,7 @@
 //! `--shard K/N`, of part K of a batch file: see `common.rs`).
 
 use super::common::{
-    push_invalid, push_record, run_batch, CommonArgs, Job, ShardArgs, SHARDS_HELP,
+    push_invalid, push_record, run_batch, CommonArgs, Job, ShardArgs, BOX_HINT, SHARDS_HELP,
 };
 use crate::output::Found;
 use crate::output::Out;
@@ -37,7 +37,7 @@ pub fn run(args: CountArgs, out: &mut Out) -> Result<Found> {
     };
     run_batch(&args.common, &job, limit, 0, out, |line, o, buf| {
         if json {
-            return push_record(&records::count_record(line, o, limit), buf);
+            return push_record(&records::count_record(line, o, limit, BOX_HINT), buf);
         }
         match o {
             Outcome::Invalid(why) => push_invalid(why, buf),

@@ -2,7 +2,7 @@
 //! format, or with `--json` as the JSON document `dancer solve` reads
 //! (`dancer_formats::json`).
 
-use super::common::{read_input, CommonArgs};
+use super::common::{read_input, CommonArgs, BOX_HINT};
 use crate::output::Found;
 use crate::output::Out;
 use anyhow::{bail, Result};
@@ -21,9 +21,9 @@ pub fn run(a: CommonArgs, out: &mut Out) -> Result<Found> {
             second.line
         );
     }
-    let p = e
-        .puzzle
-        .map_err(|err| anyhow::anyhow!("{name}:{}: invalid puzzle: {err}", e.line))?;
+    let p = e.puzzle.map_err(|err| {
+        anyhow::anyhow!("{name}:{}: invalid puzzle: {}", e.line, err.words(BOX_HINT))
+    })?;
     let cover = dancer_sudoku::cover::to_exact_cover(&p);
     if a.json.json {
         out.line(&dancer_formats::json::to_string(&cover.problem))?;

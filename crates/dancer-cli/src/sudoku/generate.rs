@@ -8,8 +8,8 @@ use anyhow::{bail, Result};
 use clap::Args;
 use dancer_core::plural;
 use dancer_sudoku::generate::{
-    clock_seed, generate_range, Effort, RatingRange, Request, RequestError, Symmetry, ATTEMPTS,
-    RARE_RATING,
+    clock_seed, generate_range, Effort, RangeError, RatingRange, Request, RequestError, Symmetry,
+    ATTEMPTS, RARE_RATING,
 };
 use dancer_sudoku::logic::Level;
 use dancer_sudoku::records;
@@ -56,9 +56,24 @@ pub struct GenerateArgs {
 /// `--count` is.
 const BLOCK: u64 = 256;
 
+/// A request that cannot be met, in the command line's words: its flags
+/// `--rating`, `--size` and `--not-minimal`.
+fn request_error(e: RequestError) -> anyhow::Error {
+    match e {
+        RequestError::Size(n) => anyhow::anyhow!("--size must be 4, 9 or 16, not {n}"),
+        RequestError::RareMinimal { .. } => anyhow::anyhow!("{e}: add --not-minimal"),
+        e => e.into(),
+    }
+}
+
+/// A rating range that cannot be, in the command line's words.
+fn range_error(e: RangeError) -> anyhow::Error {
+    anyhow::anyhow!("--rating {:?}: {}", e.text, e.problem)
+}
+
 pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
     let range = match (&args.rating, args.level) {
-        (Some(r), _) => Some(r.parse::<RatingRange>()?),
+        (Some(r), _) => Some(r.parse::<RatingRange>().map_err(range_error)?),
         (None, Some(l)) => Some(RatingRange::of_level(l)),
         (None, None) => None,
     };
@@ -69,10 +84,7 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
         range,
     }
     .options()
-    .map_err(|e| match e {
-        RequestError::RareMinimal { .. } => anyhow::anyhow!("{e}: add --not-minimal"),
-        e => e.into(),
-    })?;
+    .map_err(request_error)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let threads = args.threads.get();
     let count = args.count;

@@ -5,7 +5,7 @@
 //! (`at least 10.6 extreme (timeout ...)`). Ctrl-C stops the same way: the
 //! puzzles being rated print what they know, the others are not started.
 
-use super::common::read_input;
+use super::common::{read_input, BOX_HINT};
 use crate::args::{parse_seconds, JsonArg, ThreadsArg};
 use crate::output::{Found, Out};
 use anyhow::Result;
@@ -100,7 +100,7 @@ pub fn run(args: RateArgs, out: &mut Out) -> Result<Found> {
         match r {
             Err(why) => {
                 invalid += 1;
-                eprintln!("{name}:{line}: invalid puzzle: {why}");
+                eprintln!("{name}:{line}: invalid puzzle: {}", why.words(BOX_HINT));
             }
             Ok(None) => {
                 invalid += 1;
@@ -109,10 +109,10 @@ pub fn run(args: RateArgs, out: &mut Out) -> Result<Found> {
             Ok(Some(_)) => {}
         }
         if args.json.json {
-            out.record(&records::rate_record(*line, r))?;
+            out.record(&records::rate_record(*line, r, BOX_HINT))?;
         } else {
             out.line(&match r {
-                Err(why) => format!("invalid: {why}"),
+                Err(why) => format!("invalid: {}", why.words(BOX_HINT)),
                 Ok(None) => "not unique".to_string(),
                 Ok(Some(rt)) => rating_text(rt),
             })?;

@@ -4,7 +4,7 @@
 //! `common.rs`).
 
 use super::common::{
-    push_invalid, push_record, run_batch, CommonArgs, Job, ShardArgs, SHARDS_HELP,
+    push_invalid, push_record, run_batch, CommonArgs, Job, ShardArgs, BOX_HINT, SHARDS_HELP,
 };
 use crate::output::Found;
 use crate::output::Out;
@@ -36,7 +36,7 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     };
     run_batch(&args.common, &job, 2, 2, out, |line, o, buf| {
         if json {
-            push_record(&records::solve_record(line, o), buf)
+            push_record(&records::solve_record(line, o, BOX_HINT), buf)
         } else {
             render(o, pretty, buf)
         }

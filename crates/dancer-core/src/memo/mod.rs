@@ -236,7 +236,7 @@ pub struct MemoOutcome {
 pub enum MemoError {
     #[error(
         "the problem's frontier is too wide for memoized counting ({width} items at one position): \
-         count without --memo"
+         count without memos"
     )]
     TooWide { width: usize },
     /// The frontiers of every position, together, take more than a

@@ -30,7 +30,7 @@ mod spec;
 pub use rate::{rate, RateEvent, RateOptions, RateResult};
 pub use spec::*;
 
-use crate::puzzle::{check_solution, Entry, Layout, Puzzle};
+use crate::puzzle::{check_solution, Entry, Layout, Puzzle, PuzzleError};
 use crate::rules::{Rules, RulesError};
 use crate::solve::{Engine, EngineMismatch, Solved, Solver, Status};
 use std::collections::HashMap;
@@ -45,9 +45,35 @@ use std::sync::Arc;
 pub enum Outcome {
     /// It could not be read (or, never expected, an engine answered
     /// wrongly): why.
-    Invalid(String),
+    Invalid(Invalid),
     /// Its solutions, as far as they were counted.
     Solved(Puzzle, Solved),
+}
+
+/// Why a puzzle of a batch has no answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Invalid {
+    /// It could not be read, or breaks its rules.
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+    /// An engine answered wrongly (never expected: an engine bug): why
+    /// the answer is wrong.
+    #[error("internal error, wrong solution: {0}")]
+    WrongSolution(String),
+    /// It cannot be rated: why (see [`crate::logic::rate_puzzle`]).
+    #[error("{0}")]
+    Unrated(String),
+}
+
+impl Invalid {
+    /// Why, in a front end's words: `box_hint` says how to give a box
+    /// shape (see [`PuzzleError::words`]).
+    pub fn words(&self, box_hint: &str) -> String {
+        match self {
+            Invalid::Puzzle(e) => e.words(box_hint),
+            e => e.to_string(),
+        }
+    }
 }
 
 /// How many puzzles of a batch were which.
@@ -871,7 +897,7 @@ fn solve_entry(
     cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> Outcome {
     match (e.puzzle, solver) {
-        (Err(err), _) => Outcome::Invalid(err.to_string()),
+        (Err(err), _) => Outcome::Invalid(err.into()),
         (Ok(_), None) => unreachable!("a solver is made for every puzzle read"),
         (Ok(p), Some(solver)) => {
             let (s, _) = solver.solve_cancellable(&p.givens, limit, keep, cancel);
@@ -887,7 +913,7 @@ fn checked(p: Puzzle, s: Solved) -> Outcome {
     for g in &s.solutions {
         if let Err(why) = check_solution(&p, g) {
             // An engine bug: never print a wrong answer.
-            return Outcome::Invalid(format!("internal error, wrong solution: {why}"));
+            return Outcome::Invalid(Invalid::WrongSolution(why));
         }
     }
     Outcome::Solved(p, s)
@@ -951,15 +977,39 @@ mod tests {
     #[test]
     fn specs() {
         assert_eq!(parse_box("2x3"), Ok((2, 3)));
-        assert!(matches!(parse_box("2-3"), Err(SpecError::BoxForm(_))));
+        assert_eq!(
+            parse_box("2-3"),
+            Err(SpecError::Box {
+                text: "2-3".into(),
+                problem: BoxProblem::Form
+            })
+        );
         assert!(matches!(
             RulesSpec::new(Some("1152921504606846977x16"), None, false, false),
-            Err(SpecError::BoxTooLarge(_))
+            Err(SpecError::Box {
+                problem: BoxProblem::TooLarge,
+                ..
+            })
         ));
         assert!(matches!(
             RulesSpec::new(Some("2x2"), Some("AABBAABBCCDDCCDD"), false, false),
             Err(SpecError::BoxAndJigsaw)
         ));
+        // the library's words name no flag of any front end
+        for e in [
+            parse_box("2x").unwrap_err(),
+            parse_box("2-3").unwrap_err(),
+            parse_box("x3").unwrap_err(),
+            RulesSpec::new(Some("1152921504606846977x16"), None, false, false).unwrap_err(),
+            RulesSpec::new(Some("2x2"), Some("AABBAABBCCDDCCDD"), false, false).unwrap_err(),
+            RulesSpec::new(None, Some("AAB"), false, false).unwrap_err(),
+        ] {
+            assert!(!e.to_string().contains("--"), "{e}");
+        }
+        assert_eq!(
+            parse_box("2x").unwrap_err().to_string(),
+            "box shape \"2x\": bad number of columns: cannot parse integer from empty string"
+        );
         let spec =
             RulesSpec::new(None, Some("# map\nAABB\nAABB\nCCDD\nCCDD\n"), false, false).unwrap();
         let e = spec.read("1...\n....\n....\n...4\n", Layout::Grids, 1);

@@ -1,6 +1,7 @@
 //! Ratings of a text of puzzles, on threads.
 
 use super::BatchError;
+use super::Invalid;
 use crate::logic::{self, Rating};
 use crate::puzzle::{read_puzzles, Layout};
 use rayon::prelude::*;
@@ -8,7 +9,7 @@ use std::sync::atomic::Ordering;
 
 /// A puzzle's rating, `None` when it has no unique solution, or why it
 /// could not be rated.
-pub type RateResult = Result<Option<Rating>, String>;
+pub type RateResult = Result<Option<Rating>, Invalid>;
 
 /// Rates every puzzle of `text` (one per line), with the line of each, in
 /// input order (see [`logic::rate_puzzle`]); each within the options'
@@ -31,7 +32,7 @@ pub fn rate(
                 }
                 let line = e.line;
                 let r = match e.puzzle {
-                    Err(err) => Err(err.to_string()),
+                    Err(err) => Err(err.into()),
                     Ok(p) => {
                         let mut budget = match opts.timeout {
                             Some(d) => logic::Budget::timeout(d),
@@ -50,6 +51,7 @@ pub fn rate(
                                 technique: step.technique,
                             });
                         })
+                        .map_err(Invalid::Unrated)
                     }
                 };
                 progress(RateEvent::Done { line });

@@ -17,43 +17,62 @@ pub struct RulesSpec {
 /// Rules asked for that cannot be.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
-    #[error("--box {0:?}: expected ROWSxCOLS, e.g. 2x3")]
-    BoxForm(String),
-    #[error("--box {0:?}: bad number of rows: {1}")]
-    BoxRows(String, String),
-    #[error("--box {0:?}: bad number of columns: {1}")]
-    BoxColumns(String, String),
-    #[error("--box {0:?}: boxes that large cannot be: a box has at most 25 cells (grids are at most 25x25)")]
-    BoxTooLarge(String),
-    #[error("--box and --jigsaw cannot be used together")]
+    /// A box shape (`text`, as given) that cannot be.
+    #[error("box shape {text:?}: {problem}")]
+    Box { text: String, problem: BoxProblem },
+    /// Both a box shape and a jigsaw map: one shape of regions at a time.
+    #[error("a box shape and a jigsaw map cannot be used together")]
     BoxAndJigsaw,
     #[error(transparent)]
     Rules(#[from] RulesError),
-    #[error("--jigsaw: {0}")]
+    /// A jigsaw map that cannot be.
+    #[error("jigsaw map: {0}")]
     Jigsaw(RulesError),
+}
+
+/// What is wrong with a box shape.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoxProblem {
+    #[error("expected ROWSxCOLS, e.g. 2x3")]
+    Form,
+    /// The rows are not a number: why.
+    #[error("bad number of rows: {0}")]
+    Rows(String),
+    /// The columns are not a number: why.
+    #[error("bad number of columns: {0}")]
+    Columns(String),
+    #[error("boxes that large cannot be: a box has at most 25 cells (grids are at most 25x25)")]
+    TooLarge,
+}
+
+impl SpecError {
+    fn shape(text: &str, problem: BoxProblem) -> Self {
+        SpecError::Box {
+            text: text.into(),
+            problem,
+        }
+    }
 }
 
 /// A box shape `ROWSxCOLS`, e.g. `2x3`.
 pub fn parse_box(s: &str) -> Result<(usize, usize), SpecError> {
     let (r, c) = s
         .split_once(['x', 'X'])
-        .ok_or_else(|| SpecError::BoxForm(s.into()))?;
-    let r: usize = r
-        .trim()
-        .parse()
-        .map_err(|e: std::num::ParseIntError| SpecError::BoxRows(s.into(), e.to_string()))?;
-    let c: usize = c
-        .trim()
-        .parse()
-        .map_err(|e: std::num::ParseIntError| SpecError::BoxColumns(s.into(), e.to_string()))?;
+        .ok_or_else(|| SpecError::shape(s, BoxProblem::Form))?;
+    let r: usize = r.trim().parse().map_err(|e: std::num::ParseIntError| {
+        SpecError::shape(s, BoxProblem::Rows(e.to_string()))
+    })?;
+    let c: usize = c.trim().parse().map_err(|e: std::num::ParseIntError| {
+        SpecError::shape(s, BoxProblem::Columns(e.to_string()))
+    })?;
     Ok((r, c))
 }
 
 impl RulesSpec {
-    /// The rules of `--box` (`ROWSxCOLS`), `--jigsaw` (a map: one region
-    /// letter per cell, row-major; whitespace and `#` comment lines are
-    /// skipped; the size is the square root of its number of cells) and
-    /// the variants.
+    /// The rules of a box shape `boxes` (`ROWSxCOLS`), a `jigsaw` map (one
+    /// region letter per cell, row-major; whitespace and `#` comment lines
+    /// are skipped; the size is the square root of its number of cells)
+    /// and the variants.
     pub fn new(
         boxes: Option<&str>,
         jigsaw: Option<&str>,
@@ -65,7 +84,7 @@ impl RulesSpec {
             let (r, c) = parse_box(b)?;
             let size = r
                 .checked_mul(c)
-                .ok_or_else(|| SpecError::BoxTooLarge(b.into()))?;
+                .ok_or_else(|| SpecError::shape(b, BoxProblem::TooLarge))?;
             fixed = Some(Rules::boxed(size, r, c)?);
         }
         if let Some(map) = jigsaw {
