@@ -245,7 +245,7 @@ pub fn run(args: SlurmArgs, out: &mut Out) -> Result<Found> {
 }
 
 /// What the wrapped command becomes.
-struct Plan {
+struct Wrapped {
     /// A task's arguments (the shard's flags are added by the script).
     command: Vec<String>,
     parts: Parts,
@@ -259,7 +259,7 @@ struct Plan {
 
 /// Reads the wrapped command with dancer's own parser, and refuses what
 /// cannot run in parts.
-fn wrapped(command: &[String], cpus: usize) -> Result<Plan> {
+fn wrapped(command: &[String], cpus: usize) -> Result<Wrapped> {
     let mut argv = vec!["dancer".to_string()];
     argv.extend(command.iter().cloned());
     let matches = crate::command()
@@ -274,101 +274,26 @@ fn wrapped(command: &[String], cpus: usize) -> Result<Plan> {
         }
         c
     };
-    let stem = |path: &str| {
-        let s: String = Path::new(path)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "_-.".contains(c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if s.is_empty() {
-            "dancer".to_string()
-        } else {
-            s
-        }
-    };
-    let input_file = |f: Option<&str>, what: &str| -> Result<String> {
-        match f {
-            None | Some("-") => bail!(
-                "the command after --: {what} must be a file (tasks cannot read standard input)"
-            ),
-            Some(f) if !Path::new(f).is_file() => bail!("the command after --: {f}: no such file"),
-            Some(f) => Ok(f.to_string()),
-        }
-    };
     match cli.command {
         crate::Command::Solve(a) => {
             let file = input_file(a.file.as_deref(), "the problem")?;
-            if !a.count {
-                bail!("the command after --: add --count (the parts of a run are counts: solutions printed by tasks that were stopped and run again would repeat)");
-            }
-            for (given, flag) in [
-                (a.shard.is_some(), "--shard"),
-                (a.shard_out.is_some(), "--shard-out"),
-                (a.checkpoint.is_some(), "--checkpoint"),
-                (a.resume.is_some(), "--resume"),
-                (a.limit.is_some(), "--limit"),
-                (a.memo, "--memo"),
-                (a.ordered, "--ordered"),
-            ] {
-                if given {
-                    bail!("the command after --: {flag} is not for a run in parts (dancer slurm sets the shards and checkpoints)");
-                }
-            }
-            Ok(Plan {
+            refuse_in_parts_solve(&a)?;
+            Ok(Wrapped {
                 command: threads(a.threads.given(), command.to_vec()),
                 parts: Parts::Search,
                 merge_args: if a.json.json { vec!["--json".into()] } else { vec![] },
-                name: stem(&file),
+                name: job_name(&file),
                 problem: None,
             })
         }
         crate::Command::Poly(crate::poly::PolyCommand::Solve(a)) => {
-            if !a.count {
-                bail!("the command after --: add --count (the parts of a run are counts)");
-            }
-            for (given, flag) in [
-                (a.unique, "--unique"),
-                (a.limit.is_some(), "--limit"),
-                (a.memo, "--memo"),
-                (a.svg.is_some() || a.png.is_some() || a.sheet.is_some(), "pictures"),
-            ] {
-                if given {
-                    bail!("the command after --: {flag} is not for a run in parts");
-                }
-            }
-            let model = dancer_poly::model::Model::new(crate::poly::load(&a.puzzle)?)?;
-            // every solution: the count of `poly solve --count`
-            let cover = model.cover(false);
-            let mut text = Vec::new();
-            let note = format!(
-                "{}: every placement, no symmetry broken (dancer slurm)",
-                model.puzzle.name
-            );
-            dancer_formats::dlx::write(&cover.problem, &mut text, Some(&note))?;
-            let mut c = vec![
-                "solve".to_string(),
-                "problem.dlx".to_string(),
-                "--count".to_string(),
-                "--engine".to_string(),
-                a.engine.engine.name().to_string(),
-            ];
-            if a.json.json {
-                c.push("--json".into());
-            }
-            Ok(Plan {
+            let (c, problem) = wrap_poly(&a)?;
+            Ok(Wrapped {
                 command: threads(a.threads.given(), c),
                 parts: Parts::Search,
                 merge_args: if a.json.json { vec!["--json".into()] } else { vec![] },
-                name: stem(&a.puzzle),
-                problem: Some(text),
+                name: job_name(&a.puzzle),
+                problem: Some(problem),
             })
         }
         crate::Command::Sudoku(cmd) => {
@@ -382,16 +307,114 @@ fn wrapped(command: &[String], cpus: usize) -> Result<Plan> {
             if crate::sudoku::shard_flags_given(&cmd) {
                 bail!("the command after --: --shard, --shard-out and --resume are dancer slurm's to set");
             }
-            Ok(Plan {
+            Ok(Wrapped {
                 command: threads(common.threads.given(), command.to_vec()),
                 parts: Parts::Sudoku,
                 merge_args: vec![],
-                name: stem(&file),
+                name: job_name(&file),
                 problem: None,
             })
         }
         _ => bail!("the command after --: dancer slurm runs `solve FILE --count`, `poly solve PUZZLE --count` and `sudoku solve|count|check FILE`"),
     }
+}
+
+/// A job's name from its input's file name: letters, digits, `_`, `-`
+/// and `.` kept, anything else `_` (`dancer` when nothing is left).
+fn job_name(path: &str) -> String {
+    let s: String = Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_-.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() {
+        "dancer".to_string()
+    } else {
+        s
+    }
+}
+
+/// The wrapped command's input: a file (tasks cannot read standard
+/// input).
+fn input_file(f: Option<&str>, what: &str) -> Result<String> {
+    match f {
+        None | Some("-") => {
+            bail!("the command after --: {what} must be a file (tasks cannot read standard input)")
+        }
+        Some(f) if !Path::new(f).is_file() => bail!("the command after --: {f}: no such file"),
+        Some(f) => Ok(f.to_string()),
+    }
+}
+
+/// Refuses a `solve` that cannot run in parts: not a count, or with the
+/// flags dancer slurm sets or a run in parts cannot keep.
+fn refuse_in_parts_solve(a: &crate::solve::SolveArgs) -> Result<()> {
+    if !a.count {
+        bail!("the command after --: add --count (the parts of a run are counts: solutions printed by tasks that were stopped and run again would repeat)");
+    }
+    for (given, flag) in [
+        (a.shard.is_some(), "--shard"),
+        (a.shard_out.is_some(), "--shard-out"),
+        (a.checkpoint.is_some(), "--checkpoint"),
+        (a.resume.is_some(), "--resume"),
+        (a.limit.is_some(), "--limit"),
+        (a.memo, "--memo"),
+        (a.ordered, "--ordered"),
+    ] {
+        if given {
+            bail!("the command after --: {flag} is not for a run in parts (dancer slurm sets the shards and checkpoints)");
+        }
+    }
+    Ok(())
+}
+
+/// A `poly solve --count` in parts: the `solve` its tasks run (without
+/// `--threads`) and the exact cover problem they run it on (every
+/// placement, no symmetry broken: the count of `poly solve --count`).
+fn wrap_poly(a: &crate::poly::SolveArgs) -> Result<(Vec<String>, Vec<u8>)> {
+    if !a.count {
+        bail!("the command after --: add --count (the parts of a run are counts)");
+    }
+    for (given, flag) in [
+        (a.unique, "--unique"),
+        (a.limit.is_some(), "--limit"),
+        (a.memo, "--memo"),
+        (
+            a.svg.is_some() || a.png.is_some() || a.sheet.is_some(),
+            "pictures",
+        ),
+    ] {
+        if given {
+            bail!("the command after --: {flag} is not for a run in parts");
+        }
+    }
+    let model = dancer_poly::model::Model::new(crate::poly::load(&a.puzzle)?)?;
+    let cover = model.cover(false);
+    let mut text = Vec::new();
+    let note = format!(
+        "{}: every placement, no symmetry broken (dancer slurm)",
+        model.puzzle.name
+    );
+    dancer_formats::dlx::write(&cover.problem, &mut text, Some(&note))?;
+    let mut c = vec![
+        "solve".to_string(),
+        "problem.dlx".to_string(),
+        "--count".to_string(),
+        "--engine".to_string(),
+        a.engine.engine.name().to_string(),
+    ];
+    if a.json.json {
+        c.push("--json".into());
+    }
+    Ok((c, text))
 }
 
 /// The files of a run's folder that dancer writes, for a run of `tasks`

@@ -375,26 +375,7 @@ fn run_shard(
     render: impl Fn(usize, &Outcome, &mut String) + Sync,
 ) -> Result<Found> {
     let sa = job.shard;
-    // a file, named: what is split is its lines
-    let input = match a.input.as_deref() {
-        None | Some("-") => bail!("--shard: standard input cannot be split into shards: give the batch file"),
-        Some(f) if !Path::new(f).is_file() => bail!(
-            "--shard: {f:?} is not a file: only a batch file (one puzzle per line) is split into shards"
-        ),
-        Some(f) => Path::new(f),
-    };
-    let out_path = sa
-        .shard_out
-        .clone()
-        .or_else(|| sa.resume.clone())
-        .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
-    // the files it writes are never the input it reads, and only
-    // regular files (read back to resume and merge)
-    let inputs = [(input, "the batch file")];
-    if let Some(r) = &sa.resume {
-        OutFile::new(r, OutKind::State, &inputs).context("--resume")?;
-    }
-    let out_file = OutFile::new(&out_path, OutKind::State, &inputs).context("--shard-out")?;
+    let (out_path, out_file) = part_files(a, sa, s)?;
     let (name, text) = read_input(a.input.as_deref())?;
     if batch::is_grid_text(&text, a.layout()) {
         bail!(
@@ -470,21 +451,59 @@ fn run_shard(
     let p = run.finish(tally.stopped);
     write_part(&out_file, p)?;
     summary(&tally, start.elapsed(), threads, a.threads.given());
+    Ok(part_said(p, s, &out_path, tally.stopped, job.all_unique))
+}
+
+/// What became of part `s`, saved to `out_path`, on standard error; the
+/// exit code.
+fn part_said(
+    p: &PartFile,
+    s: ShardSpec,
+    out_path: &Path,
+    stopped: bool,
+    all_unique: bool,
+) -> Found {
     let file = out_path.display();
-    if tally.stopped {
+    if stopped {
         eprintln!(
             "interrupted: part {s} ({}) saved to {file}, to go on from line {}: run it again with --resume {file}",
             lines_text(p),
             p.next
         );
-        return Ok(Found::Interrupted);
+        return Found::Interrupted;
     }
     eprintln!(
         "part {s} ({}) complete: {} in {file}",
         lines_text(p),
         dancer_core::plural(p.tally().puzzles(), "puzzle", "puzzles")
     );
-    Ok(found(&p.tally(), job.all_unique))
+    found(&p.tally(), all_unique)
+}
+
+/// The part file a part writes (`--shard-out`, else the `--resume` file,
+/// else `shard-K-of-N.json`), checked with the file it resumes against
+/// the batch file it reads: never the input, only regular files (read
+/// back to resume and merge). The batch must be a file, named: what is
+/// split is its lines.
+fn part_files(a: &CommonArgs, sa: &ShardArgs, s: ShardSpec) -> Result<(PathBuf, OutFile)> {
+    let input = match a.input.as_deref() {
+        None | Some("-") => bail!("--shard: standard input cannot be split into shards: give the batch file"),
+        Some(f) if !Path::new(f).is_file() => bail!(
+            "--shard: {f:?} is not a file: only a batch file (one puzzle per line) is split into shards"
+        ),
+        Some(f) => Path::new(f),
+    };
+    let out_path = sa
+        .shard_out
+        .clone()
+        .or_else(|| sa.resume.clone())
+        .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
+    let inputs = [(input, "the batch file")];
+    if let Some(r) = &sa.resume {
+        OutFile::new(r, OutKind::State, &inputs).context("--resume")?;
+    }
+    let out_file = OutFile::new(&out_path, OutKind::State, &inputs).context("--shard-out")?;
+    Ok((out_path, out_file))
 }
 
 /// `lines 2501 to 5000 of 10000` (or `no line of 3`).
