@@ -25,7 +25,7 @@
 #![no_main]
 
 use dancer_sudoku::batch::RulesSpec;
-use dancer_sudoku::{check_solution, solve, Engine, Layout, Puzzle, Solver};
+use dancer_sudoku::{check_solution, solve, Layout, Puzzle, Solver, SudokuEngine};
 use libfuzzer_sys::fuzz_target;
 
 /// Puzzles larger than this (cells a side) are read, not solved.
@@ -68,12 +68,12 @@ fn check_puzzle(p: &Puzzle) {
             "one solution reported twice"
         );
     }
-    for &engine in &[Engine::Logic, Engine::Dlx, Engine::Fast9] {
+    for &engine in &[SudokuEngine::Logic, SudokuEngine::Dlx, SudokuEngine::Fast9] {
         let solver = match Solver::new(&p.rules, engine) {
             Ok(s) => s,
             Err(e) => {
                 assert!(
-                    engine == Engine::Fast9 && !p.rules.is_standard_9x9(),
+                    engine == SudokuEngine::Fast9 && !p.rules.is_standard_9x9(),
                     "{engine} refuses {}: {e}",
                     p.rules.describe()
                 );

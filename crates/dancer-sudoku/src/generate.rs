@@ -14,7 +14,7 @@ use crate::grid::Grid;
 use crate::logic::{self, Level, Rating};
 use crate::puzzle::Puzzle;
 use crate::rules::Rules;
-use crate::solve::{Engine, Solver};
+use crate::solve::{Solver, SudokuEngine};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -243,7 +243,7 @@ pub fn generate_until(
 ) -> Option<Puzzle> {
     let rules = &opts.rules;
     let n = rules.size();
-    let solver = Solver::new(rules, Engine::Auto).expect("auto fits every rule");
+    let solver = Solver::new(rules, SudokuEngine::Auto).expect("auto fits every rule");
     let mut rng = Rng::new(seed);
     let unique = |g: &Grid| solver.solve(g, 2, 0).count == 1;
     for _ in 0..opts.attempts.max(1) {
@@ -782,7 +782,7 @@ mod tests {
                 minimal,
                 attempts: 20_000,
             };
-            let solver = Solver::new(&rules, Engine::Dlx).unwrap();
+            let solver = Solver::new(&rules, SudokuEngine::Dlx).unwrap();
             let unique = |g: &Grid| solver.solve(g, 2, 0).count == 1;
             for seed in 0..2 {
                 let p = generate(&opts, seed, |_| true).unwrap_or_else(|| panic!("{size} {sym}"));

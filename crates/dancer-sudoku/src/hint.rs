@@ -11,7 +11,7 @@
 use crate::logic::{self, Board, Budget, Step, Stopped};
 use crate::puzzle::Puzzle;
 use crate::rules::cell_name;
-use crate::solve::{Engine, Solver, Status};
+use crate::solve::{Solver, Status, SudokuEngine};
 use dancer_formats::ndjson::{CellDigit, HintStatus, SudokuHintRecord};
 
 /// How much a hint tells.
@@ -86,7 +86,7 @@ pub fn hint_after(
     if !puzzle.rules.is_standard_9x9() {
         return Err(HintError::NotStandard(puzzle.rules.describe()));
     }
-    let solved = Solver::new(&puzzle.rules, Engine::Auto)
+    let solved = Solver::new(&puzzle.rules, SudokuEngine::Auto)
         .expect("auto fits every rule")
         .solve(&puzzle.givens, 2, 1);
     match solved.status() {

@@ -52,4 +52,4 @@ pub mod solve;
 pub use grid::Grid;
 pub use puzzle::{check_solution, read_puzzles, Entry, Layout, Puzzle, PuzzleError};
 pub use rules::{Regions, Rules, RulesError};
-pub use solve::{solve, Engine, EngineMismatch, Solved, Solver, Status};
+pub use solve::{solve, EngineMismatch, Solved, Solver, Status, SudokuEngine};

@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 /// Which engine solves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Engine {
+pub enum SudokuEngine {
     /// The fastest for the rules: `fast9` for plain 9x9, else `logic`.
     #[default]
     Auto,
@@ -22,34 +22,39 @@ pub enum Engine {
     Dlx,
 }
 
-impl Engine {
-    pub const ALL: &'static [Engine] = &[Engine::Auto, Engine::Fast9, Engine::Logic, Engine::Dlx];
+impl SudokuEngine {
+    pub const ALL: &'static [SudokuEngine] = &[
+        SudokuEngine::Auto,
+        SudokuEngine::Fast9,
+        SudokuEngine::Logic,
+        SudokuEngine::Dlx,
+    ];
     /// Every name [`FromStr`] takes.
     pub const NAMES: &'static [&'static str] = &["auto", "fast9", "logic", "dlx"];
     pub fn name(self) -> &'static str {
         match self {
-            Engine::Auto => "auto",
-            Engine::Fast9 => "fast9",
-            Engine::Logic => "logic",
-            Engine::Dlx => "dlx",
+            SudokuEngine::Auto => "auto",
+            SudokuEngine::Fast9 => "fast9",
+            SudokuEngine::Logic => "logic",
+            SudokuEngine::Dlx => "dlx",
         }
     }
 }
 
-impl fmt::Display for Engine {
+impl fmt::Display for SudokuEngine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl FromStr for Engine {
+impl FromStr for SudokuEngine {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
-            "auto" => Ok(Engine::Auto),
-            "fast9" => Ok(Engine::Fast9),
-            "logic" => Ok(Engine::Logic),
-            "dlx" => Ok(Engine::Dlx),
+            "auto" => Ok(SudokuEngine::Auto),
+            "fast9" => Ok(SudokuEngine::Fast9),
+            "logic" => Ok(SudokuEngine::Logic),
+            "dlx" => Ok(SudokuEngine::Dlx),
             _ => Err(format!(
                 "unknown engine {s:?} (known: auto, fast9, logic, dlx)"
             )),
@@ -104,7 +109,7 @@ impl fmt::Display for Status {
 /// Solves puzzles of one set of rules; build once, share across threads.
 pub struct Solver {
     rules: Rules,
-    engine: Engine,
+    engine: SudokuEngine,
     propagator: Option<Propagator>,
 }
 
@@ -114,11 +119,11 @@ pub struct Solver {
 pub struct EngineMismatch(pub String);
 
 impl Solver {
-    pub fn new(rules: &Rules, engine: Engine) -> Result<Self, EngineMismatch> {
+    pub fn new(rules: &Rules, engine: SudokuEngine) -> Result<Self, EngineMismatch> {
         let engine = match engine {
-            Engine::Auto if rules.is_standard_9x9() => Engine::Fast9,
-            Engine::Auto => Engine::Logic,
-            Engine::Fast9 if !rules.is_standard_9x9() => {
+            SudokuEngine::Auto if rules.is_standard_9x9() => SudokuEngine::Fast9,
+            SudokuEngine::Auto => SudokuEngine::Logic,
+            SudokuEngine::Fast9 if !rules.is_standard_9x9() => {
                 return Err(EngineMismatch(rules.describe()))
             }
             e => e,
@@ -126,12 +131,12 @@ impl Solver {
         Ok(Solver {
             rules: rules.clone(),
             engine,
-            propagator: (engine == Engine::Logic).then(|| Propagator::new(rules)),
+            propagator: (engine == SudokuEngine::Logic).then(|| Propagator::new(rules)),
         })
     }
 
     /// The engine that actually runs.
-    pub fn engine(&self) -> Engine {
+    pub fn engine(&self) -> SudokuEngine {
         self.engine
     }
 
@@ -156,7 +161,7 @@ impl Solver {
         cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
     ) -> (Solved, bool) {
         match self.engine {
-            Engine::Fast9 => {
+            SudokuEngine::Fast9 => {
                 let cells: [u8; 81] = givens.cells().try_into().expect("9x9");
                 let mut buf = vec![[0u8; 81]; keep.min(limit as usize)];
                 let mut st = fast9::Fast9Stats::default();
@@ -178,7 +183,7 @@ impl Solver {
                 };
                 (solved, st.cancelled)
             }
-            Engine::Logic => {
+            SudokuEngine::Logic => {
                 let mut st = PropagateStats::default();
                 let g = self.propagator.as_ref().expect("built for logic");
                 let (count, solutions) =
@@ -190,7 +195,7 @@ impl Solver {
                 };
                 (solved, st.cancelled)
             }
-            Engine::Dlx => {
+            SudokuEngine::Dlx => {
                 let p = Puzzle {
                     rules: self.rules.clone(),
                     givens: givens.clone(),
@@ -204,7 +209,7 @@ impl Solver {
                 };
                 (solved, cancelled)
             }
-            Engine::Auto => unreachable!("resolved in new"),
+            SudokuEngine::Auto => unreachable!("resolved in new"),
         }
     }
 }
@@ -212,7 +217,7 @@ impl Solver {
 /// Solves one puzzle with the default engine: up to `limit` solutions, the
 /// first two kept.
 pub fn solve(puzzle: &Puzzle, limit: u64) -> Solved {
-    Solver::new(&puzzle.rules, Engine::Auto)
+    Solver::new(&puzzle.rules, SudokuEngine::Auto)
         .expect("auto fits every rule")
         .solve(&puzzle.givens, limit, 2)
 }

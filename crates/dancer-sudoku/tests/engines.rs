@@ -1,14 +1,14 @@
 //! Every engine against the others on every size and variant, every answer
 //! checked against the rules; the public puzzle sets when present.
 
-use dancer_sudoku::{check_solution, Engine, Grid, Puzzle, Rules, Solver, Status};
+use dancer_sudoku::{check_solution, Grid, Puzzle, Rules, Solver, Status, SudokuEngine};
 use dancer_testdata::Lcg;
 
 /// A random complete grid for `rules`: a few random givens on the diagonal
 /// band, then the first solution.
 fn random_solution(rules: &Rules, rng: &mut Lcg) -> Grid {
     let n = rules.size();
-    let solver = Solver::new(rules, Engine::Logic).unwrap();
+    let solver = Solver::new(rules, SudokuEngine::Logic).unwrap();
     loop {
         let mut g = Grid::empty(n);
         // a random permutation in the first row is always consistent
@@ -40,10 +40,10 @@ fn holes(sol: &Grid, keep: usize, rng: &mut Lcg) -> Grid {
     g
 }
 
-fn engines_for(rules: &Rules) -> Vec<Engine> {
-    let mut v = vec![Engine::Auto, Engine::Logic, Engine::Dlx];
+fn engines_for(rules: &Rules) -> Vec<SudokuEngine> {
+    let mut v = vec![SudokuEngine::Auto, SudokuEngine::Logic, SudokuEngine::Dlx];
     if rules.is_standard_9x9() {
-        v.push(Engine::Fast9);
+        v.push(SudokuEngine::Fast9);
     }
     v
 }
@@ -151,7 +151,9 @@ fn big_grids() {
     let mut rng = Lcg(5);
     let sol = random_solution(&r, &mut rng);
     let g = holes(&sol, 70, &mut rng);
-    let s = Solver::new(&r, Engine::Logic).unwrap().solve(&g, 2, 2);
+    let s = Solver::new(&r, SudokuEngine::Logic)
+        .unwrap()
+        .solve(&g, 2, 2);
     assert!(s.count >= 1);
     check_solution(&Puzzle::new(r.clone(), g).unwrap(), &s.solutions[0]).unwrap();
 }
@@ -191,7 +193,7 @@ fn no_solution_and_full_grids() {
     }
     // the empty 6x6 (2x3) grid has 28,200,960 solutions; count up to a limit
     let r6 = Rules::standard(6).unwrap();
-    for e in [Engine::Logic, Engine::Dlx] {
+    for e in [SudokuEngine::Logic, SudokuEngine::Dlx] {
         assert_eq!(
             Solver::new(&r6, e)
                 .unwrap()
@@ -200,7 +202,7 @@ fn no_solution_and_full_grids() {
             5000
         );
     }
-    assert!(Solver::new(&r6, Engine::Fast9).is_err());
+    assert!(Solver::new(&r6, SudokuEngine::Fast9).is_err());
 }
 
 fn shared(file: &str) -> Option<Vec<String>> {
@@ -214,7 +216,7 @@ fn shared(file: &str) -> Option<Vec<String>> {
     )
 }
 
-fn sample(file: &str, take: usize, expect: Status, engines: &[Engine]) {
+fn sample(file: &str, take: usize, expect: Status, engines: &[SudokuEngine]) {
     let Some(lines) = shared(file) else { return };
     let step = (lines.len() / take).max(1);
     for line in lines.iter().step_by(step).take(take) {
@@ -231,7 +233,7 @@ fn sample(file: &str, take: usize, expect: Status, engines: &[Engine]) {
 
 #[test]
 fn shared_sets_sampled() {
-    let all = [Engine::Auto, Engine::Logic, Engine::Dlx];
+    let all = [SudokuEngine::Auto, SudokuEngine::Logic, SudokuEngine::Dlx];
     sample("17_clue.txt", 300, Status::Unique, &all);
     sample("magictour_top1465.txt", 150, Status::Unique, &all);
     sample("forum_hardest_1905_11plus.txt", 150, Status::Unique, &all);
@@ -248,7 +250,7 @@ fn shared_16x16_quick_ones() {
     for i in [0usize, 2, 5, 6, 7, 8] {
         let p = Puzzle::parse_line(&lines[i], None).unwrap();
         assert_eq!(p.rules.size(), 16);
-        let s = Solver::new(&p.rules, Engine::Auto)
+        let s = Solver::new(&p.rules, SudokuEngine::Auto)
             .unwrap()
             .solve(&p.givens, 2, 2);
         assert_eq!(s.status(), Status::Unique, "16x16 #{}", i + 1);
@@ -271,7 +273,7 @@ fn shared_sets_all() {
         let Some(lines) = shared(file) else { return };
         for line in &lines {
             let p = Puzzle::parse_line(line, None).unwrap();
-            let s = Solver::new(&p.rules, Engine::Auto)
+            let s = Solver::new(&p.rules, SudokuEngine::Auto)
                 .unwrap()
                 .solve(&p.givens, 2, 2);
             assert_eq!(s.status(), expect, "{file}: {line}");

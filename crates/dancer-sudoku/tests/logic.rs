@@ -24,7 +24,7 @@ use dancer_sudoku::logic::{
     Budget, Level, Step, Stop, Technique as T, ORDER,
 };
 use dancer_sudoku::play::{Check, Game, PlayError};
-use dancer_sudoku::{Engine, Grid, Puzzle, Rules, Solver};
+use dancer_sudoku::{Grid, Puzzle, Rules, Solver, SudokuEngine};
 use std::time::Instant;
 
 /// A board: its digits (81 symbols, `.` for empty) and the candidates removed
@@ -186,7 +186,7 @@ const TWO_SOLUTIONS: &str =
 // ---------------------------------------------------------------- helpers
 
 fn dlx9() -> Solver {
-    Solver::new(&Rules::standard(9).unwrap(), Engine::Dlx).unwrap()
+    Solver::new(&Rules::standard(9).unwrap(), SudokuEngine::Dlx).unwrap()
 }
 
 fn grid_of(line: &str) -> Grid {
@@ -1267,7 +1267,7 @@ fn a_rating_is_its_hardest_step() {
 
 /// Exactly one solution, by dancing links.
 fn unique(rules: &Rules, g: &Grid) -> bool {
-    Solver::new(rules, Engine::Dlx)
+    Solver::new(rules, SudokuEngine::Dlx)
         .unwrap()
         .solve(g, 2, 0)
         .count
@@ -1332,7 +1332,7 @@ fn generated_puzzles_are_unique_minimal_and_symmetric() {
                 assert!(minimal(&rules, &p.givens), "not minimal: {}", p.to_line());
                 assert!(symmetric(sym, &p.givens), "not {sym}: {}", p.to_line());
                 // the givens are those of the solution
-                let sol = Solver::new(&rules, Engine::Dlx)
+                let sol = Solver::new(&rules, SudokuEngine::Dlx)
                     .unwrap()
                     .solve(&p.givens, 1, 1);
                 for c in 0..size * size {

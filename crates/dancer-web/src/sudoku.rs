@@ -20,7 +20,7 @@ use dancer_sudoku::generate::{self, RatingRange, Symmetry};
 use dancer_sudoku::hint::{hint_after, Hint, HintLevel};
 use dancer_sudoku::logic::{self, Budget, Level, Step};
 use dancer_sudoku::rules::{cell_name, default_boxes, Rules};
-use dancer_sudoku::{records, Engine, Layout, Puzzle, PuzzleError};
+use dancer_sudoku::{records, Layout, Puzzle, PuzzleError, SudokuEngine};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -151,7 +151,7 @@ fn outcome(
         line: 1,
         puzzle: entry,
     };
-    let o = batch::solve_one(e, Engine::Auto, limit, keep, Some(flag))
+    let o = batch::solve_one(e, SudokuEngine::Auto, limit, keep, Some(flag))
         .map_err(|e| Error::Internal(e.to_string()))?;
     stopped(flag)?;
     Ok((o, at))
@@ -254,7 +254,7 @@ pub async fn count(
             line: 1,
             puzzle: Ok(p),
         };
-        let o = batch::solve_one(e, Engine::Auto, limit, 0, Some(&flag))
+        let o = batch::solve_one(e, SudokuEngine::Auto, limit, 0, Some(&flag))
             .map_err(|e| Error::Internal(e.to_string()))?;
         stopped(&flag)?;
         Ok(Json(
@@ -515,7 +515,7 @@ pub async fn batch(
         } else {
             let b = batch::Batch {
                 spec: r.rules.clone().unwrap_or_default().spec()?,
-                engine: Engine::Auto,
+                engine: SudokuEngine::Auto,
                 layout: Layout::Auto,
                 limit,
                 keep: if r.action == "solve" { 2 } else { 0 },

@@ -23,7 +23,7 @@ use dancer_runs::search::ShardSpec;
 use dancer_sudoku::batch::{
     self, Batch, BatchError, BatchVerdict, Invalid, Outcome, RulesSpec, SpecError, Tally,
 };
-use dancer_sudoku::{read_puzzles, Engine, Layout, Puzzle};
+use dancer_sudoku::{read_puzzles, Layout, Puzzle, SudokuEngine};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -55,8 +55,8 @@ pub struct CommonArgs {
     #[command(flatten)]
     pub threads: ThreadsArg,
     /// Engine: auto, fast9 (plain 9x9), logic (any), dlx (exact cover)
-    #[arg(long, default_value = "auto", value_parser = Named::new(Engine::NAMES, |s| s.parse::<Engine>()))]
-    pub engine: Engine,
+    #[arg(long, default_value = "auto", value_parser = Named::new(SudokuEngine::NAMES, |s| s.parse::<SudokuEngine>()))]
+    pub engine: SudokuEngine,
 }
 
 /// How the command line says to give the box shape of a grid whose size

@@ -32,7 +32,7 @@ pub use spec::*;
 
 use crate::puzzle::{check_solution, Entry, Layout, Puzzle, PuzzleError};
 use crate::rules::{Rules, RulesError};
-use crate::solve::{Engine, EngineMismatch, Solved, Solver, Status};
+use crate::solve::{EngineMismatch, Solved, Solver, Status, SudokuEngine};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -144,7 +144,7 @@ pub enum BatchVerdict {
 #[derive(Clone, Debug)]
 pub struct Batch {
     pub spec: RulesSpec,
-    pub engine: Engine,
+    pub engine: SudokuEngine,
     pub layout: Layout,
     /// Count each puzzle's solutions up to this many.
     pub limit: u64,
@@ -256,7 +256,8 @@ where
 {
     let grids = is_grid_text(text, batch.layout);
     let reader = Reader::new(&batch.spec);
-    let lane9 = reader.plain_9x9() && matches!(batch.engine, Engine::Auto | Engine::Fast9);
+    let lane9 =
+        reader.plain_9x9() && matches!(batch.engine, SudokuEngine::Auto | SudokuEngine::Fast9);
     let solvers = Solvers {
         engine: batch.engine,
         built: std::sync::Mutex::new(HashMap::new()),
@@ -799,7 +800,7 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
 /// The solvers of a batch, one per set of rules met, built when first
 /// needed and shared by the threads.
 struct Solvers {
-    engine: Engine,
+    engine: SudokuEngine,
     built: std::sync::Mutex<HashMap<Rules, Arc<Solver>>>,
 }
 
@@ -872,7 +873,7 @@ impl Reader {
 /// looks at the flag and drops the outcome.
 pub fn solve_one(
     entry: Entry,
-    engine: Engine,
+    engine: SudokuEngine,
     limit: u64,
     keep: usize,
     cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
@@ -1022,7 +1023,7 @@ mod tests {
     fn batch_on(threads: usize) -> Batch {
         Batch {
             spec: RulesSpec::default(),
-            engine: Engine::Auto,
+            engine: SudokuEngine::Auto,
             layout: Layout::Auto,
             limit: 2,
             keep: 1,
@@ -1153,7 +1154,7 @@ mod tests {
             keep in 0usize..=3,
         ) {
             let reader = Reader::new(&RulesSpec::default());
-            let fast9 = Solver::new(&reader.rules9, Engine::Fast9).unwrap();
+            let fast9 = Solver::new(&reader.rules9, SudokuEngine::Fast9).unwrap();
             let general = solve_entry(Some(&fast9), reader.read_line(&line, 1), limit, keep, None);
             let trimmed = line.trim_ascii();
             let meant = trimmed.len() == 81
@@ -1239,7 +1240,7 @@ mod tests {
             text.push_str(lines[i % lines.len()]);
             text.push('\n');
         }
-        let run_on = |threads: usize, engine: Engine, text: &str| {
+        let run_on = |threads: usize, engine: SudokuEngine, text: &str| {
             let batch = Batch {
                 engine,
                 ..batch_on(threads)
@@ -1265,19 +1266,19 @@ mod tests {
             );
             (r.map(|t| t.puzzles()), seen)
         };
-        let (one, a) = run_on(1, Engine::Auto, &text);
+        let (one, a) = run_on(1, SudokuEngine::Auto, &text);
         assert_eq!(one.unwrap(), 2000);
         // the workers hand the units on themselves, whichever finishes
         // first: the same lines in the same order on any number of them
         for threads in [2, 3, 4, 8] {
-            let (two, b) = run_on(threads, Engine::Auto, &text);
+            let (two, b) = run_on(threads, SudokuEngine::Auto, &text);
             assert_eq!(two.unwrap(), 2000);
             assert_eq!(a, b, "{threads} threads");
         }
         // fast9 cannot take the 4x4 puzzle of line 6: the three puzzles
         // before it are answered, then the batch stops
         for threads in [1, 2] {
-            let (r, seen) = run_on(threads, Engine::Fast9, &text);
+            let (r, seen) = run_on(threads, SudokuEngine::Fast9, &text);
             assert!(matches!(r, Err(BatchError::Engine(_))));
             assert_eq!(seen, a[..3].to_vec());
         }

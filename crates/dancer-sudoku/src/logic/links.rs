@@ -940,7 +940,7 @@ mod tests {
     //! rated puzzles of the calibration set, just before it took a strong
     //! links step: the step expected is SE's, rating and eliminations.
     use super::*;
-    use crate::{Engine, Grid, Rules, Solver};
+    use crate::{Grid, Rules, Solver, SudokuEngine};
 
     fn cell(name: &str) -> usize {
         let b = name.as_bytes();
@@ -974,7 +974,7 @@ mod tests {
             .bytes()
             .map(|c| c.saturating_sub(b'0') % 10)
             .collect();
-        let solver = Solver::new(&Rules::standard(9).unwrap(), Engine::Dlx).unwrap();
+        let solver = Solver::new(&Rules::standard(9).unwrap(), SudokuEngine::Dlx).unwrap();
         let s = solver.solve(&Grid::from_cells(9, cells), 2, 1);
         assert_eq!(s.count, 1, "{values}");
         s.solutions[0].cells().to_vec()
