@@ -244,7 +244,7 @@ fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<MergeErr
     if !parts.iter().all(|(_, p)| same(p)) {
         return Err(None);
     }
-    if let Some(e) = twice(parts) {
+    if let Some(e) = misnumbered(parts) {
         return Err(Some(e));
     }
     let n = first.shards;
@@ -282,9 +282,19 @@ fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<MergeErr
     }
 }
 
-/// The first part given twice (by the order given), as `MergeError::Twice`.
-fn twice(parts: &[(String, PartFile)]) -> Option<MergeError> {
+/// The first part (by the order given) numbered outside 1 to N
+/// (`OutOfRange`, N the first part's) or given twice (`Twice`).
+fn misnumbered(parts: &[(String, PartFile)]) -> Option<MergeError> {
+    let n = parts.first().map_or(0, |(_, p)| p.shards);
     for (j, (f, p)) in parts.iter().enumerate() {
+        if p.shard == 0 || p.shard > n {
+            return Some(MergeError::Parts(PartsError::OutOfRange {
+                noun: "part",
+                file: f.clone(),
+                k: p.shard,
+                n,
+            }));
+        }
         if let Some((a, _)) = parts[..j].iter().find(|(_, q)| q.shard == p.shard) {
             return Some(MergeError::Parts(PartsError::Twice {
                 noun: "part",
@@ -376,6 +386,7 @@ fn check_merge(parts: &[(String, PartFile)], checked: bool) {
                 e @ MergeError::Parts(
                     PartsError::NoParts { .. }
                     | PartsError::Different { .. }
+                    | PartsError::OutOfRange { .. }
                     | PartsError::Twice { .. },
                 ),
             ),

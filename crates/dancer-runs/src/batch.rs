@@ -676,8 +676,9 @@ pub struct Merged {
 /// Merges the parts of a run, given as (name, record) pairs (the name,
 /// usually the file, is for messages; the records checked by
 /// [`PartFile::from_json`], their outputs may be left out): refuses parts
-/// of other inputs, commands, versions or splits, a part given twice,
-/// parts missing and parts incomplete ([`crate::parts`]).
+/// of other inputs, commands, versions or splits, a part numbered outside
+/// 1 to N or given twice, parts missing and parts incomplete
+/// ([`crate::parts`]).
 pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
     let numbered = crate::parts::numbered(parts)?;
     numbered.all_there::<PartFile>()?;
