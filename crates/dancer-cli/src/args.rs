@@ -58,6 +58,16 @@ pub fn parse_limit(s: &str) -> Result<u64, String> {
     }
 }
 
+/// A whole number from `lo` to `hi`; `unit` follows the bounds in the
+/// message (`" bytes"`).
+pub fn whole_in(s: &str, lo: usize, hi: usize, unit: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        Ok(_) => Err(format!("must be from {lo} to {hi}{unit}")),
+        Err(e) => Err(format!("not a whole number: {e}")),
+    }
+}
+
 /// A size in bytes: a whole number, optionally followed by K, M, G or T
 /// (with or without `iB` or `B`: binary multiples all, 1K = 1024 bytes).
 pub fn parse_size(s: &str) -> Result<u64, String> {

@@ -6,14 +6,13 @@
 //! stops taking work, cancels its jobs and ends; the command exits 0. A
 //! second signal ends the program at once (130), as everywhere.
 
-use crate::args::parse_seconds;
-use anyhow::{bail, Context, Result};
+use crate::args::{parse_seconds, whole_in};
+use anyhow::{Context, Result};
 use clap::Args;
 use std::io::Write;
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 #[derive(Args)]
@@ -28,65 +27,28 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
     /// Jobs (long searches) running at once, 1 to 256 (default: one per core)
-    #[arg(long, value_name = "N", value_parser = parse_jobs)]
+    #[arg(long, value_name = "N", value_parser = |s: &str| whole_in(s, 1, dancer_web::MAX_JOBS, ""))]
     pub jobs: Option<usize>,
     /// Jobs waiting at most; more are refused (429)
-    #[arg(long, value_name = "N", default_value = "64", value_parser = parse_queue)]
+    #[arg(long, value_name = "N", default_value = "64", value_parser = |s: &str| whole_in(s, 0, 1_000_000, ""))]
     pub queue: usize,
     /// The most time one job may run, in seconds
     #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = parse_seconds)]
     pub job_time: f64,
     /// The most solutions one job keeps (it counts on past them)
-    #[arg(long, value_name = "N", default_value = "1000", value_parser = parse_count)]
+    #[arg(long, value_name = "N", default_value = "1000", value_parser = |s: &str| whole_in(s, 1, 1_000_000, ""))]
     pub job_solutions: usize,
     /// The most time the work of one request may take, in seconds (a
     /// batch: ten times this; 422 beyond; long searches are jobs)
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
     pub work_time: f64,
     /// The largest request body, in bytes (413 beyond)
-    #[arg(long, value_name = "BYTES", default_value = "1048576", value_parser = parse_body)]
+    #[arg(long, value_name = "BYTES", default_value = "1048576", value_parser = |s: &str| whole_in(s, 1024, 1 << 30, " bytes"))]
     pub body_limit: usize,
     /// Serve the page's files from DIR instead of the binary (for page
     /// developers; also DANCER_ASSETS)
     #[arg(long, value_name = "DIR", hide = true)]
     pub assets: Option<PathBuf>,
-}
-
-/// A whole number from 1 to a million.
-fn parse_count(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
-        Ok(_) => Err("must be from 1 to 1000000".into()),
-        Err(e) => Err(format!("not a whole number: {e}")),
-    }
-}
-
-/// A whole number from 1 to [`dancer_web::MAX_JOBS`].
-fn parse_jobs(s: &str) -> Result<usize, String> {
-    let max = dancer_web::MAX_JOBS;
-    match s.parse::<usize>() {
-        Ok(n) if (1..=max).contains(&n) => Ok(n),
-        Ok(_) => Err(format!("must be from 1 to {max}")),
-        Err(e) => Err(format!("not a whole number: {e}")),
-    }
-}
-
-/// A whole number from 0 to a million.
-fn parse_queue(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if n <= 1_000_000 => Ok(n),
-        Ok(_) => Err("must be from 0 to 1000000".into()),
-        Err(e) => Err(format!("not a whole number: {e}")),
-    }
-}
-
-/// Bytes, from 1 KiB to 1 GiB.
-fn parse_body(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if (1024..=1 << 30).contains(&n) => Ok(n),
-        Ok(_) => Err("must be from 1024 to 1073741824 bytes".into()),
-        Err(e) => Err(format!("not a whole number: {e}")),
-    }
 }
 
 /// Runs the server; the exit code: 0 after a clean stop, 2 on an error.
@@ -101,14 +63,6 @@ pub fn main(args: ServeArgs) -> ExitCode {
 }
 
 fn run(args: ServeArgs) -> Result<()> {
-    let assets = args
-        .assets
-        .or_else(|| std::env::var_os("DANCER_ASSETS").map(PathBuf::from));
-    if let Some(dir) = &assets {
-        if !dir.join("index.html").is_file() {
-            bail!("{}: no index.html there", dir.display());
-        }
-    }
     let defaults = dancer_web::Config::default();
     let config = dancer_web::Config {
         bind: args.bind,
@@ -121,21 +75,13 @@ fn run(args: ServeArgs) -> Result<()> {
         body_limit: args.body_limit,
         work_time: Duration::try_from_secs_f64(args.work_time).context("--work-time")?,
         batch_time: Duration::try_from_secs_f64(args.work_time * 10.0).context("--work-time")?,
-        assets,
+        assets: (args.assets).or_else(|| std::env::var_os("DANCER_ASSETS").map(PathBuf::from)),
     };
     // the signal handler's flag: set by the first Ctrl-C or SIGTERM
     let stop = crate::interrupt::cancel_flag();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_name("dancer-serve")
-        .build()
-        .context("cannot start the server's threads")?;
-    rt.block_on(async move {
-        let server = dancer_web::bind(config.clone())
-            .await
-            .with_context(|| format!("cannot listen on {}:{}", config.bind, config.port))?;
+    let started = |server: &dancer_web::Server| {
         let url = server.url();
-        if !config.bind.is_loopback() {
+        if !server.addr().ip().is_loopback() {
             eprintln!(
                 "dancer: warning: listening on {}: anyone who can reach this address can use the server",
                 server.addr()
@@ -146,16 +92,10 @@ fn run(args: ServeArgs) -> Result<()> {
         if args.open {
             open(&url);
         }
-        let shutdown = async move {
-            while !stop.load(Ordering::SeqCst) {
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            eprintln!("dancer: stopping");
-        };
-        server.run(shutdown).await.context("the server failed")?;
-        eprintln!("dancer: stopped");
-        Ok(())
-    })
+    };
+    dancer_web::run_until(config, stop, started, || eprintln!("dancer: stopping"))?;
+    eprintln!("dancer: stopped");
+    Ok(())
 }
 
 /// Opens `url` in the desktop's browser, or says it could not.

@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_core::memo::MemoError;
 use dancer_core::parallel::{Progress, UnitResult};
-use dancer_core::{verify, Problem};
+use dancer_core::Problem;
 use dancer_formats::ndjson::SolveRecord;
 use dancer_formats::out_file::{OutFile, OutKind};
 use dancer_runs::plan::{MemoRun, PlanError, RunHooks, RunOptions, RunPlan, SearchRun};
@@ -155,10 +155,6 @@ struct Printed<'o> {
     line: String,
     /// The first write error: the run is stopped, and it is returned.
     error: Option<std::io::Error>,
-    /// An invalid solution (an engine bug): reported as an error.
-    bad: Option<String>,
-    /// Solutions checked by `--verify`.
-    verified: u64,
     save_error: Option<anyhow::Error>,
 }
 
@@ -196,19 +192,12 @@ impl RunHooks for Printer<'_, '_> {
     fn unit(&self, r: &UnitResult) {
         let mut p = self.printed.lock().expect("no thread panics holding it");
         let p = &mut *p;
+        if self.args.count {
+            return;
+        }
         for sol in &r.solutions {
-            if self.args.verify {
-                match verify(self.problem, sol) {
-                    Ok(()) => p.verified += 1,
-                    Err(e) => {
-                        p.bad.get_or_insert(format!(
-                            "engine produced an invalid solution {sol:?}: {e}"
-                        ));
-                    }
-                }
-            }
-            if self.args.count || p.error.is_some() {
-                continue;
+            if p.error.is_some() {
+                return;
             }
             if let Err(e) = self.print(p, sol) {
                 p.error = Some(e);
@@ -368,8 +357,6 @@ fn run_search(
             first: true,
             line: String::new(),
             error: None,
-            bad: None,
-            verified: 0,
             save_error: None,
         }),
         cancel,
@@ -384,8 +371,8 @@ fn run_search(
     if let Some(e) = p.save_error.take() {
         return Err(e);
     }
-    if let Some(msg) = p.bad.take() {
-        bail!(msg);
+    if let Some((sol, e)) = &ran.invalid {
+        bail!("engine produced an invalid solution {sol:?}: {e}");
     }
     if let Some(e) = p.error.take() {
         return Err(anyhow::Error::from(e).context("cannot write the output"));
@@ -413,8 +400,7 @@ fn run_search(
     }
     // the partial result of an interrupted run is out too, before the exit
     out.flush()?;
-    let verified = args.verify.then_some(p.verified);
-    search_summary(args, problem, search, stats, ran.stopped, verified);
+    search_summary(args, problem, search, stats, ran.stopped, ran.verified);
     Ok(Found::of_search(stats.solutions, ran.stopped))
 }
 
@@ -481,17 +467,6 @@ fn search_summary(
     }
 }
 
-/// How many of `units` (numbered from 0, dealt round-robin) part `k` of
-/// `n` (1-based) takes: those numbered `k - 1`, `k - 1 + n`, ... (no sum
-/// that can wrap, whatever `n` is).
-fn units_of_part(units: u64, k: u64, n: u64) -> u64 {
-    if units < k {
-        0
-    } else {
-        (units - k) / n + 1
-    }
-}
-
 /// `dancer solve --count --memo`: the memoizing counter
 /// ([`dancer_core::memo`]), its count on standard output (a JSON summary
 /// with `--json`), what it did on standard error.
@@ -515,11 +490,7 @@ fn run_memo(
                 "shard {}/{}: {} of {} (memo, {} down), written to {}",
                 s.k,
                 s.n,
-                plural(
-                    units_of_part(sp.units, s.k as u64, s.n as u64),
-                    "unit",
-                    "units"
-                ),
+                plural(s.units_of(sp.units), "unit", "units"),
                 sp.units,
                 plural(sp.depth, "level", "levels"),
                 path.display()
@@ -720,17 +691,6 @@ mod tests {
             e.to_string(),
             "ck.json: the checkpoint was made with --engine dlx, not bitset"
         );
-    }
-
-    #[test]
-    fn the_units_of_a_part_never_wrap() {
-        use super::units_of_part;
-        assert_eq!(units_of_part(1, 1, u64::MAX), 1);
-        assert_eq!(units_of_part(1, 2, u64::MAX), 0);
-        assert_eq!(units_of_part(10, 3, 4), 2); // 2 and 6
-        assert_eq!(units_of_part(10, 2, 4), 3); // 1, 5 and 9
-        assert_eq!(units_of_part(0, 1, 2), 0);
-        assert_eq!(units_of_part(u64::MAX, 1, 1), u64::MAX);
     }
 
     /// The spinner's message fits 80 columns with its spinner, at the

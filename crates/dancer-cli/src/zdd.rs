@@ -9,7 +9,7 @@ use crate::input::{read_problem, Format};
 use crate::output::{plural, Found, Out};
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
-use dancer_core::rng::SplitMix64;
+use dancer_core::rng::{Draw, SplitMix64};
 use dancer_core::zdd::{Zdd, ZddError};
 use dancer_core::{verify, Problem};
 use dancer_formats::ndjson::ZddRecord;

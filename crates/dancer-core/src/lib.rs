@@ -24,7 +24,7 @@
 //! | [`memory`] | the memory the process may really use (RLIMIT_AS, cgroups, MemAvailable): what caches are sized by |
 //! | [`count`](mod@count) | [`Count`], exact counts of any size |
 //! | [`zdd`] | ZDDs of solutions ([`memo::count_to_zdd`] writes them): read, count, list, uniformly random solutions |
-//! | [`rng`] | [`rng::SplitMix64`], the one random number generator of new code (and why two older streams stay) |
+//! | [`rng`] | every random number, through one interface ([`rng::Draw`]): [`rng::SplitMix64`] for new code, the two older streams users got (estimates, generated puzzles) |
 //! | [`classic`] | the n queens and Langford pairs, generated |
 //! | [`cpu`] | what the processor can do (AVX2, BMI), asked once; byte searches that ask nothing |
 //! | [`plural`] | `1 unit`, `2 units`: every count in a message goes through it |

@@ -82,16 +82,12 @@ impl Stats {
     }
 }
 
-/// The random numbers of Knuth's tree-size estimates: xorshift64, a
-/// reproducible stream for a seed (no dependency, no global state).
+/// The random numbers of Knuth's tree-size estimates: the stream of
+/// [`crate::rng::XorShift64`] for `seed`.
 pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut x = seed | 1;
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    }
+    use crate::rng::Draw;
+    let mut r = crate::rng::XorShift64::new(seed);
+    move || r.next_u64()
 }
 
 /// Knuth's estimate of a search tree from random probes (each probe a path

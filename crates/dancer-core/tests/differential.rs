@@ -5,6 +5,7 @@
 mod common;
 
 use common::{dlxm_solutions, engine_solutions, spec_strategy, spec_with_bounds, Spec};
+use dancer_core::rng::Draw;
 use dancer_core::{verify, EngineKind};
 use dancer_testdata::Lcg;
 use proptest::prelude::*;

@@ -9,6 +9,8 @@
 //!   documented in one place.
 //! * [`out_file`]: writing a file without losing anyone's data (never the
 //!   input, never over a FIFO, a device or a link, whole or not at all).
+//! * [`text`]: reading an input whole as text within caps on its size and
+//!   its lines (an input is hostile until read).
 //!
 //! Every error and warning says where: `FILE:LINE:COL: message`, the line
 //! and column 1-based (a column counts characters), for standard input
@@ -18,6 +20,7 @@ pub mod dlx;
 pub mod json;
 pub mod ndjson;
 pub mod out_file;
+pub mod text;
 
 use std::fmt;
 
@@ -56,6 +59,30 @@ pub enum Error {
     /// A file that is not written, and why (see [`out_file`]).
     #[error("{file}: {message}")]
     Refused { file: String, message: String },
+    /// An input that could not be opened (see [`text`]).
+    #[error("cannot open {file}")]
+    Open {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// An input that could not be read to its end (see [`text`]).
+    #[error("cannot read {file}")]
+    Read {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// An input larger than its cap of `max` bytes (see [`text`]).
+    #[error("{file}: more than {} MiB: larger than dancer reads whole", max >> 20)]
+    TooLarge { file: String, max: u64 },
+    /// A line longer than `max` bytes (see [`text`]).
+    #[error("{file}:{line}: the line is longer than {} KiB", max >> 10)]
+    LineTooLong {
+        file: String,
+        line: usize,
+        max: usize,
+    },
 }
 
 impl Error {
@@ -74,7 +101,7 @@ impl Error {
     pub fn location(&self) -> Option<&Location> {
         match self {
             Error::Syntax { at, .. } => Some(at),
-            Error::Io { .. } | Error::Refused { .. } => None,
+            _ => None,
         }
     }
 }

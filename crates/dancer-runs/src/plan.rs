@@ -27,7 +27,7 @@
 use crate::search::{Checkpoint, Saved, ShardSpec, Split, SplitError, SplitOptions};
 use dancer_core::memo::CountWith;
 use dancer_core::parallel::{self, Observer, Progress, RunConfig, Stop, UnitResult};
-use dancer_core::{EngineError, EngineKind, Problem, Stats};
+use dancer_core::{EngineError, EngineKind, Problem, Stats, VerifyError};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -133,6 +133,9 @@ pub struct SearchRun {
     pub config: RunConfig,
     /// Checkpoints about this often, when saved.
     pub checkpoint_every: Option<Duration>,
+    /// Every solution is checked against the problem
+    /// ([`dancer_core::verify`]), not the engine, before it is handed out.
+    pub verify: bool,
 }
 
 impl RunOptions {
@@ -192,6 +195,7 @@ impl RunOptions {
             split,
             config,
             checkpoint_every: self.checkpoint_every,
+            verify: self.verify,
         })))
     }
 
@@ -270,11 +274,26 @@ pub struct SearchOutcome {
     pub stopped: Option<Stop>,
     /// This shard's result record, when the run is a shard.
     pub shard: Option<Saved>,
+    /// Solutions verified, when asked for.
+    pub verified: Option<u64>,
+    /// The first solution that failed verification (an engine's bug), and
+    /// why; it was handed out all the same.
+    pub invalid: Option<(Vec<usize>, VerifyError)>,
+}
+
+/// What verification found as units came in.
+#[derive(Default)]
+struct Verified {
+    count: u64,
+    invalid: Option<(Vec<usize>, VerifyError)>,
 }
 
 /// Hands units to the front end, and the checkpoint when it is due.
 struct Saving<'h> {
     hooks: &'h dyn RunHooks,
+    /// The problem, when its solutions are verified.
+    verify: Option<&'h Problem>,
+    verified: Mutex<Verified>,
     checkpoint: Option<Mutex<Checkpoint>>,
     start: Instant,
 }
@@ -291,6 +310,20 @@ impl Saving<'_> {
 
 impl Observer for Saving<'_> {
     fn unit(&self, r: &UnitResult) {
+        if let Some(problem) = self.verify {
+            let (mut ok, mut bad) = (0, None);
+            for sol in &r.solutions {
+                match dancer_core::verify(problem, sol) {
+                    Ok(()) => ok += 1,
+                    Err(e) => _ = bad.get_or_insert((sol.clone(), e)),
+                }
+            }
+            let mut v = self.verified.lock().expect("no thread panics holding it");
+            v.count += ok;
+            if v.invalid.is_none() {
+                v.invalid = bad;
+            }
+        }
         self.hooks.unit(r);
         if let Some(cp) = &self.checkpoint {
             let mut cp = cp.lock().expect("no thread panics holding it");
@@ -329,6 +362,8 @@ impl SearchRun {
         let start = Instant::now();
         let saving = Saving {
             hooks,
+            verify: self.verify.then_some(problem),
+            verified: Mutex::default(),
             checkpoint: self
                 .checkpoint_every
                 .map(|every| Mutex::new(self.split.checkpoint(every))),
@@ -351,11 +386,14 @@ impl SearchRun {
             self.split
                 .shard_result(&stats, stopped, elapsed.as_secs_f64())
         });
+        let verified = saving.verified.into_inner().expect("the run is over");
         Ok(SearchOutcome {
             stats,
             complete: summary.complete,
             stopped,
             shard,
+            verified: self.verify.then_some(verified.count),
+            invalid: verified.invalid,
         })
     }
 }

@@ -165,6 +165,18 @@ impl ShardSpec {
     pub fn counts_top(self) -> bool {
         self.k == 1
     }
+
+    /// How many of `units` (numbered from 0, dealt round-robin) this shard
+    /// takes: those numbered `k - 1`, `k - 1 + n`, ... (no sum that can
+    /// wrap, whatever `n` is).
+    pub fn units_of(self, units: u64) -> u64 {
+        let (k, n) = (self.k as u64, self.n as u64);
+        if units < k {
+            0
+        } else {
+            (units - k) / n + 1
+        }
+    }
 }
 
 impl fmt::Display for ShardSpec {
@@ -939,6 +951,25 @@ fn sum(parts: &[(String, Saved)], n: usize) -> Result<Merged, MergeError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_units_of_a_shard_never_wrap() {
+        let of = |k, n, units| ShardSpec { k, n }.units_of(units);
+        assert_eq!(of(1, usize::MAX, 1), 1);
+        assert_eq!(of(2, usize::MAX, 1), 0);
+        assert_eq!(of(3, 4, 10), 2); // 2 and 6
+        assert_eq!(of(2, 4, 10), 3); // 1, 5 and 9
+        assert_eq!(of(1, 2, 0), 0);
+        assert_eq!(of(1, 1, u64::MAX), u64::MAX);
+        // what `takes` says, unit by unit
+        for (k, n) in [(1, 1), (2, 3), (3, 3), (4, 7)] {
+            let s = ShardSpec { k, n };
+            for units in 0..20u64 {
+                let taken = (0..units as usize).filter(|&u| s.takes(u)).count() as u64;
+                assert_eq!(s.units_of(units), taken, "{k}/{n} of {units}");
+            }
+        }
+    }
+
     use super::*;
 
     /// The split of `p` with `dlx` as `opts` asks.

@@ -106,7 +106,7 @@
 
 #![allow(clippy::needless_range_loop)] // rows, columns and positions are walked by index
 
-use dancer_core::rng::SplitMix64;
+use dancer_core::rng::{Draw, SplitMix64};
 
 /// A transform of the 9x9 Sudoku group: where each cell goes and what each
 /// digit becomes.

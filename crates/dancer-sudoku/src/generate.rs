@@ -15,6 +15,7 @@ use crate::logic::{self, Level, Rating};
 use crate::puzzle::Puzzle;
 use crate::rules::Rules;
 use crate::solve::{Solver, SudokuEngine};
+use dancer_core::rng::{Draw, XorShift64Star};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -117,34 +118,9 @@ impl Symmetry {
     }
 }
 
-/// A small, fast, reproducible random number generator (xorshift*).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545F4914F6CDD1D)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
-    }
-}
-
 /// A random complete grid for `rules`, by randomised backtracking (the
 /// cell with the fewest candidates first, digits in random order).
-pub fn random_solution(rules: &Rules, rng: &mut Rng) -> Grid {
+pub fn random_solution(rules: &Rules, rng: &mut XorShift64Star) -> Grid {
     let n = rules.size();
     let units: Vec<Vec<usize>> = rules.units().into_iter().map(|u| u.cells).collect();
     let mut peers = vec![Vec::new(); n * n];
@@ -163,7 +139,7 @@ pub fn random_solution(rules: &Rules, rng: &mut Rng) -> Grid {
         vals: &mut [u8],
         peers: &[Vec<usize>],
         full: u32,
-        rng: &mut Rng,
+        rng: &mut XorShift64Star,
         budget: &mut u64,
     ) -> bool {
         if *budget == 0 {
@@ -244,7 +220,7 @@ pub fn generate_until(
     let rules = &opts.rules;
     let n = rules.size();
     let solver = Solver::new(rules, SudokuEngine::Auto).expect("auto fits every rule");
-    let mut rng = Rng::new(seed);
+    let mut rng = XorShift64Star::new(seed);
     let unique = |g: &Grid| solver.solve(g, 2, 0).count == 1;
     for _ in 0..opts.attempts.max(1) {
         if stop() {

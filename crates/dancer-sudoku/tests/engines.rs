@@ -1,6 +1,7 @@
 //! Every engine against the others on every size and variant, every answer
 //! checked against the rules; the public puzzle sets when present.
 
+use dancer_core::rng::Draw;
 use dancer_sudoku::{check_solution, Grid, Puzzle, Rules, Solver, Status, SudokuEngine};
 use dancer_testdata::Lcg;
 

@@ -72,17 +72,12 @@ impl Lcg {
             .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
+}
 
-    /// A number below `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// Shuffles `v` (Fisher and Yates).
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
+/// `below` and `shuffle` as every generator of the workspace has them
+/// (`dancer_core::rng::Draw`), from the numbers of [`Lcg::next`].
+impl dancer_core::rng::Draw for Lcg {
+    fn next_u64(&mut self) -> u64 {
+        self.next()
     }
 }

@@ -28,8 +28,9 @@
 //! * **bounded memory**: bodies capped, queues capped, finished jobs kept
 //!   for a while and then dropped.
 //!
-//! [`bind`] then [`Server::run`] (or [`serve`]) run it; [`app`] is the
-//! router, for tests.
+//! [`bind`] then [`Server::run`] (or [`serve`]) run it, [`run_until`]
+//! on a runtime of its own until a flag is set; [`app`] is the router,
+//! for tests.
 //!
 //! | module | what |
 //! |---|---|
@@ -374,6 +375,64 @@ impl Server {
             .with_graceful_shutdown(stop)
             .await
     }
+}
+
+/// Why [`run_until`] could not serve.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// `assets` holds no `index.html`.
+    #[error("{}: no index.html there", .0.display())]
+    NoIndex(PathBuf),
+    /// The runtime's threads could not start.
+    #[error("cannot start the server's threads")]
+    Threads(#[source] std::io::Error),
+    /// The address could not be bound.
+    #[error("cannot listen on {bind}:{port}")]
+    Bind {
+        bind: IpAddr,
+        port: u16,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The server stopped on an error.
+    #[error("the server failed")]
+    Failed(#[source] std::io::Error),
+}
+
+/// Serves `config` on a runtime of its own, blocking, until `stop` is set
+/// (polled ten times a second): `started` is told the server once it
+/// listens, `stopping` when the flag is seen; then the server refuses new
+/// work, cancels its jobs and ends (see [`Server::run`]).
+pub fn run_until(
+    config: Config,
+    stop: Arc<AtomicBool>,
+    started: impl FnOnce(&Server),
+    stopping: impl FnOnce() + Send + 'static,
+) -> std::result::Result<(), ServeError> {
+    if let Some(dir) = &config.assets {
+        if !dir.join("index.html").is_file() {
+            return Err(ServeError::NoIndex(dir.clone()));
+        }
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("dancer-serve")
+        .build()
+        .map_err(ServeError::Threads)?;
+    rt.block_on(async move {
+        let (bind, port) = (config.bind, config.port);
+        let server = self::bind(config)
+            .await
+            .map_err(|source| ServeError::Bind { bind, port, source })?;
+        started(&server);
+        let shutdown = async move {
+            while !stop.load(Ordering::SeqCst) {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            stopping();
+        };
+        server.run(shutdown).await.map_err(ServeError::Failed)
+    })
 }
 
 /// Binds and serves until `shutdown` completes.

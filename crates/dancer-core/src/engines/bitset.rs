@@ -554,13 +554,7 @@ impl<'p, const W: usize> Bitset<'p, W> {
 }
 
 impl<const W: usize> Search for Bitset<'_, W> {
-    fn control(&self) -> &Control {
-        &self.ctl
-    }
-
-    fn control_mut(&mut self) -> &mut Control {
-        &mut self.ctl
-    }
+    crate::engines::control::control_in_ctl!();
 
     fn step(&mut self) -> Step {
         #[cfg(target_arch = "x86_64")]

@@ -134,6 +134,20 @@ impl Control {
 
 /// What an engine implements to get [`Engine`]: its search step and the
 /// moves that only it knows how to make on its data structure.
+/// The two accessors of [`Search`] for an engine that keeps its
+/// [`Control`] in its field `ctl` (every engine does).
+macro_rules! control_in_ctl {
+    () => {
+        fn control(&self) -> &crate::engines::control::Control {
+            &self.ctl
+        }
+        fn control_mut(&mut self) -> &mut crate::engines::control::Control {
+            &mut self.ctl
+        }
+    };
+}
+pub(crate) use control_in_ctl;
+
 pub(crate) trait Search: Send {
     fn control(&self) -> &Control;
     fn control_mut(&mut self) -> &mut Control;

@@ -459,13 +459,7 @@ impl<'p> Dlx<'p> {
 }
 
 impl Search for Dlx<'_> {
-    fn control(&self) -> &Control {
-        &self.ctl
-    }
-
-    fn control_mut(&mut self) -> &mut Control {
-        &mut self.ctl
-    }
+    crate::engines::control::control_in_ctl!();
 
     fn step(&mut self) -> Step {
         if self.colored {

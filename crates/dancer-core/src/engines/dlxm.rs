@@ -474,13 +474,7 @@ impl<'p> Dlxm<'p> {
 }
 
 impl Search for Dlxm<'_> {
-    fn control(&self) -> &Control {
-        &self.ctl
-    }
-
-    fn control_mut(&mut self) -> &mut Control {
-        &mut self.ctl
-    }
+    crate::engines::control::control_in_ctl!();
 
     fn step(&mut self) -> Step {
         if self.colored {

@@ -617,13 +617,7 @@ impl<'p> BitMrv<'p> {
 }
 
 impl Search for BitMrv<'_> {
-    fn control(&self) -> &Control {
-        &self.ctl
-    }
-
-    fn control_mut(&mut self) -> &mut Control {
-        &mut self.ctl
-    }
+    crate::engines::control::control_in_ctl!();
 
     fn step(&mut self) -> Step {
         #[cfg(target_arch = "x86_64")]
