@@ -53,7 +53,7 @@ pub use dancer_formats::text::{MAX_SMALL, MAX_TEXT};
 /// [`stdin`]): for the commands that read all of it at once (at most
 /// [`MAX_TEXT`] bytes, lines of puzzles).
 pub fn read_stdin(what: &str) -> Result<String> {
-    let limits = text::Limits {
+    let limits = text::ReadLimits {
         bytes: MAX_TEXT,
         line: text::MAX_PUZZLE_LINE,
         size_hint: 0,

@@ -12,7 +12,7 @@
 //! must be covered at least `u` and at most `v` times, `v|name` exactly `v`
 //! times.
 
-use crate::{Diagnostic, Error, Location, Parsed};
+use crate::{Diagnostic, FormatError, Location, Parsed};
 use dancer_core::{BuildError, Problem, ProblemBuilder};
 use std::io::{BufRead, Read, Write};
 
@@ -69,14 +69,14 @@ pub const MAX_LINE: usize = 64 << 20;
 /// Reads a problem in DLX format. `file` names the input in messages.
 /// A UTF-8 byte order mark at the start is skipped; a line longer than
 /// [`MAX_LINE`] is an error.
-pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
+pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, FormatError> {
     let mut buf = Vec::new();
     let mut lineno = 0usize;
     let mut b = ProblemBuilder::new();
     let mut warnings = Vec::new();
     // the line of the item line, once read
     let mut items_at = None;
-    let io = |e| Error::Io {
+    let io = |e| FormatError::Io {
         file: file.to_string(),
         source: e,
     };
@@ -91,7 +91,7 @@ pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
         }
         lineno += 1;
         if buf.len() > MAX_LINE {
-            return Err(Error::at(
+            return Err(FormatError::at(
                 file,
                 lineno,
                 1,
@@ -110,7 +110,7 @@ pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
                     .chars()
                     .count()
                     + 1;
-                return Err(Error::at(file, lineno, col, "invalid UTF-8"));
+                return Err(FormatError::at(file, lineno, col, "invalid UTF-8"));
             }
         };
         if is_comment_or_blank(line) {
@@ -130,7 +130,7 @@ pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
         } else {
             "the input has only comments and blank lines"
         };
-        return Err(Error::at(
+        return Err(FormatError::at(
             file,
             lineno.max(1),
             1,
@@ -139,12 +139,12 @@ pub fn read<R: BufRead>(mut input: R, file: &str) -> Result<Parsed, Error> {
     };
     let problem = b
         .build()
-        .map_err(|e| Error::at(file, items_line, items_col, e.to_string()))?;
+        .map_err(|e| FormatError::at(file, items_line, items_col, e.to_string()))?;
     Ok(Parsed { problem, warnings })
 }
 
 /// Reads a problem in DLX format from a string.
-pub fn read_str(text: &str, file: &str) -> Result<Parsed, Error> {
+pub fn read_str(text: &str, file: &str) -> Result<Parsed, FormatError> {
     read(text.as_bytes(), file)
 }
 
@@ -183,14 +183,19 @@ pub(crate) fn multiplicity(tok: &str) -> Option<Result<(u32, u32, &str), String>
     })())
 }
 
-fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> Result<(), Error> {
+fn read_items(
+    b: &mut ProblemBuilder,
+    line: &str,
+    file: &str,
+    lineno: usize,
+) -> Result<(), FormatError> {
     let mut secondary = false;
     for (col, tok) in tokens(line) {
         let mut name = tok;
         let mut col = col;
         if let Some(rest) = name.strip_prefix('|') {
             if secondary {
-                return Err(Error::at(
+                return Err(FormatError::at(
                     file,
                     lineno,
                     col,
@@ -207,9 +212,9 @@ fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> 
         // DLX3: `u:v|name` or `v|name`, primary items only
         let mut bounds = None;
         if let Some(m) = multiplicity(name) {
-            let (u, v, n) = m.map_err(|msg| Error::at(file, lineno, col, msg))?;
+            let (u, v, n) = m.map_err(|msg| FormatError::at(file, lineno, col, msg))?;
             if secondary {
-                return Err(Error::at(
+                return Err(FormatError::at(
                     file,
                     lineno,
                     col,
@@ -225,7 +230,12 @@ fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> 
             (':', "':' inside an item name (colours belong on options)"),
         ] {
             if name.contains(c) {
-                return Err(Error::at(file, lineno, col, format!("{name:?}: {why}")));
+                return Err(FormatError::at(
+                    file,
+                    lineno,
+                    col,
+                    format!("{name:?}: {why}"),
+                ));
             }
         }
         let r = match (secondary, bounds) {
@@ -235,13 +245,13 @@ fn read_items(b: &mut ProblemBuilder, line: &str, file: &str, lineno: usize) -> 
         };
         r.map_err(|e| match e {
             BuildError::DuplicateItem(n) => {
-                Error::at(file, lineno, col, format!("duplicate item name {n:?}"))
+                FormatError::at(file, lineno, col, format!("duplicate item name {n:?}"))
             }
-            e => Error::at(file, lineno, col, e.to_string()),
+            e => FormatError::at(file, lineno, col, e.to_string()),
         })?;
     }
     if b.n_primary() == 0 {
-        return Err(Error::at(
+        return Err(FormatError::at(
             file,
             lineno,
             first_col(line),
@@ -257,7 +267,7 @@ fn read_option(
     file: &str,
     lineno: usize,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<(), Error> {
+) -> Result<(), FormatError> {
     b.begin_option();
     for (col, tok) in tokens(line) {
         let (name, color) = match tok.split_once(':') {
@@ -267,7 +277,7 @@ fn read_option(
         if let Some(c) = color {
             if c.is_empty() {
                 b.abandon_option();
-                return Err(Error::at(
+                return Err(FormatError::at(
                     file,
                     lineno,
                     col,
@@ -277,7 +287,7 @@ fn read_option(
         }
         if let Err(e) = b.push_named(name, color) {
             b.abandon_option();
-            return Err(Error::at(file, lineno, col, entry_error(e)));
+            return Err(FormatError::at(file, lineno, col, entry_error(e)));
         }
     }
     let k = b.end_option();

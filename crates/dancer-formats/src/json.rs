@@ -10,7 +10,7 @@
 //! Entries are written as in the DLX format, `name` or `name:colour`, and
 //! primary items may carry DLX3 multiplicities, `"2:3|name"`.
 
-use crate::{Diagnostic, Error, Location, Parsed};
+use crate::{Diagnostic, FormatError, Location, Parsed};
 use dancer_core::{Problem, ProblemBuilder};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
@@ -56,14 +56,14 @@ impl ProblemDoc {
     /// where the value is in the document's compact JSON form (the one
     /// [`to_string`] writes: all on line 1); [`read`] gives the place in
     /// the text read instead.
-    pub fn to_problem(&self, file: &str) -> Result<Parsed, Error> {
+    pub fn to_problem(&self, file: &str) -> Result<Parsed, FormatError> {
         let text = serde_json::to_vec(self).expect("plain data serialises");
         self.build(file, &text)
     }
 
     /// Builds the problem read from `text`, locating errors and warnings
     /// there.
-    fn build(&self, file: &str, text: &[u8]) -> Result<Parsed, Error> {
+    fn build(&self, file: &str, text: &[u8]) -> Result<Parsed, FormatError> {
         let place = |path: &[Seg]| {
             let (line, col) = locate(text, path).unwrap_or((1, 1));
             Location {
@@ -72,7 +72,7 @@ impl ProblemDoc {
                 col,
             }
         };
-        let at = |path: &[Seg], e: &dyn std::fmt::Display| Error::Syntax {
+        let at = |path: &[Seg], e: &dyn std::fmt::Display| FormatError::Syntax {
             at: place(path),
             message: format!("{}: {e}", path_text(path)),
         };
@@ -294,8 +294,8 @@ pub const MAX_JSON: u64 = 4 << 30;
 /// At most [`MAX_JSON`] bytes are read; input that does not start (after
 /// white space and a byte order mark) with `{` is refused at once, without
 /// reading the rest.
-pub fn read<R: Read>(input: R, file: &str) -> Result<Parsed, Error> {
-    let io = |e| Error::Io {
+pub fn read<R: Read>(input: R, file: &str) -> Result<Parsed, FormatError> {
+    let io = |e| FormatError::Io {
         file: file.to_string(),
         source: e,
     };
@@ -332,7 +332,7 @@ pub fn read<R: Read>(input: R, file: &str) -> Result<Parsed, Error> {
         } else {
             format!("byte 0x{b:02x}")
         };
-        return Err(Error::at(
+        return Err(FormatError::at(
             file,
             line,
             col,
@@ -341,7 +341,7 @@ pub fn read<R: Read>(input: R, file: &str) -> Result<Parsed, Error> {
     }
     input.read_to_end(&mut text).map_err(io)?;
     if text.len() as u64 > MAX_JSON {
-        return Err(Error::at(
+        return Err(FormatError::at(
             file,
             1,
             1,
@@ -368,7 +368,7 @@ pub fn read<R: Read>(input: R, file: &str) -> Result<Parsed, Error> {
         // serde_json counts the column in bytes; ours count characters
         // (column 0: at the start of a line, before its first character)
         let col = char_column(&text, e.line(), e.column());
-        Error::at(file, e.line().max(1), col.max(1), msg)
+        FormatError::at(file, e.line().max(1), col.max(1), msg)
     })?;
     doc.build(file, &text)
 }

@@ -45,7 +45,7 @@ impl fmt::Display for Location {
 
 /// Errors of this crate.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub enum FormatError {
     /// The input breaks a rule of its format.
     #[error("{at}: {message}")]
     Syntax { at: Location, message: String },
@@ -85,10 +85,10 @@ pub enum Error {
     },
 }
 
-impl Error {
+impl FormatError {
     pub(crate) fn at(file: &str, line: usize, col: usize, message: impl Into<String>) -> Self {
         debug_assert!(line >= 1 && col >= 1, "locations are 1-based");
-        Error::Syntax {
+        FormatError::Syntax {
             at: Location {
                 file: file.to_string(),
                 line,
@@ -100,7 +100,7 @@ impl Error {
     /// Where the error is, for syntax errors.
     pub fn location(&self) -> Option<&Location> {
         match self {
-            Error::Syntax { at, .. } => Some(at),
+            FormatError::Syntax { at, .. } => Some(at),
             _ => None,
         }
     }

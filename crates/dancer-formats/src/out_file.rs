@@ -3,7 +3,7 @@
 //!
 //! Every file `dancer` writes goes through [`OutFile`], which settles once,
 //! before the run, what writing to the path will do, and refuses what would
-//! lose data ([`Error::Refused`], saying why):
+//! lose data ([`FormatError::Refused`], saying why):
 //!
 //! * a path that is, or leads by links to, one of the run's inputs (the
 //!   problem, the puzzle, a part being resumed from is its own output and
@@ -22,9 +22,9 @@
 //!   result to merge, a part file) must be read back, so it is refused
 //!   there;
 //! * every write error (`ENOSPC` included, from the write, the flush or the
-//!   sync) is an error naming the path ([`Error::Io`]).
+//!   sync) is an error naming the path ([`FormatError::Io`]).
 
-use crate::Error;
+use crate::FormatError;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,8 +58,12 @@ impl OutFile {
     /// Checks `path` for writing a file of `kind` (see the module's prose);
     /// `inputs` are the files the run reads, each with what it is (`the
     /// problem`), which it must not be.
-    pub fn new(path: &Path, kind: OutKind, inputs: &[(&Path, &str)]) -> Result<OutFile, Error> {
-        let refused = |message: String| Error::Refused {
+    pub fn new(
+        path: &Path,
+        kind: OutKind,
+        inputs: &[(&Path, &str)],
+    ) -> Result<OutFile, FormatError> {
+        let refused = |message: String| FormatError::Refused {
             file: path.display().to_string(),
             message,
         };
@@ -113,7 +117,7 @@ impl OutFile {
     }
 
     /// Writes `data` as the whole file (see the module's prose).
-    pub fn write(&self, data: &[u8]) -> Result<(), Error> {
+    pub fn write(&self, data: &[u8]) -> Result<(), FormatError> {
         let mut w = self.create()?;
         w.write_all(data).map_err(|e| io_error(&self.path, e))?;
         w.commit()
@@ -122,7 +126,7 @@ impl OutFile {
     /// A writer for the file: nothing is in place until
     /// [`Writing::commit`]; dropped before, it leaves the old file (a
     /// regular one) as it was.
-    pub fn create(&self) -> Result<Writing, Error> {
+    pub fn create(&self) -> Result<Writing, FormatError> {
         let shown = |e| io_error(&self.path, e);
         if self.through {
             let f = OpenOptions::new()
@@ -160,7 +164,7 @@ pub struct Writing {
 impl Writing {
     /// Flushes and puts the file in place: every error (a full disk, at the
     /// write, flush or sync) is an error naming the path.
-    pub fn commit(mut self) -> Result<(), Error> {
+    pub fn commit(mut self) -> Result<(), FormatError> {
         let path = self.out.path.clone();
         let shown = |e| io_error(&path, e);
         let w = self.file.take().expect("committed once");
@@ -228,8 +232,8 @@ fn parent_of(p: &Path) -> PathBuf {
 }
 
 /// A write error of `path`.
-fn io_error(path: &Path, source: std::io::Error) -> Error {
-    Error::Io {
+fn io_error(path: &Path, source: std::io::Error) -> FormatError {
+    FormatError::Io {
         file: path.display().to_string(),
         source,
     }

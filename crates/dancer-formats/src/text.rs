@@ -16,10 +16,10 @@
 //!
 //! A file's size, when known, only sizes the buffer (never beyond the
 //! cap): the file is read whole at once instead of copied as the buffer
-//! grows. Every error says which input ([`Error`]: `Io` with the input's
+//! grows. Every error says which input ([`FormatError`]: `Io` with the input's
 //! name, `TooLarge`, `LineTooLong`, `Syntax` at the bad byte).
 
-use crate::{Error, Location};
+use crate::{FormatError, Location};
 use std::io::Read;
 use std::path::Path;
 
@@ -38,7 +38,7 @@ pub const MAX_PUZZLE_LINE: usize = 1 << 20;
 /// The limits of one read: at most `bytes` in all, lines of at most
 /// `line` bytes; `size_hint` bytes are made room for at once.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct ReadLimits {
     pub bytes: u64,
     pub line: usize,
     pub size_hint: usize,
@@ -46,7 +46,11 @@ pub struct Limits {
 
 /// Reads `input` whole as UTF-8 text within `limits`; `name` is the input
 /// in errors.
-pub fn read_capped(mut input: impl Read, name: &str, limits: Limits) -> Result<String, Error> {
+pub fn read_capped(
+    mut input: impl Read,
+    name: &str,
+    limits: ReadLimits,
+) -> Result<String, FormatError> {
     let mut bytes = Vec::with_capacity(limits.size_hint);
     prepare_buffer(&mut bytes, limits.size_hint);
     let mut line = 1usize;
@@ -57,7 +61,7 @@ pub fn read_capped(mut input: impl Read, name: &str, limits: Limits) -> Result<S
         let n = (&mut input)
             .take(1 << 16)
             .read_to_end(&mut bytes)
-            .map_err(|source| Error::Read {
+            .map_err(|source| FormatError::Read {
                 file: name.to_string(),
                 source,
             })?;
@@ -69,7 +73,7 @@ pub fn read_capped(mut input: impl Read, name: &str, limits: Limits) -> Result<S
         for nl in dancer_core::cpu::find_bytes(b'\n', &bytes[start..]).chain(std::iter::once(n)) {
             line_len += nl - from;
             if line_len > limits.line {
-                return Err(Error::LineTooLong {
+                return Err(FormatError::LineTooLong {
                     file: name.to_string(),
                     line,
                     max: limits.line,
@@ -82,7 +86,7 @@ pub fn read_capped(mut input: impl Read, name: &str, limits: Limits) -> Result<S
             from = nl + 1;
         }
         if bytes.len() as u64 > limits.bytes {
-            return Err(Error::TooLarge {
+            return Err(FormatError::TooLarge {
                 file: name.to_string(),
                 max: limits.bytes,
             });
@@ -100,7 +104,7 @@ pub fn read_capped(mut input: impl Read, name: &str, limits: Limits) -> Result<S
             .rposition(|&b| b == b'\n')
             .map_or(0, |i| i + 1);
         let col = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
-        Error::Syntax {
+        FormatError::Syntax {
             at: Location {
                 file: name.to_string(),
                 line,
@@ -116,9 +120,9 @@ pub fn read_capped(mut input: impl Read, name: &str, limits: Limits) -> Result<S
 /// Lines of text as large as [`MAX_TEXT`] are puzzles, at most
 /// [`MAX_PUZZLE_LINE`] bytes each; a smaller file's lines are bounded by
 /// the file.
-pub fn read_file(path: &Path, limit: u64) -> Result<String, Error> {
+pub fn read_file(path: &Path, limit: u64) -> Result<String, FormatError> {
     let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|source| Error::Open {
+    let file = std::fs::File::open(path).map_err(|source| FormatError::Open {
         file: name.clone(),
         source,
     })?;
@@ -130,7 +134,7 @@ pub fn read_file(path: &Path, limit: u64) -> Result<String, Error> {
     // room for the whole file at once when its size is known (never more
     // than the limit: a size is only a hint)
     let hint = file.metadata().map_or(0, |m| m.len()).min(limit + 1);
-    let limits = Limits {
+    let limits = ReadLimits {
         bytes: limit,
         line,
         size_hint: usize::try_from(hint).unwrap_or(0),
@@ -185,8 +189,8 @@ fn prepare_buffer(buf: &mut Vec<u8>, len: usize) {
 mod tests {
     use super::*;
 
-    fn read(text: &[u8], bytes: u64, line: usize) -> Result<String, Error> {
-        let limits = Limits {
+    fn read(text: &[u8], bytes: u64, line: usize) -> Result<String, FormatError> {
+        let limits = ReadLimits {
             bytes,
             line,
             size_hint: 0,
@@ -206,7 +210,7 @@ mod tests {
         assert!(
             matches!(
                 e,
-                Error::LineTooLong {
+                FormatError::LineTooLong {
                     line: 2,
                     max: 4,
                     ..
@@ -215,7 +219,7 @@ mod tests {
             "{e:?}"
         );
         let e = read(&[b'\n'; 200], 100, 4).unwrap_err();
-        assert!(matches!(e, Error::TooLarge { max: 100, .. }), "{e:?}");
+        assert!(matches!(e, FormatError::TooLarge { max: 100, .. }), "{e:?}");
         let e = read(b"ok\nx\xffy", 100, 10).unwrap_err();
         assert_eq!(e.to_string(), "in:2:2: invalid UTF-8");
     }
@@ -224,7 +228,7 @@ mod tests {
     fn a_missing_file_is_named() {
         let e = read_file(Path::new("/no/such/file"), MAX_SMALL).unwrap_err();
         assert!(
-            matches!(&e, Error::Open { file, .. } if file == "/no/such/file"),
+            matches!(&e, FormatError::Open { file, .. } if file == "/no/such/file"),
             "{e:?}"
         );
     }

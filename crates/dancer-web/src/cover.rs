@@ -31,7 +31,7 @@ fn read_problem(text: &str) -> Result<dancer_formats::Parsed> {
             .location()
             .map_or(At::none(), |l| At::line_col(l.line, l.col));
         let message = match e {
-            dancer_formats::Error::Syntax { message, .. } => message,
+            dancer_formats::FormatError::Syntax { message, .. } => message,
             e => e.to_string(),
         };
         Error::InvalidProblem { message, at }
