@@ -11,6 +11,7 @@
 //! | [`search`] | a search's checkpoints and shard results: the saved record ([`search::Saved`]), its checks, the split of this run ([`search::Split`]), dealing units to shards, [`search::merge`] |
 //! | [`batch`] | a Sudoku batch's parts: the part file ([`batch::PartFile`]), the split by lines, [`batch::merge`] |
 //! | [`slurm`] | Slurm job arrays: the scripts, the checks on their values, the run's record |
+//! | [`signals`] | Ctrl-C, SIGTERM and SIGHUP: the one handler of a process, the cancel flag a run watches |
 //!
 //! The engines, the plans that shards are cut from and the batch itself
 //! are `dancer-core`'s and `dancer-sudoku`'s; this crate saves, checks and
@@ -21,4 +22,5 @@ pub mod batch;
 pub mod parts;
 pub mod plan;
 pub mod search;
+pub mod signals;
 pub mod slurm;
