@@ -18,7 +18,7 @@ use dancer_core::memo::MemoError;
 use dancer_core::parallel::{Progress, UnitResult};
 use dancer_core::Problem;
 use dancer_formats::ndjson::SolveRecord;
-use dancer_formats::out_file::{OutFile, OutKind};
+use dancer_formats::out_file::{OutFile, OutKind, OutSet};
 use dancer_runs::plan::{MemoRun, PlanError, RunHooks, RunOptions, RunPlan, SearchRun};
 use dancer_runs::search::{Saved, SavedError, ShardSpec, SplitError};
 use indicatif::ProgressBar;
@@ -106,44 +106,30 @@ struct Outputs {
 impl Outputs {
     fn new(args: &SolveArgs) -> Result<Outputs> {
         let problem = args.file.as_deref().filter(|f| *f != "-").map(Path::new);
-        let mut inputs: Vec<(&Path, &str)> =
-            problem.map(|p| (p, "the problem")).into_iter().collect();
+        let mut set = OutSet::new(problem.map(|p| (p, "the problem")));
         let checkpoint = match (&args.checkpoint, &args.resume) {
-            (Some(p), _) | (None, Some(p)) => {
-                Some(OutFile::new(p, OutKind::State, &inputs).with_context(|| {
-                    if args.checkpoint.is_some() {
-                        "--checkpoint"
-                    } else {
-                        "--resume"
-                    }
-                })?)
-            }
+            (Some(p), _) => Some(
+                set.add(p, OutKind::State, "the checkpoint")
+                    .context("--checkpoint")?,
+            ),
+            (None, Some(p)) => Some(
+                set.add(p, OutKind::State, "the checkpoint")
+                    .context("--resume")?,
+            ),
             _ => None,
         };
-        if let Some(c) = &checkpoint {
-            inputs.push((c.path(), "the checkpoint"));
-        }
-        let shard = match args.shard {
-            Some(s) => {
-                let path = args
-                    .shard_out
-                    .clone()
-                    .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
-                Some(OutFile::new(&path, OutKind::State, &inputs).context("--shard-out")?)
-            }
-            None => None,
-        };
-        if let Some(o) = &shard {
-            inputs.push((o.path(), "the shard result"));
-        }
-        let zdd = match &args.zdd {
-            Some(p) => Some(OutFile::new(p, OutKind::Product, &inputs).context("--zdd")?),
-            None => None,
-        };
+        let shard = args.shard.map(|s| {
+            let path = (args.shard_out.clone())
+                .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
+            set.add(&path, OutKind::State, "the shard result")
+                .context("--shard-out")
+        });
+        let zdd =
+            (args.zdd.as_ref()).map(|p| set.add(p, OutKind::Product, "the ZDD").context("--zdd"));
         Ok(Outputs {
             checkpoint,
-            shard,
-            zdd,
+            shard: shard.transpose()?,
+            zdd: zdd.transpose()?,
         })
     }
 }

@@ -295,8 +295,66 @@ fn file_type_name(_: &std::fs::Metadata) -> &'static str {
     "not a regular file"
 }
 
+/// The files one run writes, checked in turn: each as [`OutFile::new`]
+/// checks it, against the run's inputs and every file added before it,
+/// also before it exists (two outputs of one run never share a path).
+#[derive(Debug, Default)]
+pub struct OutSet {
+    inputs: Vec<(PathBuf, String)>,
+    outputs: Vec<(OutFile, String)>,
+}
+
+impl OutSet {
+    /// A set for a run that reads `inputs` (each with what it is).
+    pub fn new<'a>(inputs: impl IntoIterator<Item = (&'a Path, &'a str)>) -> OutSet {
+        let inputs = inputs
+            .into_iter()
+            .map(|(p, what)| (p.to_path_buf(), what.to_string()))
+            .collect();
+        OutSet {
+            inputs,
+            outputs: Vec::new(),
+        }
+    }
+
+    /// Checks `path` for a file of `kind`; it is then taken, as `what`.
+    pub fn add(&mut self, path: &Path, kind: OutKind, what: &str) -> Result<OutFile, FormatError> {
+        let taken: Vec<(&Path, &str)> = (self.inputs.iter())
+            .map(|(p, w)| (p.as_path(), w.as_str()))
+            .chain(self.outputs.iter().map(|(f, w)| (f.path(), w.as_str())))
+            .collect();
+        let file = OutFile::new(path, kind, &taken)?;
+        if let Some((_, other)) = self.outputs.iter().find(|(f, _)| f.real == file.real) {
+            return Err(FormatError::Refused {
+                file: path.display().to_string(),
+                message: format!("that is {other}'s own file: it would be overwritten"),
+            });
+        }
+        self.outputs.push((file.clone(), what.to_string()));
+        Ok(file)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_set_refuses_an_input_and_an_output_given_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.dlx");
+        std::fs::write(&input, "A\nA\n").unwrap();
+        let mut set = super::OutSet::new([(input.as_path(), "the problem")]);
+        let e = set
+            .add(&input, OutKind::State, "the checkpoint")
+            .unwrap_err();
+        assert!(e.to_string().contains("the problem"), "{e}");
+        let out = dir.path().join("cp.json");
+        set.add(&out, OutKind::State, "the checkpoint").unwrap();
+        let e = set.add(&out, OutKind::Product, "the ZDD").unwrap_err();
+        assert!(e.to_string().contains("the checkpoint"), "{e}");
+        set.add(&dir.path().join("z.zdd"), OutKind::Product, "the ZDD")
+            .unwrap();
+    }
+
     use super::*;
 
     fn dir() -> tempfile::TempDir {
