@@ -10,13 +10,17 @@
 //! | [`plan`] | one run plan: a search run's options decided once ([`plan::RunOptions::plan`]: memos or an engine, the engine, the split, the checkpoints), and the run itself with the front end's hooks ([`plan::SearchRun::run`]) |
 //! | [`search`] | a search's checkpoints and shard results: the saved record ([`search::Saved`]), its checks, the split of this run ([`search::Split`]), dealing units to shards, [`search::merge`] |
 //! | [`batch`] | a Sudoku batch's parts: the part file ([`batch::PartFile`]), the split by lines, [`batch::merge`] |
-//! | [`slurm`] | Slurm job arrays: the scripts, the checks on their values, the run's record |
+//! | [`slurm`] | Slurm job arrays: the scripts, the checks on their values, what a task runs ([`slurm::Task`]), the run's record, what stops a run ([`slurm::ClusterError`]) |
+//! | `folder` (private) | a Slurm run's folder and jobs: a new run's folder checked and written ([`NewRun`]: nothing that is not dancer's removed or overwritten), a run written there ([`RunFolder`]: its parts missing, submitted again, its merge waited for) |
+//! | `given` (private) | the files given to a merge, read: their kind and each part checked ([`GivenParts`]), a part's output read again ([`reread`]) |
 //! | [`signals`] | Ctrl-C, SIGTERM and SIGHUP: the one handler of a process, the cancel flag a run watches |
 //!
 //! The engines, the plans that shards are cut from and the batch itself
 //! are `dancer-core`'s and `dancer-sudoku`'s; this crate saves, checks and
-//! adds up. No I/O: reading and writing the files is the caller's
-//! (through `dancer_formats::out_file`).
+//! adds up. No I/O but a Slurm run's folder and jobs (`folder`): reading
+//! and writing the files is the caller's (through
+//! `dancer_formats::out_file`), or, where this crate decides which file is
+//! read, through the caller's function.
 
 pub mod batch;
 pub mod parts;
@@ -24,3 +28,9 @@ pub mod plan;
 pub mod search;
 pub mod signals;
 pub mod slurm;
+
+mod folder;
+mod given;
+
+pub use folder::{NewRun, RunFolder, Submitted};
+pub use given::{is_part, reread, GivenError, GivenParts};

@@ -77,8 +77,96 @@ pub struct SlurmJob {
     pub memory: Option<String>,
 }
 
-/// A value that cannot go into a job script.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// What the tasks of a run run, from the wrapped command (the dancer
+/// command line given after `--`, which the front end has read and
+/// checked): the arguments of a task's dancer, the kind of its parts, the
+/// arguments of the merge, and the job's name unless one is given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Task {
+    /// [`SlurmJob::command`]: `--threads CPUS` added unless the command
+    /// sets its threads.
+    pub command: Vec<String>,
+    pub parts: Parts,
+    /// [`SlurmJob::merge_args`]: `--json` for a search's NDJSON summary;
+    /// none for a Sudoku batch, whose merge prints its parts' outputs as
+    /// they were made.
+    pub merge_args: Vec<String>,
+    /// From the input's file name ([`job_name`]).
+    pub name: String,
+}
+
+impl Task {
+    /// The wrapped command `args` as it is (`solve FILE --count ...`,
+    /// `sudoku solve FILE ...`): its parts of kind `parts`, named after
+    /// `input`; `json` (a search's) and `threads` (whether the command
+    /// sets them) as it says, `cpus` the CPUs of a task.
+    pub fn new(
+        parts: Parts,
+        args: &[String],
+        input: &str,
+        json: bool,
+        threads: bool,
+        cpus: usize,
+    ) -> Task {
+        let mut command = args.to_vec();
+        if !threads {
+            command.extend(["--threads".to_string(), cpus.to_string()]);
+        }
+        let json = json && parts == Parts::Search;
+        Task {
+            command,
+            parts,
+            merge_args: if json { vec!["--json".into()] } else { vec![] },
+            name: job_name(input),
+        }
+    }
+
+    /// `poly solve PUZZLE --count` in parts: its tasks run `solve
+    /// problem.dlx --count --engine ENGINE` on the puzzle's exact cover
+    /// problem, which the front end writes into the run's folder
+    /// ([`NewRun::write`](crate::NewRun::write)), whose path then
+    /// replaces `command[1]`.
+    pub fn poly(puzzle: &str, engine: &str, json: bool, threads: bool, cpus: usize) -> Task {
+        let mut args: Vec<String> = ["solve", "problem.dlx", "--count", "--engine", engine]
+            .map(String::from)
+            .to_vec();
+        if json {
+            args.push("--json".into());
+        }
+        Task::new(Parts::Search, &args, puzzle, json, threads, cpus)
+    }
+}
+
+/// A job's name from its input's file name: letters, digits, `_`, `-`
+/// and `.` kept, anything else `_` (`dancer` when nothing is left).
+pub fn job_name(path: &str) -> String {
+    let s: String = std::path::Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_-.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() {
+        "dancer".to_string()
+    } else {
+        s
+    }
+}
+
+/// What stops a Slurm run, in data: a value that cannot go into a job
+/// script, a run's folder that cannot take a new run (see
+/// [`NewRun::write`](crate::NewRun::write)), a run that cannot be read,
+/// submitted or waited for ([`RunFolder`](crate::RunFolder)). The paths are
+/// as the caller gave them; the front end says what to do about it (which
+/// flag, which command) around these words.
+#[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
     /// A value (`text`, as given) not of the form Slurm reads for it
     /// (`what.form()`).
@@ -95,6 +183,113 @@ pub enum ClusterError {
     Path(String),
     #[error("{0}: the run's folder cannot have a backslash in its path (Slurm reads one in --output as an escape, and drops it)")]
     Backslash(String),
+    /// A file or folder of the run that could not be read, made, written
+    /// or removed.
+    #[error("cannot {op} {}", path.display())]
+    File {
+        op: FileOp,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The dancer program the tasks are to run (`path`, as given) cannot
+    /// be found.
+    #[error("{}: not found: {io}", path.display())]
+    Dancer { path: PathBuf, io: std::io::Error },
+    /// This program's path cannot be found (the tasks run it).
+    #[error("cannot find this program's path")]
+    Program(#[source] std::io::Error),
+    /// The run's folder is something else than a folder.
+    #[error("{}: not a folder", .0.display())]
+    NotAFolder(PathBuf),
+    /// The run's folder holds files and no run's record (refused unless
+    /// forced).
+    #[error("{}: a folder dancer slurm did not make (it holds files, and no run's job.json)", .0.display())]
+    Foreign(PathBuf),
+    /// The run's folder holds a run with results: `results` (parts,
+    /// checkpoints, the result), relative to `dir` (refused unless forced).
+    #[error("{}: holds a run with results ({})", dir.display(), listed(results))]
+    Results { dir: PathBuf, results: Vec<PathBuf> },
+    /// In a folder that holds no run, `file` is at a name the run writes.
+    #[error("{}: {} is not a file of a dancer slurm run, and the run would write it: move it away", dir.display(), file.display())]
+    NotARunFile { dir: PathBuf, file: PathBuf },
+    /// `file` is at a name the new run writes, and not the older run's.
+    #[error("{}: {} is not a file of the older run there, and the new run would write it: move it away", dir.display(), file.display())]
+    NotTheOlderRuns { dir: PathBuf, file: PathBuf },
+    /// `file`, at the name of the older run's part, checkpoint or result,
+    /// is not one dancer wrote (never removed).
+    #[error("{}: {} is not a part, checkpoint or result dancer wrote: move it away", dir.display(), file.display())]
+    NotDancers { dir: PathBuf, file: PathBuf },
+    /// A run's folder that cannot be found.
+    #[error("{}: no such run folder", dir.display())]
+    NoRun {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    /// A run's `job.json` that is not a run's record ([`RunRecord::from_json`]).
+    #[error("{}: {why}", file.display())]
+    Record { file: PathBuf, why: String },
+    /// A Slurm command (`sbatch`, `squeue`) that cannot be run.
+    #[error("cannot run {program}: {io} (is Slurm installed here?)")]
+    Spawn {
+        program: &'static str,
+        io: std::io::Error,
+    },
+    /// `sbatch ARGS` refused the job: what it said.
+    #[error("sbatch {} failed: {stderr}", args.join(" "))]
+    Sbatch { args: Vec<String>, stderr: String },
+    /// What `sbatch --parsable` printed has no job id ([`parse_job_id`]).
+    #[error("sbatch printed no job id: {0:?}")]
+    NoJobId(String),
+    /// The run in this folder has no merge job yet.
+    #[error("{}: not submitted yet", .0.display())]
+    NotSubmitted(PathBuf),
+    /// A task of the array failed, so the merge waits for ever: the
+    /// parts `missing` are to run again.
+    #[error(
+        "a task of the array failed, so merge job {merge} will never run; parts to run again: {}",
+        array_ranges(missing)
+    )]
+    NeverMerged {
+        dir: PathBuf,
+        merge: u64,
+        missing: Vec<usize>,
+    },
+    /// The merge job ended, and wrote no result (its log says why).
+    #[error("merge job {merge} ended without a result: see {}", log.display())]
+    NoResult { merge: u64, log: PathBuf },
+}
+
+/// What was done to a file of the run, in [`ClusterError::File`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileOp {
+    Read,
+    Create,
+    Write,
+    Remove,
+}
+
+impl std::fmt::Display for FileOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FileOp::Read => "read",
+            FileOp::Create => "create",
+            FileOp::Write => "write",
+            FileOp::Remove => "remove",
+        })
+    }
+}
+
+/// The first three of `files`, and `...` when there are more.
+fn listed(files: &[PathBuf]) -> String {
+    let mut s: Vec<String> = files
+        .iter()
+        .take(3)
+        .map(|f| f.display().to_string())
+        .collect();
+    if files.len() > 3 {
+        s.push("...".into());
+    }
+    s.join(", ")
 }
 
 /// Which value of a job a [`ClusterError`] is about.
@@ -589,7 +784,7 @@ mod tests {
             "7-00:00:00",
             "INFINITE",
         ] {
-            assert_eq!(check_time(t), Ok(()), "{t}");
+            assert!(check_time(t).is_ok(), "{t}");
         }
         for t in [
             "",
@@ -605,25 +800,22 @@ mod tests {
             assert!(check_time(t).is_err(), "{t}");
         }
         for m in ["4G", "512M", "1000", "2T", "64k"] {
-            assert_eq!(check_memory(m), Ok(()), "{m}");
+            assert!(check_memory(m).is_ok(), "{m}");
         }
         for m in ["", "G", "4GB", "1.5G", "-1", "4G;x", "99999999999999G"] {
             assert!(check_memory(m).is_err(), "{m}");
         }
-        assert_eq!(check_partition("debug,long"), Ok(()));
+        assert!(check_partition("debug,long").is_ok());
         assert!(check_partition("a b").is_err());
         assert!(check_partition("a,").is_err());
         assert!(check_name("x$(id)").is_err());
-        assert_eq!(check_name("q13.run-1"), Ok(()));
+        assert!(check_name("q13.run-1").is_ok());
         // the library's words: the value, with data, and no flag of any
         // front end (the command line names its own)
-        assert_eq!(
+        assert!(matches!(
             check_time("1h"),
-            Err(ClusterError::Form {
-                what: JobValue::Time,
-                text: "1h".into()
-            })
-        );
+            Err(ClusterError::Form { what: JobValue::Time, ref text }) if text == "1h"
+        ));
         for e in [
             check_time("1h").unwrap_err(),
             check_memory("4GB").unwrap_err(),
@@ -644,6 +836,86 @@ mod tests {
                 .to_string(),
             "CPUs per task 0: expected 1 to 4096"
         );
+    }
+
+    #[test]
+    fn what_a_task_runs() {
+        let args = ["sudoku", "check", "my puzzles.txt", "--json"].map(String::from);
+        let t = Task::new(Parts::Sudoku, &args, "dir/my puzzles.txt", true, false, 4);
+        assert_eq!(t.command[..4], args);
+        assert_eq!(t.command[4..], ["--threads", "4"]);
+        assert_eq!(
+            t.merge_args,
+            Vec::<String>::new(),
+            "a batch's merge prints its parts"
+        );
+        assert_eq!(t.name, "my_puzzles");
+        let t = Task::new(Parts::Search, &args[..2], "q.dlx", true, true, 4);
+        assert_eq!(
+            (t.command.len(), &t.merge_args[..]),
+            (2, &["--json".to_string()][..])
+        );
+        let t = Task::poly("pentomino-6x10", "dlx", false, false, 1);
+        assert_eq!(
+            t.command,
+            [
+                "solve",
+                "problem.dlx",
+                "--count",
+                "--engine",
+                "dlx",
+                "--threads",
+                "1"
+            ]
+        );
+        assert_eq!(
+            (t.parts, t.name.as_str()),
+            (Parts::Search, "pentomino-6x10")
+        );
+        for (path, name) in [
+            ("a/b/q13.dlx", "q13"),
+            ("x$(id).txt", "x__id_"),
+            ("", "dancer"),
+            ("/", "dancer"),
+        ] {
+            assert_eq!(job_name(path), name, "{path}");
+        }
+    }
+
+    #[test]
+    fn the_words_of_a_refused_run_name_no_flag() {
+        let dir = PathBuf::from("runs/q");
+        for e in [
+            ClusterError::NotAFolder(dir.clone()),
+            ClusterError::Foreign(dir.clone()),
+            ClusterError::Results {
+                dir: dir.clone(),
+                results: (1..=4).map(|k| format!("parts/{k}.json").into()).collect(),
+            },
+            ClusterError::NotSubmitted(dir.clone()),
+            ClusterError::NeverMerged {
+                dir: dir.clone(),
+                merge: 7,
+                missing: vec![2, 3, 5],
+            },
+        ] {
+            let s = e.to_string();
+            assert!(s.starts_with("runs/q: ") || s.starts_with("a task"), "{s}");
+            assert!(!s.contains("--"), "{s}");
+        }
+        assert!(ClusterError::Results {
+            dir: dir.clone(),
+            results: (1..=4).map(|k| format!("parts/{k}.json").into()).collect()
+        }
+        .to_string()
+        .ends_with("(parts/1.json, parts/2.json, parts/3.json, ...)"));
+        assert!(ClusterError::NeverMerged {
+            dir,
+            merge: 7,
+            missing: vec![2, 3, 5]
+        }
+        .to_string()
+        .ends_with("merge job 7 will never run; parts to run again: 2-3,5"));
     }
 
     #[test]
@@ -703,7 +975,7 @@ mod tests {
     #[test]
     fn scripts() {
         let j = job(Parts::Search);
-        assert_eq!(j.check(), Ok(()));
+        assert!(j.check().is_ok());
         let a = j.array_script();
         for line in [
             "#SBATCH --array=1-4",
