@@ -26,7 +26,7 @@
 //!   a node, the text's length over 10 nodes) puts over its budget.
 #![no_main]
 
-use dancer_core::rng::SplitMix64;
+use dancer_core::rng::{Draw, SplitMix64};
 use dancer_core::zdd::{Zdd, ZddError, READ_BYTES_PER_NODE};
 use dancer_core::Count;
 use dancer_fuzz::MAX_INPUT;

@@ -415,7 +415,7 @@ fn search_summary(
         eprintln!(
             "verified {} against the problem, not the engine: {}",
             plural(verified, "solution", "solutions"),
-            dancer_core::verify::what_is_checked(problem)
+            dancer_core::what_is_checked(problem)
         );
     }
     if args.stats {

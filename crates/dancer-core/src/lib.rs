@@ -9,17 +9,18 @@
 //! reading and writing problems is `dancer-formats`' job; the saved runs
 //! (checkpoints, shards, their merge, Slurm arrays) are `dancer-runs`'.
 //!
-//! Where things are:
+//! Where things are (the modules in `code` are private: what they offer
+//! is re-exported here, at the crate's root):
 //!
 //! | module | what |
 //! |---|---|
-//! | [`problem`] | items, options, colours, multiplicities; the validating builder |
+//! | `problem` | items, options, colours, multiplicities; the validating builder |
 //! | [`engines`] | every engine behind one API: the [`Engine`] trait, [`EngineKind`], [`choose_engine`] (what `auto` means), the engines `dlx`, `dlxm`, `bitset`, `bitmrv` and the control layer and lists they share |
-//! | [`solve`](mod@solve) | one call: [`solve()`], [`count`](fn@count), [`first`], [`all`], [`solutions`] |
-//! | [`sink`] | where a search's solutions go: [`Sink`], [`CountSink`], [`CollectSink`], [`FirstSink`] |
-//! | [`stats`] | [`Stats`] (nodes, updates, the profile) and Knuth's [`Estimate`] |
+//! | `solve` | one call: [`solve()`], [`count`](fn@count), [`first`], [`all`], [`solutions`] |
+//! | `sink` | where a search's solutions go: [`Sink`], [`CountSink`], [`CollectSink`], [`FirstSink`] |
+//! | `stats` | [`Stats`] (nodes, updates, the profile) and Knuth's [`Estimate`] |
 //! | [`parallel`] | a search cut into units, run on threads |
-//! | [`verify`](mod@verify) | the independent check |
+//! | `verify` | the independent check |
 //! | [`memo`] | counting with memos of sub-problems ([`memo::count`]), without visiting each solution |
 //! | [`memory`] | the memory the process may really use (RLIMIT_AS, cgroups, MemAvailable): what caches are sized by |
 //! | [`count`](mod@count) | [`Count`], exact counts of any size |
@@ -50,12 +51,12 @@ pub mod engines;
 pub mod memo;
 pub mod memory;
 pub mod parallel;
-pub mod problem;
+mod problem;
 pub mod rng;
-pub mod sink;
-pub mod solve;
-pub mod stats;
-pub mod verify;
+mod sink;
+mod solve;
+mod stats;
+mod verify;
 pub mod zdd;
 
 pub use count::Count;
@@ -72,7 +73,7 @@ pub use problem::{
 pub use sink::{CollectSink, CountSink, FirstSink, Flow, Sink};
 pub use solve::{all, count, first, solutions, solve, Outcome, Solutions, SolveOptions};
 pub use stats::{Estimate, Stats};
-pub use verify::{verify, VerifyError};
+pub use verify::{verify, what_is_checked, VerifyError};
 
 /// A count and its noun, in the singular for exactly one: `plural(1,
 /// "unit", "units")` is `1 unit`, `plural(0, "unit", "units")` is `0

@@ -122,7 +122,7 @@ impl Default for Config {
 /// What every handler shares.
 pub struct AppState {
     pub config: Config,
-    /// The Host values the server answers to ([`guard::own_hosts`]).
+    /// The Host values the server answers to (`guard::own_hosts`).
     pub hosts: Vec<String>,
     pub jobs: runtime::Jobs,
     /// The flags of the blocking work in progress, set all at once when

@@ -18,7 +18,7 @@
 //! *first* uncovered primary item of a fixed order, the order that fills
 //! a board along a short front (the problem's own order, or one grown
 //! greedily from the item with the fewest options, whichever keeps the
-//! front narrower; see [`Plan`]). Then every primary item before the
+//! front narrower; see `Plan`). Then every primary item before the
 //! chosen one is covered, and an option can only be chosen at the
 //! position of its first primary item (its *position*). So at position
 //! `p` the state of an item `x` matters only if some option at a position
@@ -63,7 +63,7 @@
 //! sub-problem is counted again if it comes back); a cap far below what
 //! the problem needs makes the count slow, never wrong.
 //!
-//! Invariants, checked by [`Plan::sanity`] and, in tests, at every node of
+//! Invariants, checked by `Plan::sanity` and, in tests, at every node of
 //! the search: all primary items before `p` are covered; no item with
 //! `first(x) >= p` is; each option's masks contain exactly its items'
 //! bits; the frontier masks are exactly the items with
