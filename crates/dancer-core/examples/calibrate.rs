@@ -10,12 +10,12 @@
 //! times (default 3) and takes the median time, with the engine's nodes
 //! and updates; then it fits, by least squares on relative errors, the
 //! nanoseconds per node and per update of each engine's model (the
-//! features are those of [`dancer_core::engines::Shape`]), and prints them
+//! features are those of [`dancer_core::engines::ProblemShape`]), and prints them
 //! as the table of constants in `engine.rs`, with each problem's measured
 //! and predicted times and the engine `auto` picks. Run it on an idle
 //! machine: the constants are machine-dependent, only their ratios matter.
 
-use dancer_core::engines::{auto_costs, Shape};
+use dancer_core::engines::{auto_costs, ProblemShape};
 use dancer_core::{EngineKind, Problem};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -143,7 +143,7 @@ fn constants(rows: &[Row]) {
             } else {
                 "the trees searched"
             },
-            Shape::FEATURES
+            ProblemShape::FEATURES
         );
         println!("|---|---|");
         let pick = |r: &Row| -> Option<Vec<f64>> {
@@ -219,7 +219,7 @@ fn main() {
             .unwrap()
             .to_string_lossy()
             .to_string();
-        let shape = Shape::of(&p);
+        let shape = ProblemShape::of(&p);
         for e in [EngineKind::Bitset, EngineKind::BitMrv, EngineKind::Dlx] {
             if !e.supports(&p) {
                 continue;

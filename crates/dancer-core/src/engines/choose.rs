@@ -26,18 +26,18 @@ pub fn links_engine(problem: &Problem) -> EngineKind {
 /// of the bitset engine's masks and of `bitmrv`'s bitmaps, and `bitmrv`'s
 /// row of counts (0 for an engine that does not take the problem).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Shape {
+pub struct ProblemShape {
     pub bitset_words: f64,
     pub bitmrv_words: f64,
     pub bitmrv_counts: f64,
 }
 
-impl Shape {
+impl ProblemShape {
     /// What each feature of [`features`](Self::features) is, in order.
     pub const FEATURES: &'static str =
         "per node, per node and word, per node and 16 counts, per update";
 
-    pub fn of(problem: &Problem) -> Shape {
+    pub fn of(problem: &Problem) -> ProblemShape {
         let bitset_words = if super::bitset::check(problem).is_ok() {
             problem.n_items().div_ceil(64).next_power_of_two() as f64
         } else {
@@ -45,7 +45,7 @@ impl Shape {
         };
         let (bitmrv_words, bitmrv_counts) = super::bitmrv::shape(problem)
             .map_or((0.0, 0.0), |(w, npad)| (w as f64, npad as f64 / 16.0));
-        Shape {
+        ProblemShape {
             bitset_words,
             bitmrv_words,
             bitmrv_counts,
@@ -82,7 +82,7 @@ impl Shape {
 }
 
 /// Nanoseconds per node, per node and word, per node and 16 counts, and per
-/// update of each engine (see [`Shape::features`]), fitted by
+/// update of each engine (see [`ProblemShape::features`]), fitted by
 /// `cargo run --release -p dancer-core --example calibrate` on the problems
 /// of the README's table of engines (least squares on relative errors; one
 /// thread of this project's 2-core build machine). Only their ratios
@@ -111,7 +111,7 @@ pub struct Costed {
     pub engine: EngineKind,
     /// The estimate of the engine's tree.
     pub tree: crate::Estimate,
-    /// Predicted nanoseconds (see [`Shape::nanos`]).
+    /// Predicted nanoseconds (see [`ProblemShape::nanos`]).
     pub nanos: f64,
 }
 
@@ -133,7 +133,7 @@ const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// best apart and the search looks at least 30 times longer than the next
 /// round of probes would take (at most 2048 probes).
 pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
-    let shape = Shape::of(problem);
+    let shape = ProblemShape::of(problem);
     let mrv = super::bitmrv::check(problem).is_ok();
     let bitset = super::bitset::check(problem).is_ok();
     let linked = links_engine(problem);

@@ -61,7 +61,7 @@ mod watch;
 pub use api::{DescendError, Engine, EngineError, Event, Unsupported, CANCEL_INTERVAL, STOP};
 pub use choose::{
     auto_costs, bitset_setup_nanos, choose_engine, choose_from, links_engine, too_close, Costed,
-    Shape,
+    ProblemShape,
 };
 pub use kind::{EngineKind, UnknownEngine};
 pub use watch::{watch, Watched, Watcher};
