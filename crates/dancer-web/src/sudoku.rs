@@ -194,14 +194,7 @@ pub async fn check(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<PuzzleReq>,
 ) -> Result<Json<Value>> {
-    blocking(&s, move |flag| {
-        let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, 0, &flag)?;
-        Ok(Json(with_cell(
-            &records::check_record(1, &o, BOX_HINT),
-            &at,
-        )))
-    })
-    .await
+    one_puzzle(s, r, 0, records::check_record).await
 }
 
 /// `POST /api/sudoku/solve`.
@@ -209,12 +202,20 @@ pub async fn solve(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<PuzzleReq>,
 ) -> Result<Json<Value>> {
+    one_puzzle(s, r, 2, records::solve_record).await
+}
+
+/// One puzzle searched for up to two solutions (`keep` of them kept), its
+/// record made by `record` (as the command line makes it for a line).
+async fn one_puzzle<R: serde::Serialize + 'static>(
+    s: Arc<AppState>,
+    r: PuzzleReq,
+    keep: usize,
+    record: fn(usize, &batch::Outcome, &str) -> R,
+) -> Result<Json<Value>> {
     blocking(&s, move |flag| {
-        let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, 2, &flag)?;
-        Ok(Json(with_cell(
-            &records::solve_record(1, &o, BOX_HINT),
-            &at,
-        )))
+        let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, keep, &flag)?;
+        Ok(Json(with_cell(&record(1, &o, BOX_HINT), &at)))
     })
     .await
 }
