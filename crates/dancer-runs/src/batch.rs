@@ -47,10 +47,12 @@
 //! second: every part hashes the whole file): parts of other files or
 //! flags do not merge, and a part resumes only on its own input.
 //!
-//! A part interrupted (or killed: the command line rewrites the file every
-//! few seconds while it runs) goes on from `next`: the batch runs on the
-//! lines `next..end` with `first_line = next`, and what it prints is
-//! appended to `output`.
+//! A part starts from a new record, or from one read back that goes on
+//! with it ([`PartFile::start`]). A part interrupted (or killed: the
+//! record is saved every few seconds while it runs) goes on from `next`:
+//! the batch runs on the lines `next..end` with `first_line = next`, and
+//! what it prints is appended to `output` ([`PartRun::run`]: the record
+//! kept and saved as the answers come in; the caller writes the file).
 //!
 //! # Files read back are checked
 //!
@@ -85,9 +87,12 @@
 
 use crate::parts::{Differs, Field, PartHeader, PartsError, ToRerun};
 use crate::search::ShardSpec;
-use dancer_sudoku::batch::Tally;
+use dancer_sudoku::batch::{Answers, Batch, BatchError, Outcome, Tally};
+use dancer_sudoku::records::BatchOutput;
+use dancer_sudoku::{Layout, SudokuEngine};
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The `format` of a part file.
@@ -150,6 +155,15 @@ pub fn line_bytes(text: &str, first: usize, end: usize) -> Range<usize> {
     let len = text.len();
     let start = start.unwrap_or(len);
     start..stop.unwrap_or(len).max(start)
+}
+
+/// The part file that part `spec` writes: `out` when given, else the
+/// file it resumes, else `shard-K-of-N.json`.
+pub fn part_path(out: Option<&Path>, resume: Option<&Path>, spec: ShardSpec) -> PathBuf {
+    match out.or(resume) {
+        Some(p) => p.to_path_buf(),
+        None => PathBuf::from(format!("shard-{}-of-{}.json", spec.k, spec.n)),
+    }
 }
 
 /// A part of a text: its lines (1-based, the end left out) and their
@@ -231,6 +245,48 @@ pub fn fingerprint(text: &str, command: &str, flags: &[(&str, &str)]) -> String 
     format!("{:016x}", h.finish())
 }
 
+/// What changes a batch's output, which the fingerprint of its parts
+/// holds: the rules as asked (a jigsaw map by its content), the layout,
+/// records or text, the engine and what the command prints of each puzzle;
+/// not the input's name, nor the threads.
+#[derive(Clone, Copy, Debug)]
+pub struct PartSettings<'a> {
+    pub boxes: Option<&'a str>,
+    pub jigsaw: Option<&'a str>,
+    pub diagonal: bool,
+    pub windoku: bool,
+    pub layout: Layout,
+    pub json: bool,
+    pub engine: SudokuEngine,
+    pub output: BatchOutput,
+}
+
+impl PartSettings<'_> {
+    /// The fingerprint of a run with these settings on `text` (the whole
+    /// input): [`fingerprint`] of its command and each setting by name, in
+    /// a fixed order.
+    pub fn fingerprint(&self, text: &str) -> String {
+        let own = match self.output {
+            BatchOutput::Count { limit } => ("limit", limit.to_string()),
+            BatchOutput::Solve { pretty } | BatchOutput::Check { pretty } => {
+                ("pretty", pretty.to_string())
+            }
+        };
+        let words = [self.diagonal, self.windoku, self.json].map(|b| b.to_string());
+        let flags = [
+            ("box", self.boxes.unwrap_or_default()),
+            ("jigsaw", self.jigsaw.unwrap_or_default()),
+            ("diagonal", &words[0]),
+            ("windoku", &words[1]),
+            ("layout", self.layout.name()),
+            ("json", &words[2]),
+            ("engine", self.engine.name()),
+            (own.0, &own.1),
+        ];
+        fingerprint(text, self.output.command(), &flags)
+    }
+}
+
 /// Why a part stopped before its end.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -283,6 +339,10 @@ pub enum ReadError {
     Checksum,
     #[error("{field}: {why}")]
     Field { field: &'static str, why: String },
+    /// A file read to go on with a part that it does not go on with
+    /// ([`PartFile::start`]).
+    #[error(transparent)]
+    Resume(#[from] PartResumeError),
 }
 
 /// The `format` of a JSON document, if it is an object that has one:
@@ -523,6 +583,28 @@ pub enum PartResumeError {
 }
 
 impl PartFile {
+    /// The record that part `spec` of a run with `settings` starts from,
+    /// on `text` (the whole input, named `input` in errors): the part file
+    /// `resume` (its text), read and checked whole
+    /// ([`from_json`](Self::from_json)), when it goes on with this very part
+    /// ([`resumes`](Self::resumes)); else a new record.
+    pub fn start(
+        text: &str,
+        input: &str,
+        settings: &PartSettings,
+        spec: ShardSpec,
+        resume: Option<&str>,
+    ) -> Result<PartFile, ReadError> {
+        let (print, lines) = (settings.fingerprint(text), count_lines(text));
+        let command = settings.output.command();
+        let Some(saved) = resume else {
+            return Ok(PartFile::new(&print, command, spec, lines));
+        };
+        let p = PartFile::from_json(saved)?;
+        p.resumes(input, command, spec, &print, lines)?;
+        Ok(p)
+    }
+
     /// Whether this part file (read and checked by
     /// [`from_json`](Self::from_json)) goes on with part `spec` of `command` on the
     /// input named `input`, of `lines` lines and fingerprint
@@ -600,6 +682,11 @@ impl PartRun {
         (self.part.next, self.part.end)
     }
 
+    /// The text of the lines still to answer, in `text` (the whole input).
+    pub fn rest<'t>(&self, text: &'t str) -> &'t str {
+        &text[line_bytes(text, self.part.next, self.part.end)]
+    }
+
     /// Answers came in: `tally` of the lines up to `last` (1-based),
     /// their `output`. `Some(true)` when the record is due to be saved
     /// (its seconds are then up to date); `None` when the counts pass 64
@@ -636,6 +723,65 @@ impl PartRun {
             self.part.complete = true;
         }
         &self.part
+    }
+
+    /// Runs the lines of the part still to answer: `batch` on them in
+    /// `text` (the whole input), one puzzle a line as the whole file was
+    /// found to be (a part's own first lines are not looked at again),
+    /// numbered as in the whole file, each outcome rendered by `render`,
+    /// `progress` told the puzzles answered ([`run_watched`]). Each unit's
+    /// answers go first to `report` (the caller's messages), then into the
+    /// record, which goes to `save` when due, at the end (complete, or
+    /// stopped by the batch's cancel) and, what was answered before it,
+    /// after an error (the error may be `save`'s own: then that save is
+    /// not looked at). The batch's tally.
+    ///
+    /// [`run_watched`]: dancer_sudoku::batch::run_watched
+    pub fn run<R>(
+        &mut self,
+        batch: &Batch,
+        text: &str,
+        render: R,
+        mut report: impl FnMut(&Answers) -> std::io::Result<()> + Send,
+        mut save: impl FnMut(&PartFile) -> std::io::Result<()> + Send,
+        progress: Option<&(dyn Fn(u64) + Sync)>,
+    ) -> Result<Tally, BatchError>
+    where
+        R: Fn(usize, &Outcome, &mut String) + Sync,
+    {
+        let b = Batch {
+            layout: Layout::Lines,
+            first_line: self.part.next,
+            ..batch.clone()
+        };
+        let rest = self.rest(text);
+        let mut overflow = false;
+        let each = |a: Answers| {
+            report(&a)?;
+            let mut t = Tally::default();
+            for (_, o, _) in a.outcomes {
+                t.add(o);
+            }
+            let last = a.outcomes.last().map(|(line, _, _)| *line);
+            match self.answered(&t, a.text, last) {
+                Some(true) => save(&self.part),
+                Some(false) => Ok(()),
+                None => {
+                    overflow = true;
+                    Err(std::io::ErrorKind::InvalidData.into())
+                }
+            }
+        };
+        match dancer_sudoku::batch::run_watched(&b, rest, render, each, progress) {
+            Ok(tally) => {
+                save(self.finish(tally.stopped)).map_err(BatchError::Output)?;
+                Ok(tally)
+            }
+            Err(e) => {
+                let _ = save(self.close());
+                Err(if overflow { BatchError::Count } else { e })
+            }
+        }
     }
 }
 
@@ -1050,5 +1196,184 @@ mod tests {
             merge(&big),
             Err(MergeError::Parts(PartsError::Missing { .. }))
         ));
+    }
+
+    /// The lines of a text, blank lines and comments among them, as a
+    /// batch of 4x4 puzzles: solved, not unique, invalid.
+    const TEXT: &str = "1234341221434321\n# a comment\n................\n\n12\n1.3.3.1.2.4.4.2.\n1234341221434312\n";
+
+    fn batch() -> Batch {
+        Batch {
+            spec: dancer_sudoku::batch::RulesSpec::default(),
+            engine: dancer_sudoku::SudokuEngine::Auto,
+            layout: Layout::Auto,
+            limit: 2,
+            keep: 0,
+            threads: 1,
+            first_line: 1,
+            cancel: None,
+        }
+    }
+
+    /// A count's settings, with none of the rest.
+    fn counted() -> PartSettings<'static> {
+        PartSettings {
+            boxes: None,
+            jigsaw: None,
+            diagonal: false,
+            windoku: false,
+            layout: Layout::Auto,
+            json: false,
+            engine: dancer_sudoku::SudokuEngine::Auto,
+            output: BatchOutput::Count { limit: 2 },
+        }
+    }
+
+    fn render(line: usize, o: &Outcome, buf: &mut String) {
+        match o {
+            Outcome::Invalid(_) => buf.push_str(&format!("{line} invalid\n")),
+            Outcome::Solved(_, s) => buf.push_str(&format!("{line} {}\n", s.count)),
+        }
+    }
+
+    #[test]
+    fn part_paths() {
+        let (out, resume) = (Path::new("o.json"), Path::new("r.json"));
+        assert_eq!(part_path(Some(out), Some(resume), spec(2, 9)), out);
+        assert_eq!(part_path(None, Some(resume), spec(2, 9)), resume);
+        assert_eq!(
+            part_path(None, None, spec(2, 9)),
+            Path::new("shard-2-of-9.json")
+        );
+    }
+
+    /// The parts of a text, each started and run on its own, save records
+    /// whose outputs one after the other are the whole run's, lines
+    /// numbered as in the whole text, every puzzle counted once; a part's
+    /// record resumes only that part.
+    #[test]
+    fn parts_run_answer_as_the_whole_batch() {
+        let mut whole = String::new();
+        let t = dancer_sudoku::batch::run_rendered(
+            &batch(),
+            TEXT,
+            render,
+            |a: Answers| {
+                whole.push_str(a.text);
+                Ok(())
+            },
+            &Default::default(),
+        )
+        .unwrap();
+        let settings = counted();
+        // the fingerprint of the settings, by the names of old
+        let old = [
+            ("box", ""),
+            ("jigsaw", ""),
+            ("diagonal", "false"),
+            ("windoku", "false"),
+            ("layout", "auto"),
+            ("json", "false"),
+            ("engine", "auto"),
+            ("limit", "2"),
+        ];
+        assert_eq!(settings.fingerprint(TEXT), fingerprint(TEXT, "count", &old));
+        let mut output = String::new();
+        let mut sum = Tally::default();
+        for k in 1..=3 {
+            let p = PartFile::start(TEXT, "t.txt", &settings, spec(k, 3), None).unwrap();
+            assert_eq!((p.next, p.lines), (p.first, 7));
+            let mut run = PartRun::new(p, Duration::ZERO);
+            let mut saved = Vec::new();
+            let mut reported = 0;
+            let r = run.run(
+                &batch(),
+                TEXT,
+                render,
+                |a: &Answers| {
+                    reported += a.outcomes.len();
+                    Ok(())
+                },
+                |p: &PartFile| {
+                    saved.push(p.clone());
+                    Ok(())
+                },
+                None,
+            );
+            let tally = r.unwrap();
+            let last = saved.last().unwrap();
+            assert!(last.complete && last == run.part());
+            assert_eq!(
+                (last.puzzles(), reported as u64),
+                (Some(tally.puzzles()), tally.puzzles())
+            );
+            output.push_str(&last.output);
+            sum = add_tally(&sum, &last.tally()).unwrap();
+            // the record goes on with this part only
+            let json = String::from_utf8(last.to_json()).unwrap();
+            let again = PartFile::start(TEXT, "t.txt", &settings, spec(k, 3), Some(&json));
+            assert_eq!(again.unwrap().output, last.output);
+            let moved = PartFile::start("1\n", "t.txt", &settings, spec(k, 3), Some(&json));
+            assert!(matches!(
+                moved,
+                Err(ReadError::Resume(PartResumeError::Input { .. }))
+            ));
+            let bad = PartFile::start(TEXT, "t.txt", &settings, spec(k, 3), Some("{}"));
+            assert!(matches!(bad, Err(ReadError::Json(_))));
+        }
+        let json = String::from_utf8(
+            PartFile::start(TEXT, "t", &settings, spec(1, 3), None)
+                .unwrap()
+                .to_json(),
+        )
+        .unwrap();
+        let solve = PartSettings {
+            output: BatchOutput::Solve { pretty: false },
+            ..settings
+        };
+        let other = PartFile::start(TEXT, "t.txt", &solve, spec(1, 3), Some(&json));
+        assert!(matches!(
+            other,
+            Err(ReadError::Resume(PartResumeError::Command { .. }))
+        ));
+        assert_eq!(output, whole);
+        assert_eq!(sum, t);
+        assert_eq!((t.unique, t.multiple, t.invalid), (1, 2, 2));
+    }
+
+    /// A part resumed goes on from its next line; counts beyond 64 bits
+    /// (a forged record) stop it with what it had, saved; an error of the
+    /// caller's report stops it too, the record saved up to there.
+    #[test]
+    fn a_resumed_part_goes_on_and_errors_keep_the_record() {
+        let settings = counted();
+        let mut p = PartFile::start(TEXT, "t.txt", &settings, spec(1, 1), None).unwrap();
+        p.next = 5;
+        let mut run = PartRun::new(p.clone(), Duration::from_secs(3600));
+        assert_eq!(run.rest(TEXT), "12\n1.3.3.1.2.4.4.2.\n1234341221434312\n");
+        let ok = |_: &Answers| Ok(());
+        let tally = run
+            .run(&batch(), TEXT, render, ok, |_: &PartFile| Ok(()), None)
+            .unwrap();
+        assert_eq!(tally.puzzles(), 3);
+        assert_eq!(run.part().output, "5 invalid\n6 2\n7 invalid\n");
+        p.multiple = u64::MAX;
+        let mut saved = Vec::new();
+        let mut run = PartRun::new(p.clone(), Duration::ZERO);
+        let save = |p: &PartFile| {
+            saved.push(p.clone());
+            Ok(())
+        };
+        let e = run.run(&batch(), TEXT, render, ok, save, None).unwrap_err();
+        assert!(matches!(e, BatchError::Count), "{e}");
+        assert_eq!(
+            (saved.len(), saved[0].next, saved[0].complete),
+            (1, 5, false)
+        );
+        let mut run = PartRun::new(p, Duration::ZERO);
+        let closed = |_: &Answers| Err(std::io::Error::other("closed"));
+        let e = run.run(&batch(), TEXT, render, closed, |_: &PartFile| Ok(()), None);
+        assert!(matches!(e, Err(BatchError::Output(_))));
+        assert_eq!(run.part().next, 5);
     }
 }

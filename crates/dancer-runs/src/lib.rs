@@ -9,7 +9,7 @@
 //! | [`parts`] | what both kinds of parts share: the part a file says it is ([`parts::PartHeader`]), the checks before a sum ([`parts::numbered`]: one run, each number once, none missing), what to run again ([`parts::ToRerun`]) |
 //! | [`plan`] | one run plan: a search run's options decided once ([`plan::RunOptions::plan`]: memos or an engine, the engine, the split, the checkpoints), and the run itself with the front end's hooks ([`plan::SearchRun::run`]) |
 //! | [`search`] | a search's checkpoints and shard results: the saved record ([`search::Saved`]), its checks, the split of this run ([`search::Split`]), dealing units to shards, [`search::merge`] |
-//! | [`batch`] | a Sudoku batch's parts: the part file ([`batch::PartFile`]), the split by lines, [`batch::merge`] |
+//! | [`batch`] | a Sudoku batch's parts: the part file ([`batch::PartFile`], started or resumed by [`batch::PartFile::start`]), the split by lines, the part's run ([`batch::PartRun::run`]: the record kept and saved as answers come in), [`batch::merge`] |
 //! | [`slurm`] | Slurm job arrays: the scripts, the checks on their values, what a task runs ([`slurm::Task`]), the run's record, what stops a run ([`slurm::ClusterError`]) |
 //! | `folder` (private) | a Slurm run's folder and jobs: a new run's folder checked and written ([`NewRun`]: nothing that is not dancer's removed or overwritten), a run written there ([`RunFolder`]: its parts missing, submitted again, its merge waited for) |
 //! | `given` (private) | the files given to a merge, read: their kind and each part checked ([`GivenParts`]), a part's output read again ([`reread`]) |

@@ -8,8 +8,11 @@
 //! appearing) unless asked otherwise; with a symmetry, a puzzle whose
 //! removable given would break the symmetry is dropped and another tried.
 //! A rating filter (for levels) is applied by the caller's `accept`.
-//! Everything is reproducible from the seed.
+//! Everything is reproducible from the seed. A run of many puzzles is
+//! made on threads, in order, a block at a time ([`generate_blocks`]),
+//! handed to the caller's printing as each block is done.
 
+use crate::batch::BatchError;
 use crate::grid::Grid;
 use crate::logic::{self, Level, Rating};
 use crate::puzzle::Puzzle;
@@ -309,7 +312,7 @@ pub struct Request {
 }
 
 /// A request that cannot be met.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RequestError {
     /// A size not of [`SIZES`].
     #[error("the size must be 4, 9 or 16, not {0}")]
@@ -322,6 +325,31 @@ pub enum RequestError {
         "a minimal {size}x{size} puzzle with a symmetry is too rare to look for (none in 300 candidate grids of each symmetry): ask for one that is minimal within its symmetry (no symmetric group of givens can go)"
     )]
     RareMinimal { size: usize },
+    /// Puzzles not made: no candidate met the request within [`ATTEMPTS`]
+    /// candidate grids each ([`Generated::all_made`]); how many, the
+    /// ratings wanted, the candidates tried in all and the hardest rating
+    /// among them.
+    #[error("{}", unmet_words(*failed, *range, *tries, *best))]
+    Unmet {
+        failed: u64,
+        range: Option<RatingRange>,
+        tries: u64,
+        best: Option<f64>,
+    },
+}
+
+/// [`RequestError::Unmet`] in words.
+fn unmet_words(failed: u64, range: Option<RatingRange>, tries: u64, best: Option<f64>) -> String {
+    let wanted = range.map_or(String::new(), |r| {
+        format!(" rated {:.1}-{:.1}", r.min, r.max)
+    });
+    let best = best.map_or(String::new(), |x| {
+        format!("; the hardest candidate rated SE {x:.1}")
+    });
+    format!(
+        "{} could not be made: no puzzle{wanted} was found in {ATTEMPTS} candidate grids each ({tries} tried in all{best})",
+        dancer_core::plural(failed, "puzzle", "puzzles"),
+    )
 }
 
 impl Request {
@@ -371,6 +399,12 @@ impl RatingRange {
     pub fn of_level(level: Level) -> Self {
         let (min, max) = level.range();
         RatingRange { min, max }
+    }
+
+    /// Whether puzzles of these ratings are rare (from [`RARE_RATING`]
+    /// up): each may take up to [`ATTEMPTS`] candidate grids, minutes.
+    pub fn is_rare(&self) -> bool {
+        self.min >= RARE_RATING
     }
 }
 
@@ -601,6 +635,68 @@ pub fn generate_range(
     }))
 }
 
+/// Puzzles made at a time by [`generate_blocks`]: each block is handed
+/// on as soon as it is done, so that memory stays small and output flows
+/// whatever the count.
+pub const BLOCK: u64 = 256;
+
+/// What [`generate_blocks`] made: puzzles, and puzzles not made (no
+/// candidate met the settings within [`ATTEMPTS`], or the effort stopped).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Generated {
+    pub made: u64,
+    pub failed: u64,
+}
+
+impl Generated {
+    /// Whether every puzzle was made (with `range`, the ratings wanted,
+    /// and `effort`, what the run tried); else [`RequestError::Unmet`].
+    pub fn all_made(
+        &self,
+        range: Option<RatingRange>,
+        effort: &Effort,
+    ) -> Result<(), RequestError> {
+        match self.failed {
+            0 => Ok(()),
+            failed => Err(RequestError::Unmet {
+                failed,
+                range,
+                tries: effort.tries(),
+                best: effort.best(),
+            }),
+        }
+    }
+}
+
+/// Puzzles `0..count` of a run, as [`generate_range`] makes them, a block
+/// of [`BLOCK`] at a time: each block goes to `each`, in order, as soon as
+/// it is done; no block starts once `effort` says to stop, and the first
+/// error of `each` ([`BatchError::Output`]) stops the run there.
+#[allow(clippy::too_many_arguments)]
+pub fn generate_blocks(
+    opts: &Options,
+    seed: u64,
+    count: u64,
+    range: Option<RatingRange>,
+    threads: usize,
+    effort: &Effort,
+    tick: impl Fn() + Sync,
+    mut each: impl FnMut(&[Made]) -> std::io::Result<()>,
+) -> Result<Generated, BatchError> {
+    let mut g = Generated::default();
+    let mut next: u64 = 0;
+    while next < count && !effort.stopped() {
+        let end = next.saturating_add(BLOCK).min(count);
+        let made = generate_range(opts, seed, next..end, range, threads, effort, &tick)?;
+        next = end;
+        let n = made.iter().filter(|m| m.is_some()).count() as u64;
+        g.made += n;
+        g.failed += made.len() as u64 - n;
+        each(&made).map_err(BatchError::Output)?;
+    }
+    Ok(g)
+}
+
 /// Whether no given of `g` can be removed with the puzzle staying unique.
 pub fn is_minimal(g: &Grid, unique: &impl Fn(&Grid) -> bool) -> bool {
     let mut t = g.clone();
@@ -666,6 +762,79 @@ mod tests {
         );
         assert_eq!(puzzle_seed(7, 0), 7);
         assert_ne!(puzzle_seed(7, 1), puzzle_seed(7, 2));
+    }
+
+    /// Blocks come in order, the puzzles of one run whatever the number
+    /// of threads, counted; an error of the output stops the run at its
+    /// block; a stopped effort starts no block.
+    #[test]
+    fn runs_in_blocks() {
+        let opts = Request {
+            size: 4,
+            symmetry: Symmetry::None,
+            minimal: true,
+            range: None,
+        }
+        .options()
+        .unwrap();
+        let run = |count, threads, effort: &Effort| {
+            let mut blocks = Vec::new();
+            let g = generate_blocks(
+                &opts,
+                5,
+                count,
+                None,
+                threads,
+                effort,
+                || {},
+                |b| {
+                    blocks.push(b.iter().map(|m| m.as_ref().unwrap().0.to_line()).collect());
+                    Ok(())
+                },
+            )
+            .unwrap();
+            (g, blocks)
+        };
+        let (g, blocks): (_, Vec<Vec<String>>) = run(BLOCK + 3, 2, &Effort::default());
+        assert_eq!(
+            g,
+            Generated {
+                made: BLOCK + 3,
+                failed: 0
+            }
+        );
+        assert_eq!(
+            blocks.iter().map(Vec::len).collect::<Vec<_>>(),
+            [BLOCK as usize, 3]
+        );
+        assert_eq!(run(BLOCK + 3, 1, &Effort::default()).1, blocks);
+        let first = generate_range(&opts, 5, 0..1, None, 1, &Effort::default(), || {}).unwrap();
+        assert_eq!(first[0].as_ref().unwrap().0.to_line(), blocks[0][0]);
+        let mut calls = 0;
+        let e = generate_blocks(
+            &opts,
+            5,
+            BLOCK * 2,
+            None,
+            1,
+            &Effort::default(),
+            || {},
+            |_| {
+                calls += 1;
+                Err(std::io::Error::other("closed"))
+            },
+        );
+        assert!(matches!(e, Err(BatchError::Output(_))) && calls == 1);
+        let stopped = Effort::with_cancel(Arc::new(AtomicBool::new(true)));
+        assert_eq!(run(10, 1, &stopped), (Generated::default(), vec![]));
+        // every puzzle made, or how many were not, and how hard it tried
+        assert_eq!(g.all_made(None, &Effort::default()), Ok(()));
+        let short = Generated { made: 1, failed: 2 };
+        let e = short.all_made(Some(RatingRange { min: 9.0, max: 9.5 }), &Effort::default());
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            format!("2 puzzles could not be made: no puzzle rated 9.0-9.5 was found in {ATTEMPTS} candidate grids each (0 tried in all)")
+        );
     }
 
     /// A stopped effort (its flag set, or its deadline passed) gives up at

@@ -12,12 +12,12 @@
 //! | [`fast9`] | a bitboard solver for plain 9x9, the fastest path |
 //! | [`propagate`] | a propagating solver for every size and variant (the engine called `logic` on the command line) |
 //! | [`solve`](mod@solve) | [`Solver`]: one API over the three; [`solve()`] |
-//! | [`batch`] | batches of puzzles as the command line runs them (the rules asked for, input sniffing, the run on threads in input order) |
+//! | [`batch`] | batches of puzzles as the command line runs them (the rules asked for, input sniffing: where an argument points, whether a text holds a puzzle; the run on threads in input order, with a progress callback; ratings and what they come to) |
 //! | [`logic`] | the human-style solver: techniques, steps, ratings on the Sudoku Explainer scale, levels |
 //! | [`hint`] | the next step in words |
-//! | [`generate`] | new puzzles with one solution, of a symmetry and level |
+//! | [`generate`] | new puzzles with one solution, of a symmetry and level, made a block at a time on threads |
 //! | [`play`] | a game in progress |
-//! | [`records`] | the NDJSON records of all of these |
+//! | [`records`] | the NDJSON records of all of these, and what a batch prints of each puzzle ([`records::BatchOutput`]: its record or its text) |
 //! | [`canon`] | the canonical (minlex) form of a 9x9 grid, and its transform |
 //!
 //! Batches split into parts that run apart (part files, checked when read

@@ -272,6 +272,17 @@ pub enum Layout {
     Grids,
 }
 
+impl Layout {
+    /// Its name: `auto`, `lines` or `grids`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Auto => "auto",
+            Layout::Lines => "lines",
+            Layout::Grids => "grids",
+        }
+    }
+}
+
 pub(crate) fn is_comment(line: &str) -> bool {
     line.trim_start().starts_with('#')
 }

@@ -2,28 +2,14 @@
 //! format, or with `--json` as the JSON document `dancer solve` reads
 //! (`dancer_formats::json`).
 
-use super::common::{read_input, CommonArgs, BOX_HINT};
-use crate::output::Found;
-use crate::output::Out;
-use anyhow::{bail, Result};
+use super::common::{read_input, read_one, CommonArgs};
+use crate::output::{Found, Out};
+use anyhow::Result;
 
 pub fn run(a: CommonArgs, out: &mut Out) -> Result<Found> {
     let spec = a.spec()?;
     let (name, text) = read_input(a.input.as_deref())?;
-    let mut entries = spec.read(&text, a.layout(), 1).into_iter();
-    let Some(e) = entries.next() else {
-        bail!("{name}: no puzzle found");
-    };
-    // one problem is written: a second puzzle is not dropped without a word
-    if let Some(second) = entries.next() {
-        bail!(
-            "{name}:{}: a second puzzle: export writes the problem of one puzzle (give a file of one, or the puzzle itself)",
-            second.line
-        );
-    }
-    let p = e.puzzle.map_err(|err| {
-        anyhow::anyhow!("{name}:{}: invalid puzzle: {}", e.line, err.words(BOX_HINT))
-    })?;
+    let p = read_one(&name, &text, &spec, a.layout(), true)?;
     let cover = dancer_sudoku::cover::to_exact_cover(&p);
     if a.json.json {
         out.line(&dancer_formats::json::to_string(&cover.problem))?;

@@ -1,19 +1,20 @@
 //! `dancer sudoku generate`: puzzles with one solution, minimal, of a
-//! symmetry and a level (the generator and its policies are
-//! `dancer_sudoku::generate`'s).
+//! symmetry and a level (the generator, its policies and its run in
+//! blocks are `dancer_sudoku::generate`'s; here are the flags, the words,
+//! the bar and the printing).
 
+use super::common::{batch_error, terminal_bar};
 use crate::args::{JsonArg, Named, ThreadsArg};
 use crate::output::{Found, Out};
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 use dancer_core::plural;
 use dancer_sudoku::generate::{
-    clock_seed, generate_range, Effort, RangeError, RatingRange, Request, RequestError, Symmetry,
-    ATTEMPTS, RARE_RATING,
+    clock_seed, generate_blocks, Effort, Made, RangeError, RatingRange, Request, RequestError,
+    Symmetry, ATTEMPTS,
 };
 use dancer_sudoku::logic::Level;
 use dancer_sudoku::records;
-use std::io::IsTerminal;
 use std::time::Instant;
 
 #[derive(Args)]
@@ -51,11 +52,6 @@ pub struct GenerateArgs {
     pub pretty: bool,
 }
 
-/// Puzzles made at a time: each block is printed (and flushed) as soon
-/// as it is done, so that memory stays small and output flows whatever
-/// `--count` is.
-const BLOCK: u64 = 256;
-
 /// A request that cannot be met, in the command line's words: its flags
 /// `--rating`, `--size` and `--not-minimal`.
 fn request_error(e: RequestError) -> anyhow::Error {
@@ -86,91 +82,49 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
     .options()
     .map_err(request_error)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let threads = args.threads.get();
-    let count = args.count;
-    let start = Instant::now();
-    let cancel = crate::interrupt::cancel_flag();
-    let effort = Effort::with_cancel(cancel.clone());
-    let terminal = std::io::stderr().is_terminal();
-    if let Some(r) = range.filter(|r| r.min >= RARE_RATING) {
+    let (threads, count, start) = (args.threads.get(), args.count, Instant::now());
+    let effort = Effort::with_cancel(crate::interrupt::cancel_flag());
+    if let Some(r) = range.filter(RatingRange::is_rare) {
         eprintln!(
             "dancer: puzzles rated {:.1}-{:.1} are rare: each may take up to {ATTEMPTS} candidate grids (minutes); Ctrl-C stops",
             r.min, r.max
         );
     }
-    let bar = terminal.then(|| {
-        let b = indicatif::ProgressBar::with_draw_target(
-            Some(count),
-            indicatif::ProgressDrawTarget::stderr(),
-        );
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{pos}/{len} puzzles {elapsed} {wide_msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b.enable_steady_tick(std::time::Duration::from_millis(200));
-        b
-    });
-    let mut made_n: u64 = 0;
-    let mut failed: u64 = 0;
-    let mut next: u64 = 0;
-    while next < count && !effort.stopped() {
-        let end = next.saturating_add(BLOCK).min(count);
-        let made = generate_range(&opts, seed, next..end, range, threads, &effort, || {
-            if let Some(b) = &bar {
-                b.inc(1);
-                let best = effort
-                    .best()
-                    .map_or(String::new(), |x| format!(", hardest seen SE {x:.1}"));
-                b.set_message(format!("{} candidates tried{best}", effort.tries()));
-            }
-        })?;
-        next = end;
-        for m in &made {
-            let Some((p, rating)) = m else {
-                failed += 1;
-                continue;
-            };
-            made_n += 1;
-            if args.json.json {
-                out.record(&records::generate_record(p, rating.as_ref(), args.symmetry))?;
-            } else if args.pretty {
-                out.line(&p.givens.pretty(&p.rules))?;
-            } else {
-                out.line(&p.to_line())?;
-            }
+    let bar = terminal_bar(Some(count), "{pos}/{len} puzzles {elapsed} {wide_msg}");
+    let tick = || {
+        if !bar.is_hidden() {
+            bar.inc(1);
+            let best = effort
+                .best()
+                .map_or(String::new(), |x| format!(", hardest seen SE {x:.1}"));
+            bar.set_message(format!("{} candidates tried{best}", effort.tries()));
         }
-        out.flush()?;
-    }
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    };
+    let (symmetry, json, pretty) = (args.symmetry, args.json.json, args.pretty);
+    let print = |made: &[Made]| {
+        let mut buf = String::new();
+        for (p, rating) in made.iter().flatten() {
+            records::push_generated(p, rating.as_ref(), symmetry, json, pretty, &mut buf);
+        }
+        out.text(&buf).and_then(|()| out.flush())
+    };
+    let g = generate_blocks(&opts, seed, count, range, threads, &effort, tick, print)
+        .map_err(batch_error)?;
+    bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let each = if made_n > 0 {
-        format!("{:.1} ms each, ", secs * 1000.0 / made_n as f64)
-    } else {
-        String::new()
+    let each = match g.made {
+        0 => String::new(),
+        n => format!("{:.1} ms each, ", secs * 1000.0 / n as f64),
     };
     eprintln!(
         "{} in {secs:.2} s ({each}{}), seed {seed}",
-        plural(made_n, "puzzle", "puzzles"),
+        plural(g.made, "puzzle", "puzzles"),
         plural(threads, "thread", "threads"),
     );
     if effort.stopped() {
-        eprintln!("interrupted: {made_n} of {count} made");
+        eprintln!("interrupted: {} of {count} made", g.made);
         return Ok(Found::Interrupted);
     }
-    if failed > 0 {
-        let wanted = range.map_or(String::new(), |r| {
-            format!(" rated {:.1}-{:.1}", r.min, r.max)
-        });
-        let best = effort.best().map_or(String::new(), |x| {
-            format!("; the hardest candidate rated SE {x:.1}")
-        });
-        bail!(
-            "{} could not be made: no puzzle{wanted} was found in {ATTEMPTS} candidate grids each ({} tried in all{best})",
-            plural(failed, "puzzle", "puzzles"),
-            effort.tries()
-        );
-    }
+    g.all_made(range, &effort).map_err(request_error)?;
     Ok(Found::Some)
 }

@@ -1,7 +1,7 @@
 //! `dancer sudoku hint`: the easiest next step, in words or as a record
 //! (both made by `dancer_sudoku::hint`).
 
-use super::common::read_one;
+use super::common::{read_input, read_one, terminal_bar};
 use super::rate::{parse_timeout, Timeout};
 use crate::args::{JsonArg, Named};
 use crate::output::{Found, Out};
@@ -9,9 +9,7 @@ use anyhow::Result;
 use clap::Args;
 use dancer_sudoku::hint::{hint_within, Hint, HintLevel};
 use dancer_sudoku::logic::{Budget, Stop};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
-use std::time::Duration;
+use dancer_sudoku::Layout;
 
 #[derive(Args)]
 pub struct HintArgs {
@@ -31,26 +29,13 @@ pub struct HintArgs {
 }
 
 pub fn run(args: HintArgs, out: &mut Out) -> Result<Found> {
-    let p = read_one(&args.puzzle)?;
+    let (name, text) = read_input(Some(&args.puzzle))?;
+    let p = read_one(&name, &text, &Default::default(), Layout::Auto, false)?;
     let level = args.level;
     let cancel = crate::interrupt::cancel_flag();
-    let budget = match args.timeout.0 {
-        Some(d) => Budget::timeout(d),
-        None => Budget::unlimited(),
-    }
-    .with_cancel(cancel);
+    let budget = Budget::within(args.timeout.0).with_cancel(cancel);
     // The search is quick but for the hardest puzzles: say so on a terminal.
-    let spinner = if std::io::stderr().is_terminal() {
-        let b = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        b.set_style(
-            ProgressStyle::with_template("looking for the easiest step... {elapsed}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        b.enable_steady_tick(Duration::from_millis(200));
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+    let spinner = terminal_bar(None, "looking for the easiest step... {elapsed}");
     let h = hint_within(&p, &budget);
     spinner.finish_and_clear();
     let h = h?;

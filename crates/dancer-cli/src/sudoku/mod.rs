@@ -1,16 +1,13 @@
-//! `dancer sudoku`: one module per subcommand, over `dancer_sudoku`'s
-//! batch, hint, rating and generator APIs; `common.rs` holds what they
-//! share (the input and rules flags, reading the input, the batch run with
-//! its progress bar and summary line).
+//! `dancer sudoku`: a module per subcommand (`batch.rs`: `solve`, `count`
+//! and `check`) over `dancer_sudoku` and `dancer_runs::batch`; `common.rs`
+//! holds what they share.
 
-mod check;
+mod batch;
 pub(crate) mod common;
-mod count;
 mod export;
 mod generate;
 mod hint;
 mod rate;
-mod solve;
 
 use crate::output::Found;
 use crate::output::Out;
@@ -20,11 +17,11 @@ use clap::Subcommand;
 #[derive(Subcommand)]
 pub enum SudokuCommand {
     /// Solve: one line per puzzle: the solution, or none / multiple / invalid: REASON
-    Solve(solve::SolveArgs),
+    Solve(batch::SolveArgs),
     /// Count solutions: one number per puzzle
-    Count(count::CountArgs),
+    Count(batch::CountArgs),
     /// Check: unique / multiple / none / invalid per puzzle; exit 0 only if all are unique
-    Check(check::CheckArgs),
+    Check(batch::CheckArgs),
     /// Write a puzzle's exact cover problem: Knuth's DLX format, or JSON with --json
     Export(common::CommonArgs),
     /// The easiest next step, as a player would take it
@@ -42,9 +39,9 @@ pub enum SudokuCommand {
 pub fn one_command(name: &str) -> Option<clap::Command> {
     use clap::Args;
     let sub = match name {
-        "solve" => solve::SolveArgs::augment_args(clap::Command::new("solve")),
-        "count" => count::CountArgs::augment_args(clap::Command::new("count")),
-        "check" => check::CheckArgs::augment_args(clap::Command::new("check")),
+        "solve" => batch::SolveArgs::augment_args(clap::Command::new("solve")),
+        "count" => batch::CountArgs::augment_args(clap::Command::new("count")),
+        "check" => batch::CheckArgs::augment_args(clap::Command::new("check")),
         _ => return None,
     };
     Some(
@@ -69,9 +66,9 @@ pub fn shard_flags_given(cmd: &SudokuCommand) -> bool {
 
 pub fn run(cmd: SudokuCommand, out: &mut Out) -> Result<Found> {
     match cmd {
-        SudokuCommand::Solve(a) => solve::run(a, out),
-        SudokuCommand::Count(a) => count::run(a, out),
-        SudokuCommand::Check(a) => check::run(a, out),
+        SudokuCommand::Solve(a) => batch::solve(a, out),
+        SudokuCommand::Count(a) => batch::count(a, out),
+        SudokuCommand::Check(a) => batch::check(a, out),
         SudokuCommand::Export(a) => export::run(a, out),
         SudokuCommand::Hint(a) => hint::run(a, out),
         SudokuCommand::Rate(a) => rate::run(a, out),

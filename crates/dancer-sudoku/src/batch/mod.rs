@@ -4,10 +4,12 @@
 //!   diagonal and windoku variants), applied to each puzzle of a text;
 //!   without a box shape or map, each puzzle's size (and so its boxes) is
 //!   inferred from its number of cells.
-//! * Input sniffing: whether a command-line argument is a puzzle rather
-//!   than a file ([`is_puzzle_text`]), and whether a text holds grids over
+//! * Input sniffing: where an input argument points ([`source`]: standard
+//!   input, a file, a puzzle given as itself), whether a text holds a
+//!   puzzle at all ([`has_puzzle`]), and whether it holds grids over
 //!   several lines or one puzzle per line ([`is_grid_text`]).
-//! * [`run`] and [`run_rendered`]: the batch itself. The text is cut into
+//! * [`run`], [`run_rendered`] and [`run_watched`] (with a progress
+//!   callback): the batch itself. The text is cut into
 //!   units of at most [`UNIT_LINES`] lines; each unit is read, solved,
 //!   checked and rendered by one worker thread, and the units are handed
 //!   on in input order as they come back, at most 16 per thread ahead
@@ -21,13 +23,14 @@
 //!   structures built; its outcomes are the general path's (a property
 //!   test compares them). It is why `dancer sudoku solve` keeps most of
 //!   `fast9`'s speed: the README's benchmark table has the figures.
-//! * [`rate`]: ratings of a text of puzzles, on threads.
+//! * [`rate`]: ratings of a text of puzzles, on threads, and what they
+//!   come to ([`RateCounts`]).
 
 pub(crate) mod lane9;
 mod rate;
 mod spec;
 
-pub use rate::{rate, RateEvent, RateOptions, RateResult};
+pub use rate::{rate, RateCounts, RateEvent, RateOptions, RateResult};
 pub use spec::*;
 
 use crate::puzzle::{check_solution, Entry, Layout, Puzzle, PuzzleError};
@@ -161,7 +164,7 @@ pub struct Batch {
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
-/// Why a batch stopped.
+/// Why a batch cannot run, or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum BatchError {
     #[error(transparent)]
@@ -171,6 +174,20 @@ pub enum BatchError {
     /// Handing an outcome on failed (a closed pipe, a full disk).
     #[error(transparent)]
     Output(std::io::Error),
+    /// An input argument that is neither a file nor a puzzle
+    /// ([`source`]): the argument.
+    #[error("cannot open {0}: no such file (and it is not a puzzle either)")]
+    NoSuchInput(String),
+    /// An empty input ([`has_puzzle`]).
+    #[error("no puzzle found: the input is empty")]
+    Empty,
+    /// An input of blank lines and comments only ([`has_puzzle`]).
+    #[error("no puzzle found: the input has only blank lines and comments")]
+    OnlyComments,
+    /// The puzzles answered are more than 64 bits count (a part file
+    /// forged to be near the end of them: see `dancer_runs::batch`).
+    #[error("more puzzles than 64 bits count")]
+    Count,
 }
 
 /// Lines (or puzzles, for grids) per unit of work of a worker thread:
@@ -215,6 +232,37 @@ pub fn run(
         },
         done,
     )
+}
+
+/// [`run_rendered`], with `progress` (when given) told the puzzles solved
+/// so far ten times a second, from a thread of its own, while the batch
+/// runs (a progress bar's position): the workers only add to a counter,
+/// so that the batch runs as fast with a bar as without.
+pub fn run_watched<R>(
+    batch: &Batch,
+    text: &str,
+    render: R,
+    each: impl FnMut(Answers) -> std::io::Result<()> + Send,
+    progress: Option<&(dyn Fn(u64) + Sync)>,
+) -> Result<Tally, BatchError>
+where
+    R: Fn(usize, &Outcome, &mut String) + Sync,
+{
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        if let Some(progress) = progress {
+            scope.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    progress(done.load(Ordering::Relaxed));
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            });
+        }
+        let r = run_rendered(batch, text, render, each, &done);
+        finished.store(true, Ordering::Relaxed);
+        r
+    })
 }
 
 /// The answers to a unit of a batch, handed on in input order: each
@@ -925,6 +973,7 @@ mod tests {
     use super::*;
     use crate::grid::Grid;
     use proptest::prelude::*;
+    use std::sync::atomic::AtomicU64;
 
     #[test]
     fn sniffing_and_chunks() {
@@ -939,6 +988,76 @@ mod tests {
         assert_eq!(
             chunks(text, 2),
             vec![(1, "a\nb\n"), (3, "c\nd\n"), (5, "e")]
+        );
+    }
+
+    /// Where an argument points (a puzzle meant as one is a puzzle, to be
+    /// told what is wrong with it), whether a text holds a puzzle, and its
+    /// puzzle lines; the words name no flag.
+    #[test]
+    fn sources_and_inputs_without_puzzles() {
+        assert_eq!(source(None, |_| true).unwrap(), Source::Stdin);
+        assert_eq!(source(Some("-"), |_| true).unwrap(), Source::Stdin);
+        assert_eq!(source(Some("a"), |_| true).unwrap(), Source::File("a"));
+        let p =
+            " 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.. ";
+        assert_eq!(
+            source(Some(p), |_| false).unwrap(),
+            Source::Puzzle(p.trim())
+        );
+        let meant = "1234x678901234567abc";
+        assert_eq!(
+            source(Some(meant), |_| false).unwrap(),
+            Source::Puzzle(meant)
+        );
+        for not in [
+            "puzzles.txt",
+            "../1234567890123456",
+            "a\\1234567890123456789",
+            "12345",
+        ] {
+            let e = source(Some(not), |_| false).unwrap_err();
+            assert!(matches!(&e, BatchError::NoSuchInput(a) if a == not), "{e}");
+            assert!(!e.to_string().contains("--"));
+        }
+        assert!(matches!(has_puzzle(""), Err(BatchError::Empty)));
+        assert!(matches!(has_puzzle(" \n\t\n"), Err(BatchError::Empty)));
+        let e = has_puzzle("# a\n\n  # b\n").unwrap_err();
+        assert!(matches!(e, BatchError::OnlyComments));
+        assert_eq!(
+            e.to_string(),
+            "no puzzle found: the input has only blank lines and comments"
+        );
+        assert!(has_puzzle("# a\n12\n").is_ok());
+        assert_eq!(puzzle_lines("# a\n\n12\n 34 \n  # b\nx"), 3);
+    }
+
+    /// A watched batch answers as a plain one, and tells its progress
+    /// from its own thread while it runs (only when asked).
+    #[test]
+    fn a_watched_batch_tells_its_progress() {
+        let text =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n"
+                .repeat(200);
+        let (calls, most) = (AtomicU64::new(0), AtomicU64::new(0));
+        let progress = |n| {
+            calls.fetch_add(1, Ordering::Relaxed);
+            most.fetch_max(n, Ordering::Relaxed);
+        };
+        let mut seen = 0;
+        let render = |_: usize, _: &Outcome, buf: &mut String| buf.push('x');
+        let each = |a: Answers| {
+            seen += a.text.len();
+            Ok(())
+        };
+        let t = run_watched(&batch_on(2), &text, render, each, Some(&progress)).unwrap();
+        assert_eq!((t.unique, seen), (200, 200));
+        assert!(calls.load(Ordering::Relaxed) >= 1);
+        assert!(most.load(Ordering::Relaxed) <= 200);
+        let ok = |_: Answers| Ok(());
+        assert_eq!(
+            run_watched(&batch_on(2), &text, render, ok, None).unwrap(),
+            t
         );
     }
 

@@ -1,7 +1,8 @@
-//! Ratings of a text of puzzles, on threads.
+//! Ratings of a text of puzzles, on threads ([`rate`]), and what they
+//! come to ([`RateCounts`]: the figures of a summary and the verdict of
+//! the run, the rule of its exit code).
 
-use super::BatchError;
-use super::Invalid;
+use super::{BatchError, BatchVerdict, Invalid};
 use crate::logic::{self, Rating};
 use crate::puzzle::{read_puzzles, Layout};
 use rayon::prelude::*;
@@ -34,11 +35,8 @@ pub fn rate(
                 let r = match e.puzzle {
                     Err(err) => Err(err.into()),
                     Ok(p) => {
-                        let mut budget = match opts.timeout {
-                            Some(d) => logic::Budget::timeout(d),
-                            None => logic::Budget::unlimited(),
-                        };
-                        budget = budget.with_cancel(opts.cancel.clone());
+                        let budget =
+                            logic::Budget::within(opts.timeout).with_cancel(opts.cancel.clone());
                         let mut steps = 0;
                         let mut hardest = 0.0f64;
                         logic::rate_puzzle_within(&p, &budget, |_, step| {
@@ -89,4 +87,92 @@ pub enum RateEvent {
     },
     /// The puzzle of `line` is done (rated, stopped, or not rated).
     Done { line: usize },
+}
+
+/// What the ratings of a batch come to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RateCounts {
+    /// Puzzles answered: rated, or not.
+    pub answered: usize,
+    /// Puzzles not rated: invalid, or without a unique solution.
+    pub unrated: usize,
+    /// Ratings stopped early (by the timeout or a cancel): lower bounds.
+    pub stopped: usize,
+}
+
+impl RateCounts {
+    /// The counts of `results` (as [`rate`] gives them).
+    pub fn of(results: &[(usize, RateResult)]) -> Self {
+        let mut c = RateCounts {
+            answered: results.len(),
+            ..RateCounts::default()
+        };
+        for (_, r) in results {
+            match r {
+                Err(_) | Ok(None) => c.unrated += 1,
+                Ok(Some(rt)) if rt.stopped.is_some() => c.stopped += 1,
+                Ok(Some(_)) => {}
+            }
+        }
+        c
+    }
+
+    /// What the run comes to (the rule of its exit code): stopped when it
+    /// was `cancelled`; else invalid when a puzzle was not rated; else
+    /// answered. A rating stopped by the timeout is an answer (a lower
+    /// bound, said so), as a count stopped by a limit is.
+    pub fn verdict(&self, cancelled: bool) -> BatchVerdict {
+        if cancelled {
+            BatchVerdict::Stopped
+        } else if self.unrated > 0 {
+            BatchVerdict::Invalid
+        } else {
+            BatchVerdict::Answered
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    const EASY: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn rated(text: &str, timeout: Option<std::time::Duration>) -> Vec<(usize, RateResult)> {
+        let opts = RateOptions {
+            threads: 2,
+            timeout,
+            cancel: Arc::new(AtomicBool::new(false)),
+        };
+        rate(text, &opts, &|_| {}).unwrap()
+    }
+
+    /// Each puzzle is counted once: rated, not rated (invalid, or not
+    /// unique), stopped early; and the verdict follows the exit rule.
+    #[test]
+    fn counts_and_verdicts() {
+        let text = format!("{EASY}\n12\n{}\n", ".".repeat(81));
+        let r = rated(&text, None);
+        let c = RateCounts::of(&r);
+        assert_eq!(
+            c,
+            RateCounts {
+                answered: 3,
+                unrated: 2,
+                stopped: 0
+            }
+        );
+        assert_eq!(c.verdict(false), BatchVerdict::Invalid);
+        assert_eq!(c.verdict(true), BatchVerdict::Stopped);
+        let c = RateCounts::of(&rated(EASY, None));
+        assert_eq!(c.unrated, 0);
+        assert_eq!(c.verdict(false), BatchVerdict::Answered);
+        // a rating out of time is a lower bound, and still an answer
+        let c = RateCounts::of(&rated(EASY, Some(std::time::Duration::ZERO)));
+        assert_eq!((c.answered, c.unrated, c.stopped), (1, 0, 1));
+        assert_eq!(c.verdict(false), BatchVerdict::Answered);
+    }
 }

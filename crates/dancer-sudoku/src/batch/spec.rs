@@ -1,8 +1,13 @@
 //! The rules asked for ([`RulesSpec`]: a box shape, a jigsaw map, the
-//! diagonal and windoku variants), and input sniffing: whether an
-//! argument is a puzzle rather than a file, whether a text holds grids over
-//! several lines or one puzzle per line, and its cut into units.
+//! diagonal and windoku variants), and input sniffing: where a front end's
+//! input argument points ([`source`]: standard input, a file, or a puzzle
+//! given as itself), whether a text holds a puzzle at all
+//! ([`has_puzzle`]), grids over several lines or one puzzle per line
+//! ([`is_grid_text`]), how many puzzle lines ([`puzzle_lines`]), and its
+//! cut into units. The front end reads the files; these only decide, on
+//! the text and names it gives them.
 
+use super::BatchError;
 use crate::puzzle::{looks_like_grids, read_puzzles, Entry, Layout, Puzzle};
 use crate::rules::{Rules, RulesError};
 
@@ -152,6 +157,81 @@ pub fn is_puzzle_text(arg: &str) -> bool {
         && !t.contains('/')
         && t.chars()
             .all(|c| crate::grid::digit(c).is_some() || c.is_whitespace())
+}
+
+/// Where a front end's input argument points (see [`source`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source<'a> {
+    /// Standard input: no argument, or `-`.
+    Stdin,
+    /// A file of that path.
+    File(&'a str),
+    /// A puzzle given as the argument itself, trimmed.
+    Puzzle(&'a str),
+}
+
+/// Where the input argument `arg` points: standard input for `None` or
+/// `-`, a file when `is_path` says that one is there (the caller looks),
+/// else a puzzle given as itself when it is one ([`is_puzzle_text`]) or
+/// meant as one (long, no path separator, mostly puzzle symbols: so that
+/// its error says what is wrong with the puzzle, not that no such file
+/// exists); anything else is [`BatchError::NoSuchInput`].
+pub fn source<'a>(
+    arg: Option<&'a str>,
+    is_path: impl FnOnce(&str) -> bool,
+) -> Result<Source<'a>, BatchError> {
+    match arg {
+        None | Some("-") => Ok(Source::Stdin),
+        Some(path) if is_path(path) => Ok(Source::File(path)),
+        Some(text) if is_puzzle_text(text) || looks_like_a_puzzle(text) => {
+            Ok(Source::Puzzle(text.trim()))
+        }
+        Some(text) => Err(BatchError::NoSuchInput(text.into())),
+    }
+}
+
+/// An argument meant as a puzzle, though maybe not a valid one: 16
+/// characters or more, no path separator, nine in ten puzzle symbols and
+/// eight in ten digits or `.`.
+fn looks_like_a_puzzle(text: &str) -> bool {
+    let t = text.trim();
+    let n = t.chars().count();
+    let symbols = t
+        .chars()
+        .filter(|&c| c == '.' || c == '0' || c.is_ascii_alphanumeric())
+        .count();
+    let digits = t
+        .chars()
+        .filter(|c| c.is_ascii_digit() || *c == '.')
+        .count();
+    n >= 16 && !t.contains(['/', '\\']) && symbols * 10 >= n * 9 && digits * 10 >= n * 8
+}
+
+/// Whether a line holds no puzzle: blank, or a `#` comment.
+fn is_blank(line: &str) -> bool {
+    let l = line.trim_start();
+    l.is_empty() || l.starts_with('#')
+}
+
+/// Whether `text` holds a puzzle to answer: not when it is empty
+/// ([`BatchError::Empty`]) or has only blank lines and `#` comments
+/// ([`BatchError::OnlyComments`]), the same for every command: there is
+/// nothing to answer. Stops at the first line that is neither.
+pub fn has_puzzle(text: &str) -> Result<(), BatchError> {
+    if !text.lines().all(is_blank) {
+        Ok(())
+    } else if text.trim().is_empty() {
+        Err(BatchError::Empty)
+    } else {
+        Err(BatchError::OnlyComments)
+    }
+}
+
+/// The lines of `text` that are neither blank nor `#` comments: its
+/// puzzles, for a text of one puzzle per line (what a progress bar counts
+/// to).
+pub fn puzzle_lines(text: &str) -> u64 {
+    text.lines().filter(|l| !is_blank(l)).count() as u64
 }
 
 /// Whether `text` holds grids over several lines (else one puzzle per

@@ -494,6 +494,11 @@ impl Budget {
         }
     }
 
+    /// At most `timeout` from now, or no limit for `None`.
+    pub fn within(timeout: Option<std::time::Duration>) -> Self {
+        timeout.map_or_else(Budget::unlimited, Budget::timeout)
+    }
+
     /// Also stops once `flag` is set.
     pub fn with_cancel(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Self {
         self.cancel = Some(flag);
