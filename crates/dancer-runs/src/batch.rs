@@ -87,7 +87,7 @@
 
 use crate::parts::{Differs, Field, PartHeader, PartsError, ToRerun};
 use crate::search::ShardSpec;
-use dancer_sudoku::batch::{Answers, Batch, BatchError, Outcome, Tally};
+use dancer_sudoku::batch::{Answers, Batch, BatchError, LineOutcome, Tally};
 use dancer_sudoku::records::BatchOutput;
 use dancer_sudoku::{Layout, SudokuEngine};
 use serde::{Deserialize, Serialize};
@@ -747,7 +747,7 @@ impl PartRun {
         progress: Option<&(dyn Fn(u64) + Sync)>,
     ) -> Result<Tally, BatchError>
     where
-        R: Fn(usize, &Outcome, &mut String) + Sync,
+        R: Fn(usize, &LineOutcome, &mut String) + Sync,
     {
         let b = Batch {
             layout: Layout::Lines,
@@ -1229,10 +1229,10 @@ mod tests {
         }
     }
 
-    fn render(line: usize, o: &Outcome, buf: &mut String) {
+    fn render(line: usize, o: &LineOutcome, buf: &mut String) {
         match o {
-            Outcome::Invalid(_) => buf.push_str(&format!("{line} invalid\n")),
-            Outcome::Solved(_, s) => buf.push_str(&format!("{line} {}\n", s.count)),
+            LineOutcome::Invalid(_) => buf.push_str(&format!("{line} invalid\n")),
+            LineOutcome::Solved(_, s) => buf.push_str(&format!("{line} {}\n", s.count)),
         }
     }
 

@@ -13,7 +13,7 @@
 //! second and microseconds per puzzle of the median pass, and the slowest
 //! puzzle (by its fastest time over the passes).
 
-use dancer_sudoku::canon::{canonical, Transform};
+use dancer_sudoku::canon::{canonical, GridTransform};
 use std::time::Instant;
 
 fn parse(line: &str) -> Option<[u8; 81]> {
@@ -48,7 +48,7 @@ fn main() {
     let mut grids: Vec<[u8; 81]> = text.lines().filter_map(parse).collect();
     if shuffle {
         for (i, g) in grids.iter_mut().enumerate() {
-            *g = Transform::random(i as u64).apply(g);
+            *g = GridTransform::random(i as u64).apply(g);
         }
     }
     if grids.is_empty() {

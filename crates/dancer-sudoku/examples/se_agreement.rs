@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use std::io::Write;
 use std::time::Instant;
 
-struct Entry {
+struct PuzzleLine {
     id: String,
     puzzle: String,
     se: f64,
@@ -36,7 +36,7 @@ struct Rated {
     hardest: String,
 }
 
-fn read(path: &str) -> Vec<Entry> {
+fn read(path: &str) -> Vec<PuzzleLine> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
         eprintln!("se_agreement: {path}: {e}");
         std::process::exit(2)
@@ -48,7 +48,7 @@ fn read(path: &str) -> Vec<Entry> {
             let f: Vec<&str> = l.split_whitespace().collect();
             let se = f.get(2).and_then(|s| s.parse().ok());
             match (f.len(), se) {
-                (3, Some(se)) => Entry {
+                (3, Some(se)) => PuzzleLine {
                     id: f[0].to_string(),
                     puzzle: f[1].to_string(),
                     se,
@@ -95,7 +95,7 @@ fn spearman(a: &[f64], b: &[f64]) -> f64 {
     cov / (va * vb).sqrt()
 }
 
-fn report(name: &str, entries: &[&Entry], rated: &[&Rated], seconds: Option<f64>) {
+fn report(name: &str, entries: &[&PuzzleLine], rated: &[&Rated], seconds: Option<f64>) {
     let n = entries.len() as f64;
     let share = |f: &dyn Fn(f64, f64) -> bool| {
         100.0
@@ -166,7 +166,7 @@ fn main() {
         .num_threads(threads)
         .build()
         .expect("thread pool");
-    let mut all_e: Vec<Entry> = Vec::new();
+    let mut all_e: Vec<PuzzleLine> = Vec::new();
     let mut all_r: Vec<Rated> = Vec::new();
     let mut total = 0.0;
     let mut sink = out.map(|p| std::io::BufWriter::new(std::fs::File::create(p).unwrap()));
@@ -198,7 +198,7 @@ fn main() {
             &rated.iter().collect::<Vec<_>>(),
             Some(seconds),
         );
-        let mut wrong: Vec<(&Entry, &Rated)> = entries
+        let mut wrong: Vec<(&PuzzleLine, &Rated)> = entries
             .iter()
             .zip(&rated)
             .filter(|(e, r)| (e.se - r.ours).abs() >= 0.05 || r.ours.is_nan())
@@ -239,15 +239,15 @@ fn main() {
 
 /// The first position of each technique in the solving paths of a file.
 fn positions(path: &str) {
-    use dancer_sudoku::logic::{Board, Technique};
+    use dancer_sudoku::logic::{MarkedGrid, Technique};
     let mut seen = std::collections::BTreeSet::new();
     for e in read(path) {
         let p = Puzzle::parse_line(&e.puzzle.replace('0', "."), None).unwrap();
-        dancer_sudoku::logic::rate_with(&p.givens, |b: &Board, s| {
+        dancer_sudoku::logic::rate_with(&p.givens, |b: &MarkedGrid, s| {
             if !seen.insert(s.technique) {
                 return;
             }
-            let plain = Board::from_grid(&b.to_grid());
+            let plain = MarkedGrid::from_grid(&b.to_grid());
             let mut removed = Vec::new();
             for c in 0..81 {
                 let gone = plain.cands(c) & !b.cands(c);

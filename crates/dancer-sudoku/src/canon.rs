@@ -13,7 +13,7 @@
 //! * a relabelling of the nine digits (empty cells stay empty).
 //!
 //! That is 2 * 6^4 * 6^4 = 3,359,232 geometric transforms times 9! digit
-//! permutations; a [`Transform`] is one element: where each cell goes and
+//! permutations; a [`GridTransform`] is one element: where each cell goes and
 //! what each digit becomes.
 //!
 //! ## The canonical form
@@ -119,18 +119,18 @@ use dancer_core::rng::{Draw, SplitMix64};
 /// Both are permutations, and `cell` is one of the 3,359,232 geometric
 /// transforms (the constructors keep that so).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Transform {
+pub struct GridTransform {
     cell: [u8; 81],
     digit: [u8; 10],
 }
 
-impl Default for Transform {
+impl Default for GridTransform {
     fn default() -> Self {
-        Transform::identity()
+        GridTransform::identity()
     }
 }
 
-impl Transform {
+impl GridTransform {
     /// The transform that changes nothing.
     pub fn identity() -> Self {
         let mut cell = [0u8; 81];
@@ -141,7 +141,7 @@ impl Transform {
         for (d, x) in digit.iter_mut().enumerate() {
             *x = d as u8;
         }
-        Transform { cell, digit }
+        GridTransform { cell, digit }
     }
 
     /// The image of cell `c` (0..81, row-major). Panics if `c >= 81`.
@@ -156,8 +156,8 @@ impl Transform {
     }
 
     /// The inverse transform: `t.then(&t.inverse())` is the identity.
-    pub fn inverse(&self) -> Transform {
-        let mut inv = Transform::identity();
+    pub fn inverse(&self) -> GridTransform {
+        let mut inv = GridTransform::identity();
         for i in 0..81 {
             inv.cell[self.cell[i] as usize] = i as u8;
         }
@@ -168,8 +168,8 @@ impl Transform {
     }
 
     /// `self` then `other`: `a.then(&b).apply(g) == b.apply(&a.apply(g))`.
-    pub fn then(&self, other: &Transform) -> Transform {
-        let mut t = Transform::identity();
+    pub fn then(&self, other: &GridTransform) -> GridTransform {
+        let mut t = GridTransform::identity();
         for i in 0..81 {
             t.cell[i] = other.cell[self.cell[i] as usize];
         }
@@ -193,12 +193,12 @@ impl Transform {
     /// band, row, stack and column permutations and a random digit
     /// permutation, so that every element of the group can come out. The
     /// generator is splitmix64; the same seed gives the same transform.
-    pub fn random(seed: u64) -> Transform {
+    pub fn random(seed: u64) -> GridTransform {
         let mut rng = SplitMix64::new(seed);
         let transpose = rng.next_u64() & 1 == 1;
         let rows = line_perm(&mut rng);
         let cols = line_perm(&mut rng);
-        let mut t = Transform::identity();
+        let mut t = GridTransform::identity();
         for r in 0..9 {
             for c in 0..9 {
                 let (r1, c1) = if transpose { (c, r) } else { (r, c) };
@@ -690,7 +690,7 @@ impl RowSearch<'_> {
 ///
 /// The form is the lexicographically smallest image, empty = 0, digits
 /// numbered in order of first appearance.
-pub fn canonical(g: &[u8; 81]) -> ([u8; 81], Transform) {
+pub fn canonical(g: &[u8; 81]) -> ([u8; 81], GridTransform) {
     debug_assert!(g.iter().all(|&v| v <= 9), "grid values must be 0..=9");
     // Both orientations, by rows.
     let mut grids = [[[0u8; 9]; 9]; 2];
@@ -774,7 +774,7 @@ pub fn canonical(g: &[u8; 81]) -> ([u8; 81], Transform) {
         std::mem::swap(&mut cur, &mut step.out);
     }
     let c = &cur[0];
-    let mut t = Transform::identity();
+    let mut t = GridTransform::identity();
     for i in 0..9 {
         for j in 0..9 {
             let (r, col) = (c.rows[i] as usize, c.col[j] as usize);
@@ -916,14 +916,14 @@ mod tests {
     #[test]
     fn canon_transform_laws() {
         let g = parse(GRIDS[0]);
-        let id = Transform::identity();
+        let id = GridTransform::identity();
         assert_eq!(id.apply(&g), g);
         assert!(!id.is_transposed());
         let mut transposed = 0;
         for seed in 0..200u64 {
-            let a = Transform::random(seed);
-            let b = Transform::random(seed ^ 0xABCD_EF01);
-            let c = Transform::random(seed.wrapping_mul(31) + 7);
+            let a = GridTransform::random(seed);
+            let b = GridTransform::random(seed ^ 0xABCD_EF01);
+            let c = GridTransform::random(seed.wrapping_mul(31) + 7);
             assert_eq!(a.then(&a.inverse()), id);
             assert_eq!(a.inverse().then(&a), id);
             assert_eq!(a.inverse().inverse(), a);
@@ -954,7 +954,7 @@ mod tests {
         let mut first_rows = 0u16;
         let mut first_digits = 0u16;
         for seed in 0..500u64 {
-            let t = Transform::random(seed);
+            let t = GridTransform::random(seed);
             let tr = t.is_transposed();
             for r in 0..9 {
                 let img: Vec<usize> = (0..9).map(|c| t.cell(r * 9 + c)).collect();
@@ -996,7 +996,7 @@ mod tests {
             let form = canon(&g);
             assert_eq!(canon(&form), form, "{s}: the form is not a fixed point");
             for seed in 0..60u64 {
-                let t = Transform::random(seed);
+                let t = GridTransform::random(seed);
                 assert_eq!(canon(&t.apply(&g)), form, "{s}, seed {seed}");
             }
         }
@@ -1053,7 +1053,7 @@ mod tests {
             let g = random_grid(seed, given, digits);
             assert_eq!(canon(&g), brute(&g), "{g:?}");
         }
-        let g = Transform::random(5).apply(&symmetric_part(0b1110));
+        let g = GridTransform::random(5).apply(&symmetric_part(0b1110));
         assert_eq!(canon(&g), brute(&g), "{g:?}");
     }
 
@@ -1093,7 +1093,7 @@ mod tests {
         }
         for seed in 0..40u64 {
             let keep = (SplitMix64::new(seed).next_u64() & 0b11_1111_1110) as u16;
-            let g = Transform::random(seed).apply(&symmetric_part(keep));
+            let g = GridTransform::random(seed).apply(&symmetric_part(keep));
             assert_eq!(canon(&g), brute(&g), "seed {seed}: {g:?}");
             n += 1;
         }

@@ -10,30 +10,30 @@
 
 use crate::grid::{symbol, Grid};
 use crate::puzzle::Puzzle;
-use crate::rules::UnitKind;
+use crate::rules::HouseKind;
 use dancer_core::{Dlx, Engine, Problem, ProblemBuilder};
 
 /// A puzzle's exact cover problem and the meaning of its options.
-pub struct Cover {
+pub struct SudokuCover {
     pub problem: Problem,
     /// Option `k` puts digit `choices[k].1` in cell `choices[k].0`.
     pub choices: Vec<(u16, u8)>,
 }
 
-fn unit_code(kind: UnitKind) -> String {
+fn unit_code(kind: HouseKind) -> String {
     match kind {
-        UnitKind::Row(r) => format!("R{}", r + 1),
-        UnitKind::Column(c) => format!("C{}", c + 1),
-        UnitKind::Box(b) => format!("B{}", b + 1),
-        UnitKind::Region(g) => format!("G{}", g + 1),
-        UnitKind::Diagonal => "D".into(),
-        UnitKind::AntiDiagonal => "A".into(),
-        UnitKind::Window(w) => format!("W{}", w + 1),
+        HouseKind::Row(r) => format!("R{}", r + 1),
+        HouseKind::Column(c) => format!("C{}", c + 1),
+        HouseKind::Box(b) => format!("B{}", b + 1),
+        HouseKind::Region(g) => format!("G{}", g + 1),
+        HouseKind::Diagonal => "D".into(),
+        HouseKind::AntiDiagonal => "A".into(),
+        HouseKind::Window(w) => format!("W{}", w + 1),
     }
 }
 
 /// Builds the exact cover problem of a puzzle.
-pub fn to_exact_cover(puzzle: &Puzzle) -> Cover {
+pub fn to_exact_cover(puzzle: &Puzzle) -> SudokuCover {
     let rules = &puzzle.rules;
     let g = &puzzle.givens;
     let n = rules.size();
@@ -96,10 +96,10 @@ pub fn to_exact_cover(puzzle: &Puzzle) -> Cover {
             b.build().expect("valid")
         }
     };
-    Cover { problem, choices }
+    SudokuCover { problem, choices }
 }
 
-impl Cover {
+impl SudokuCover {
     /// The grid a solution (a set of options) stands for.
     pub fn grid(&self, puzzle: &Puzzle, options: &[usize]) -> Grid {
         let mut g = puzzle.givens.clone();

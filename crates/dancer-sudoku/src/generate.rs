@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 /// The symmetry of the pattern of givens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Symmetry {
+pub enum GivensSymmetry {
     None,
     /// Half-turn: cell (r, c) and (n-1-r, n-1-c).
     Rotate180,
@@ -38,15 +38,15 @@ pub enum Symmetry {
     Diagonal,
 }
 
-impl FromStr for Symmetry {
+impl FromStr for GivensSymmetry {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         Ok(match s {
-            "none" => Symmetry::None,
-            "rotate180" => Symmetry::Rotate180,
-            "rotate90" => Symmetry::Rotate90,
-            "mirror" => Symmetry::Mirror,
-            "diagonal" => Symmetry::Diagonal,
+            "none" => GivensSymmetry::None,
+            "rotate180" => GivensSymmetry::Rotate180,
+            "rotate90" => GivensSymmetry::Rotate90,
+            "mirror" => GivensSymmetry::Mirror,
+            "diagonal" => GivensSymmetry::Diagonal,
             _ => {
                 return Err(format!(
                     "unknown symmetry {s:?} (none, rotate180, rotate90, mirror, diagonal)"
@@ -56,34 +56,34 @@ impl FromStr for Symmetry {
     }
 }
 
-impl fmt::Display for Symmetry {
+impl fmt::Display for GivensSymmetry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl Symmetry {
+impl GivensSymmetry {
     /// Every name [`FromStr`] takes.
     pub const NAMES: &'static [&'static str] =
         &["none", "rotate180", "rotate90", "mirror", "diagonal"];
 
     /// Every symmetry.
-    pub const ALL: [Symmetry; 5] = [
-        Symmetry::None,
-        Symmetry::Rotate180,
-        Symmetry::Rotate90,
-        Symmetry::Mirror,
-        Symmetry::Diagonal,
+    pub const ALL: [GivensSymmetry; 5] = [
+        GivensSymmetry::None,
+        GivensSymmetry::Rotate180,
+        GivensSymmetry::Rotate90,
+        GivensSymmetry::Mirror,
+        GivensSymmetry::Diagonal,
     ];
 
     /// The symmetry's name, as [`FromStr`] reads it.
     pub fn name(self) -> &'static str {
         match self {
-            Symmetry::None => "none",
-            Symmetry::Rotate180 => "rotate180",
-            Symmetry::Rotate90 => "rotate90",
-            Symmetry::Mirror => "mirror",
-            Symmetry::Diagonal => "diagonal",
+            GivensSymmetry::None => "none",
+            GivensSymmetry::Rotate180 => "rotate180",
+            GivensSymmetry::Rotate90 => "rotate90",
+            GivensSymmetry::Mirror => "mirror",
+            GivensSymmetry::Diagonal => "diagonal",
         }
     }
 
@@ -93,15 +93,15 @@ impl Symmetry {
         let m = n - 1;
         let mut v = vec![(r, c)];
         match self {
-            Symmetry::None => {}
-            Symmetry::Rotate180 => v.push((m - r, m - c)),
-            Symmetry::Rotate90 => {
+            GivensSymmetry::None => {}
+            GivensSymmetry::Rotate180 => v.push((m - r, m - c)),
+            GivensSymmetry::Rotate90 => {
                 v.push((c, m - r));
                 v.push((m - r, m - c));
                 v.push((m - c, r));
             }
-            Symmetry::Mirror => v.push((r, m - c)),
-            Symmetry::Diagonal => v.push((c, r)),
+            GivensSymmetry::Mirror => v.push((r, m - c)),
+            GivensSymmetry::Diagonal => v.push((c, r)),
         }
         let mut cells: Vec<usize> = v.into_iter().map(|(r, c)| r * n + c).collect();
         cells.sort_unstable();
@@ -196,9 +196,9 @@ pub fn random_solution(rules: &Rules, rng: &mut XorShift64Star) -> Grid {
 
 /// How to generate.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct GenerateOptions {
     pub rules: Rules,
-    pub symmetry: Symmetry,
+    pub symmetry: GivensSymmetry,
     /// Remove givens until none can go (else stop at the first pass).
     pub minimal: bool,
     /// Give up on a grid after this many tries to reach an accepted puzzle.
@@ -208,14 +208,18 @@ pub struct Options {
 /// Generates one puzzle with exactly one solution, accepted by `accept`
 /// (e.g. a rating in the wanted range). Returns None after
 /// `opts.attempts` rejected puzzles.
-pub fn generate(opts: &Options, seed: u64, accept: impl FnMut(&Puzzle) -> bool) -> Option<Puzzle> {
+pub fn generate(
+    opts: &GenerateOptions,
+    seed: u64,
+    accept: impl FnMut(&Puzzle) -> bool,
+) -> Option<Puzzle> {
     generate_until(opts, seed, accept, &|| false)
 }
 
 /// [`generate`], giving up (`None`) as soon as `stop` says so (checked
 /// before each candidate grid and each group of givens taken away).
 pub fn generate_until(
-    opts: &Options,
+    opts: &GenerateOptions,
     seed: u64,
     mut accept: impl FnMut(&Puzzle) -> bool,
     stop: &dyn Fn() -> bool,
@@ -304,7 +308,7 @@ pub const RARE_RATING: f64 = 9.0;
 pub struct Request {
     /// 4, 9 or 16 (see [`SIZES`]).
     pub size: usize,
-    pub symmetry: Symmetry,
+    pub symmetry: GivensSymmetry,
     /// Minimal puzzles: no given can be removed.
     pub minimal: bool,
     /// SE ratings wanted (9x9 only).
@@ -354,17 +358,20 @@ fn unmet_words(failed: u64, range: Option<RatingRange>, tries: u64, best: Option
 
 impl Request {
     /// The generator's options for the request, or why it cannot be met.
-    pub fn options(&self) -> Result<Options, RequestError> {
+    pub fn options(&self) -> Result<GenerateOptions, RequestError> {
         if !SIZES.contains(&self.size) {
             return Err(RequestError::Size(self.size));
         }
         if self.range.is_some() && self.size != 9 {
             return Err(RequestError::RatedSize);
         }
-        if self.minimal && self.symmetry != Symmetry::None && self.size > MAX_MINIMAL_SYMMETRIC {
+        if self.minimal
+            && self.symmetry != GivensSymmetry::None
+            && self.size > MAX_MINIMAL_SYMMETRIC
+        {
             return Err(RequestError::RareMinimal { size: self.size });
         }
-        Ok(Options {
+        Ok(GenerateOptions {
             rules: Rules::standard(self.size).expect("a size of SIZES"),
             symmetry: self.symmetry,
             minimal: self.minimal,
@@ -477,7 +484,7 @@ impl FromStr for RatingRange {
 /// cheaply, then rated in full, which is the rating returned. Without a
 /// range, no rating is made (`None`).
 pub fn generate_rated(
-    opts: &Options,
+    opts: &GenerateOptions,
     seed: u64,
     range: Option<RatingRange>,
 ) -> Option<(Puzzle, Option<Rating>)> {
@@ -547,7 +554,7 @@ impl Effort {
 /// [`generate_rated`], counting its candidates in `effort` and giving up
 /// when it says so.
 pub fn generate_rated_with(
-    opts: &Options,
+    opts: &GenerateOptions,
     seed: u64,
     range: Option<RatingRange>,
     effort: &Effort,
@@ -588,7 +595,7 @@ pub type Made = Option<(Puzzle, Option<Rating>)>;
 /// [`puzzle_seed`]`(seed, i)`, on `threads` threads, in order; `tick` is
 /// called as each one is done (for progress).
 pub fn generate_batch(
-    opts: &Options,
+    opts: &GenerateOptions,
     seed: u64,
     count: usize,
     range: Option<RatingRange>,
@@ -612,7 +619,7 @@ pub fn generate_batch(
 /// `effort`; `tick` is called as each one is done. A puzzle given up on
 /// (`effort` stopped) is `None`.
 pub fn generate_range(
-    opts: &Options,
+    opts: &GenerateOptions,
     seed: u64,
     ids: std::ops::Range<u64>,
     range: Option<RatingRange>,
@@ -674,7 +681,7 @@ impl Generated {
 /// error of `each` ([`BatchError::Output`]) stops the run there.
 #[allow(clippy::too_many_arguments)]
 pub fn generate_blocks(
-    opts: &Options,
+    opts: &GenerateOptions,
     seed: u64,
     count: u64,
     range: Option<RatingRange>,
@@ -771,7 +778,7 @@ mod tests {
     fn runs_in_blocks() {
         let opts = Request {
             size: 4,
-            symmetry: Symmetry::None,
+            symmetry: GivensSymmetry::None,
             minimal: true,
             range: None,
         }
@@ -844,7 +851,7 @@ mod tests {
     fn searches_stop_when_told_and_rare_requests_are_refused() {
         let opts = Request {
             size: 16,
-            symmetry: Symmetry::Rotate180,
+            symmetry: GivensSymmetry::Rotate180,
             minimal: false,
             range: None,
         }
@@ -865,12 +872,12 @@ mod tests {
             std::time::Instant::now() + std::time::Duration::from_secs(3600),
         );
         let (p, _) = generate_rated_with(&opts, 1, None, &open).expect("a puzzle");
-        assert!(Symmetry::Rotate180.holds(&p.givens));
+        assert!(GivensSymmetry::Rotate180.holds(&p.givens));
         for symmetry in [
-            Symmetry::Rotate180,
-            Symmetry::Rotate90,
-            Symmetry::Mirror,
-            Symmetry::Diagonal,
+            GivensSymmetry::Rotate180,
+            GivensSymmetry::Rotate90,
+            GivensSymmetry::Mirror,
+            GivensSymmetry::Diagonal,
         ] {
             let r = Request {
                 size: 16,
@@ -902,26 +909,26 @@ mod tests {
 
     #[test]
     fn orbits() {
-        assert_eq!(Symmetry::Rotate180.orbit(9, 0), vec![0, 80]);
-        assert_eq!(Symmetry::Rotate180.orbit(9, 40), vec![40]);
-        assert_eq!(Symmetry::Rotate90.orbit(9, 0), vec![0, 8, 72, 80]);
-        assert_eq!(Symmetry::Mirror.orbit(9, 10), vec![10, 16]);
-        assert_eq!(Symmetry::Diagonal.orbit(9, 1), vec![1, 9]);
+        assert_eq!(GivensSymmetry::Rotate180.orbit(9, 0), vec![0, 80]);
+        assert_eq!(GivensSymmetry::Rotate180.orbit(9, 40), vec![40]);
+        assert_eq!(GivensSymmetry::Rotate90.orbit(9, 0), vec![0, 8, 72, 80]);
+        assert_eq!(GivensSymmetry::Mirror.orbit(9, 10), vec![10, 16]);
+        assert_eq!(GivensSymmetry::Diagonal.orbit(9, 1), vec![1, 9]);
     }
 
     #[test]
     fn generated_puzzles_are_unique_minimal_and_symmetric() {
         for (size, sym, minimal) in [
-            (9, Symmetry::None, true),
-            (9, Symmetry::Rotate180, true),
-            (9, Symmetry::Mirror, true),
-            (9, Symmetry::Diagonal, true),
-            (9, Symmetry::Rotate90, false),
-            (4, Symmetry::Rotate180, false),
-            (16, Symmetry::Rotate180, false),
+            (9, GivensSymmetry::None, true),
+            (9, GivensSymmetry::Rotate180, true),
+            (9, GivensSymmetry::Mirror, true),
+            (9, GivensSymmetry::Diagonal, true),
+            (9, GivensSymmetry::Rotate90, false),
+            (4, GivensSymmetry::Rotate180, false),
+            (16, GivensSymmetry::Rotate180, false),
         ] {
             let rules = Rules::standard(size).unwrap();
-            let opts = Options {
+            let opts = GenerateOptions {
                 rules: rules.clone(),
                 symmetry: sym,
                 minimal,

@@ -8,7 +8,7 @@
 //! on the others, and the search for a step on a grid with many solutions
 //! can be long.
 
-use crate::logic::{self, Board, Budget, Step, Stopped};
+use crate::logic::{self, Budget, MarkedGrid, Step, Stopped};
 use crate::puzzle::Puzzle;
 use crate::rules::cell_name;
 use crate::solve::{Solver, Status, SudokuEngine};
@@ -94,7 +94,7 @@ pub fn hint_after(
         Status::Multiple => return Ok(Hint::NotUnique),
         Status::Unique => {}
     }
-    let mut board = Board::try_from_grid(&puzzle.givens).ok_or(HintError::Inconsistent)?;
+    let mut board = MarkedGrid::try_from_grid(&puzzle.givens).ok_or(HintError::Inconsistent)?;
     for &(c, d) in removed {
         if c < 81 && (1..=9).contains(&d) && board.value(c) == 0 {
             board.eliminate(c, d);
@@ -112,7 +112,7 @@ pub fn hint_after(
 
 /// The step a hint gives on `board`: the one Sudoku Explainer would take
 /// (see [`logic::next_step`]).
-pub fn next_step(board: &Board) -> Option<Step> {
+pub fn next_step(board: &MarkedGrid) -> Option<Step> {
     logic::next_step(board)
 }
 

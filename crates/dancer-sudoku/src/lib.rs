@@ -50,6 +50,6 @@ pub mod rules;
 pub mod solve;
 
 pub use grid::Grid;
-pub use puzzle::{check_solution, read_puzzles, Entry, Layout, Puzzle, PuzzleError};
+pub use puzzle::{check_solution, read_puzzles, Layout, Puzzle, PuzzleError, PuzzleLine};
 pub use rules::{Regions, Rules, RulesError};
 pub use solve::{solve, EngineMismatch, Solved, Solver, Status, SudokuEngine};

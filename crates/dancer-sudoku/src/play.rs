@@ -324,7 +324,7 @@ impl Game {
         if !self.rules.is_standard_9x9() {
             return None;
         }
-        let mut board = logic::Board::try_from_grid(&self.grid())?;
+        let mut board = logic::MarkedGrid::try_from_grid(&self.grid())?;
         for (c, &r) in self.doc.removed.iter().enumerate() {
             for d in 1..=9u8 {
                 if r >> (d - 1) & 1 == 1 && board.value(c) == 0 {
@@ -726,9 +726,9 @@ mod tests {
     }
 
     fn generated(rules: Rules) -> Puzzle {
-        let opts = crate::generate::Options {
+        let opts = crate::generate::GenerateOptions {
             rules,
-            symmetry: crate::generate::Symmetry::None,
+            symmetry: crate::generate::GivensSymmetry::None,
             minimal: true,
             attempts: 200,
         };

@@ -14,7 +14,7 @@
 //! next one.
 
 use crate::grid::{digit, symbol, Grid};
-use crate::rules::{cell_name, default_boxes, Rules, RulesError, UnitKind};
+use crate::rules::{cell_name, default_boxes, HouseKind, Rules, RulesError};
 
 /// A Sudoku to solve: its rules and its givens.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -207,7 +207,7 @@ impl Puzzle {
     }
 }
 
-fn conflict(n: usize, d: u8, unit: UnitKind, a: usize, b: usize) -> PuzzleError {
+fn conflict(n: usize, d: u8, unit: HouseKind, a: usize, b: usize) -> PuzzleError {
     PuzzleError::Conflict {
         digit: symbol(d),
         unit: unit.to_string(),
@@ -255,7 +255,7 @@ pub fn check_solution(puzzle: &Puzzle, solution: &Grid) -> Result<(), String> {
 
 /// One puzzle read from a text, with the line it starts on.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub struct PuzzleLine {
     /// 1-based line number where the puzzle starts.
     pub line: usize,
     pub puzzle: Result<Puzzle, PuzzleError>,
@@ -316,7 +316,7 @@ pub fn looks_like_grids(text: &str) -> bool {
 
 /// Reads every puzzle in `text`. With `rules`, every puzzle follows them
 /// (and must have their size); without, each puzzle's size is inferred.
-pub fn read_puzzles(text: &str, rules: Option<&Rules>, layout: Layout) -> Vec<Entry> {
+pub fn read_puzzles(text: &str, rules: Option<&Rules>, layout: Layout) -> Vec<PuzzleLine> {
     let grids = match layout {
         Layout::Auto => looks_like_grids(text),
         Layout::Lines => false,
@@ -329,13 +329,13 @@ pub fn read_puzzles(text: &str, rules: Option<&Rules>, layout: Layout) -> Vec<En
     }
 }
 
-fn read_lines(text: &str, rules: Option<&Rules>) -> Vec<Entry> {
+fn read_lines(text: &str, rules: Option<&Rules>) -> Vec<PuzzleLine> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if is_comment(line) || line.trim().is_empty() {
             continue;
         }
-        out.push(Entry {
+        out.push(PuzzleLine {
             line: i + 1,
             puzzle: Puzzle::parse_line(line, rules),
         });
@@ -343,14 +343,14 @@ fn read_lines(text: &str, rules: Option<&Rules>) -> Vec<Entry> {
     out
 }
 
-fn read_grids(text: &str, rules: Option<&Rules>) -> Vec<Entry> {
+fn read_grids(text: &str, rules: Option<&Rules>) -> Vec<PuzzleLine> {
     let mut out = Vec::new();
     let mut cells: Vec<(usize, char)> = Vec::new();
     let mut rows = 0;
     let mut start = 0;
     let mut flush = |cells: &mut Vec<(usize, char)>, rows: &mut usize, start: usize| {
         if !cells.is_empty() {
-            out.push(Entry {
+            out.push(PuzzleLine {
                 line: start,
                 puzzle: Puzzle::from_symbols(cells, rules, Some(*rows)),
             });

@@ -6,8 +6,8 @@
 //! `error` is in the front end's words: each passes its `box_hint`, how to
 //! give a box shape (see [`crate::PuzzleError::words`]).
 
-use crate::batch::{Outcome, RateResult};
-use crate::generate::Symmetry;
+use crate::batch::{LineOutcome, RateResult};
+use crate::generate::GivensSymmetry;
 use crate::grid::Grid;
 use crate::logic::{self, Rating};
 use crate::puzzle::Puzzle;
@@ -28,12 +28,12 @@ pub fn verdict(status: Status) -> Verdict {
 
 /// `sudoku solve`: the puzzle, its verdict, its solution (unique) or two
 /// of them (multiple).
-pub fn solve_record(line: usize, o: &Outcome, box_hint: &str) -> SudokuSolveRecord {
+pub fn solve_record(line: usize, o: &LineOutcome, box_hint: &str) -> SudokuSolveRecord {
     let (p, s) = match o {
-        Outcome::Invalid(why) => {
+        LineOutcome::Invalid(why) => {
             return SudokuSolveRecord::Invalid(InvalidPuzzle::new(line, why.words(box_hint)))
         }
-        Outcome::Solved(p, s) => (p, s),
+        LineOutcome::Solved(p, s) => (p, s),
     };
     let status = s.status();
     SudokuSolveRecord::Solved {
@@ -48,12 +48,12 @@ pub fn solve_record(line: usize, o: &Outcome, box_hint: &str) -> SudokuSolveReco
 
 /// `sudoku count`: the count up to `limit`, whether it is complete, and
 /// the effort.
-pub fn count_record(line: usize, o: &Outcome, limit: u64, box_hint: &str) -> SudokuCountRecord {
+pub fn count_record(line: usize, o: &LineOutcome, limit: u64, box_hint: &str) -> SudokuCountRecord {
     match o {
-        Outcome::Invalid(why) => {
+        LineOutcome::Invalid(why) => {
             SudokuCountRecord::Invalid(InvalidPuzzle::new(line, why.words(box_hint)))
         }
-        Outcome::Solved(_, s) => SudokuCountRecord::Counted {
+        LineOutcome::Solved(_, s) => SudokuCountRecord::Counted {
             line,
             count: s.count,
             complete: s.count < limit,
@@ -63,12 +63,12 @@ pub fn count_record(line: usize, o: &Outcome, limit: u64, box_hint: &str) -> Sud
 }
 
 /// `sudoku check`: the verdict.
-pub fn check_record(line: usize, o: &Outcome, box_hint: &str) -> SudokuCheckRecord {
+pub fn check_record(line: usize, o: &LineOutcome, box_hint: &str) -> SudokuCheckRecord {
     match o {
-        Outcome::Invalid(why) => {
+        LineOutcome::Invalid(why) => {
             SudokuCheckRecord::Invalid(InvalidPuzzle::new(line, why.words(box_hint)))
         }
-        Outcome::Solved(_, s) => SudokuCheckRecord::Checked {
+        LineOutcome::Solved(_, s) => SudokuCheckRecord::Checked {
             line,
             status: verdict(s.status()),
         },
@@ -133,7 +133,7 @@ fn round1(x: f64) -> f64 {
 pub fn generate_record(
     p: &Puzzle,
     rating: Option<&Rating>,
-    symmetry: Symmetry,
+    symmetry: GivensSymmetry,
 ) -> SudokuGenerateRecord {
     let r = match rating {
         Some(r) => Some(r.clone()),
@@ -156,7 +156,7 @@ pub fn generate_record(
 pub fn push_generated(
     p: &Puzzle,
     rating: Option<&Rating>,
-    symmetry: Symmetry,
+    symmetry: GivensSymmetry,
     json: bool,
     pretty: bool,
     buf: &mut String,
@@ -223,7 +223,7 @@ impl BatchOutput {
 
     /// Appends what puzzle `line`'s outcome prints to `buf`: its record
     /// with `json`, else its text; each ends with a line break.
-    pub fn push(&self, line: usize, o: &Outcome, json: bool, box_hint: &str, buf: &mut String) {
+    pub fn push(&self, line: usize, o: &LineOutcome, json: bool, box_hint: &str, buf: &mut String) {
         match (*self, json) {
             (BatchOutput::Solve { .. }, true) => push_record(&solve_record(line, o, box_hint), buf),
             (BatchOutput::Count { limit }, true) => {
@@ -235,14 +235,14 @@ impl BatchOutput {
     }
 
     /// An outcome's text.
-    fn push_text(&self, o: &Outcome, box_hint: &str, buf: &mut String) {
+    fn push_text(&self, o: &LineOutcome, box_hint: &str, buf: &mut String) {
         let (p, s) = match o {
-            Outcome::Invalid(why) => {
+            LineOutcome::Invalid(why) => {
                 buf.push_str("invalid: ");
                 buf.push_str(&why.words(box_hint));
                 return buf.push('\n');
             }
-            Outcome::Solved(p, s) => (p, s),
+            LineOutcome::Solved(p, s) => (p, s),
         };
         let status = s.status();
         match (*self, status) {
@@ -291,7 +291,7 @@ mod tests {
     /// The outcomes of a batch of 4x4 puzzles: unique, multiple, none (two
     /// 1s in a row are not read: a puzzle with no solution must be well
     /// formed), invalid.
-    fn outcomes() -> Vec<Outcome> {
+    fn outcomes() -> Vec<LineOutcome> {
         let text = "12343412214343.1\n................\n12..34..........\n12\n";
         let b = Batch {
             spec: RulesSpec::default(),
@@ -304,7 +304,7 @@ mod tests {
             cancel: None,
         };
         let mut all = Vec::new();
-        let each = |_, o: &Outcome| {
+        let each = |_, o: &LineOutcome| {
             all.push(o.clone());
             Ok(())
         };

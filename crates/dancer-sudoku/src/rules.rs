@@ -56,7 +56,7 @@ pub enum RulesError {
 
 /// What kind of unit, for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnitKind {
+pub enum HouseKind {
     Row(usize),
     Column(usize),
     Box(usize),
@@ -66,16 +66,16 @@ pub enum UnitKind {
     Window(usize),
 }
 
-impl fmt::Display for UnitKind {
+impl fmt::Display for HouseKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            UnitKind::Row(r) => write!(f, "row {}", r + 1),
-            UnitKind::Column(c) => write!(f, "column {}", c + 1),
-            UnitKind::Box(b) => write!(f, "box {}", b + 1),
-            UnitKind::Region(g) => write!(f, "region {}", region_name(g)),
-            UnitKind::Diagonal => write!(f, "the main diagonal"),
-            UnitKind::AntiDiagonal => write!(f, "the anti-diagonal"),
-            UnitKind::Window(w) => write!(f, "window {}", w + 1),
+            HouseKind::Row(r) => write!(f, "row {}", r + 1),
+            HouseKind::Column(c) => write!(f, "column {}", c + 1),
+            HouseKind::Box(b) => write!(f, "box {}", b + 1),
+            HouseKind::Region(g) => write!(f, "region {}", region_name(g)),
+            HouseKind::Diagonal => write!(f, "the main diagonal"),
+            HouseKind::AntiDiagonal => write!(f, "the anti-diagonal"),
+            HouseKind::Window(w) => write!(f, "window {}", w + 1),
         }
     }
 }
@@ -87,8 +87,8 @@ pub fn region_name(g: usize) -> char {
 
 /// A unit: its kind and its cells (row-major indices).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unit {
-    pub kind: UnitKind,
+pub struct House {
+    pub kind: HouseKind,
     pub cells: Vec<usize>,
 }
 
@@ -262,16 +262,16 @@ impl Rules {
     /// [`Rules::units`], made once per thread for the rules asked last: a
     /// batch checks every puzzle and every answer under the same rules,
     /// and making the units each time cost more than solving a 9x9.
-    pub fn shared_units(&self) -> Rc<[Unit]> {
+    pub fn shared_units(&self) -> Rc<[House]> {
         thread_local! {
-            static LAST: RefCell<Option<(Rules, Rc<[Unit]>)>> = const { RefCell::new(None) };
+            static LAST: RefCell<Option<(Rules, Rc<[House]>)>> = const { RefCell::new(None) };
         }
         LAST.with(|last| {
             let mut last = last.borrow_mut();
             match &*last {
                 Some((rules, units)) if rules == self => units.clone(),
                 _ => {
-                    let units: Rc<[Unit]> = self.units().into();
+                    let units: Rc<[House]> = self.units().into();
                     *last = Some((self.clone(), units.clone()));
                     units
                 }
@@ -280,18 +280,18 @@ impl Rules {
     }
 
     /// Every unit, rows first, then columns, regions, diagonals, windows.
-    pub fn units(&self) -> Vec<Unit> {
+    pub fn units(&self) -> Vec<House> {
         let n = self.size;
         let mut units = Vec::new();
         for r in 0..n {
-            units.push(Unit {
-                kind: UnitKind::Row(r),
+            units.push(House {
+                kind: HouseKind::Row(r),
                 cells: (0..n).map(|c| r * n + c).collect(),
             });
         }
         for c in 0..n {
-            units.push(Unit {
-                kind: UnitKind::Column(c),
+            units.push(House {
+                kind: HouseKind::Column(c),
                 cells: (0..n).map(|r| r * n + c).collect(),
             });
         }
@@ -302,18 +302,18 @@ impl Rules {
         }
         for (g, cells) in regions.into_iter().enumerate() {
             let kind = match self.regions {
-                Regions::Boxes { .. } => UnitKind::Box(g),
-                Regions::Jigsaw(_) => UnitKind::Region(g),
+                Regions::Boxes { .. } => HouseKind::Box(g),
+                Regions::Jigsaw(_) => HouseKind::Region(g),
             };
-            units.push(Unit { kind, cells });
+            units.push(House { kind, cells });
         }
         if self.diagonal {
-            units.push(Unit {
-                kind: UnitKind::Diagonal,
+            units.push(House {
+                kind: HouseKind::Diagonal,
                 cells: (0..n).map(|i| i * n + i).collect(),
             });
-            units.push(Unit {
-                kind: UnitKind::AntiDiagonal,
+            units.push(House {
+                kind: HouseKind::AntiDiagonal,
                 cells: (0..n).map(|i| i * n + (n - 1 - i)).collect(),
             });
         }
@@ -325,8 +325,8 @@ impl Rules {
                         cells.push(r * n + c);
                     }
                 }
-                units.push(Unit {
-                    kind: UnitKind::Window(w),
+                units.push(House {
+                    kind: HouseKind::Window(w),
                     cells,
                 });
             }

@@ -3,7 +3,7 @@
 //! on random grids (proptest) and on the 17-clue puzzles of `../shared`
 //! (skipped when absent).
 
-use dancer_sudoku::canon::{canonical, Transform};
+use dancer_sudoku::canon::{canonical, GridTransform};
 use proptest::prelude::*;
 use std::io::BufRead;
 
@@ -18,7 +18,7 @@ fn grid_of(givens: &[(usize, u8)]) -> [u8; 81] {
 }
 
 /// Checks the form of `g` and of its image under `t`.
-fn same_form(g: &[u8; 81], t: &Transform) -> Result<(), TestCaseError> {
+fn same_form(g: &[u8; 81], t: &GridTransform) -> Result<(), TestCaseError> {
     let (form, tg) = canonical(g);
     prop_assert_eq!(tg.apply(g), form);
     let h = t.apply(g);
@@ -40,7 +40,7 @@ proptest! {
         givens in prop::collection::vec((0usize..81, 1u8..=9), 0..30),
         seed in any::<u64>(),
     ) {
-        same_form(&grid_of(&givens), &Transform::random(seed))?;
+        same_form(&grid_of(&givens), &GridTransform::random(seed))?;
     }
 
     /// Dense grids of few digits: many equal rows, columns and stacks, and
@@ -50,7 +50,7 @@ proptest! {
         givens in prop::collection::vec((0usize..81, 1u8..=3), 0..120),
         seed in any::<u64>(),
     ) {
-        same_form(&grid_of(&givens), &Transform::random(seed))?;
+        same_form(&grid_of(&givens), &GridTransform::random(seed))?;
     }
 
     /// Any 81 values.
@@ -60,7 +60,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let g: [u8; 81] = cells.try_into().unwrap();
-        same_form(&g, &Transform::random(seed))?;
+        same_form(&g, &GridTransform::random(seed))?;
     }
 }
 
@@ -88,7 +88,7 @@ fn canon_17_clue_file() {
         }
         let (form, t) = canonical(&g);
         assert_eq!(t.apply(&g), form, "line {}", i + 1);
-        let h = Transform::random(i as u64).apply(&g);
+        let h = GridTransform::random(i as u64).apply(&g);
         let (form_h, th) = canonical(&h);
         assert_eq!(th.apply(&h), form_h, "line {}", i + 1);
         assert_eq!(form_h, form, "line {}: {line}", i + 1);

@@ -8,8 +8,8 @@
 //! * a property test over random transforms of a fixed set of puzzles,
 //!   comparing the first hints step by step along the whole solving path.
 
-use dancer_sudoku::canon::{canonical, Transform};
-use dancer_sudoku::logic::{next_step, rate, Board, Step};
+use dancer_sudoku::canon::{canonical, GridTransform};
+use dancer_sudoku::logic::{next_step, rate, MarkedGrid, Step};
 use dancer_sudoku::{Grid, Puzzle};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -26,7 +26,7 @@ fn cells81(g: &Grid) -> [u8; 81] {
     a
 }
 
-fn transformed(g: &Grid, t: &Transform) -> Grid {
+fn transformed(g: &Grid, t: &GridTransform) -> Grid {
     Grid::from_cells(9, t.apply(&cells81(g)).to_vec())
 }
 
@@ -69,7 +69,7 @@ fn rate_both(puzzles: &[String], seed: u64) -> Vec<String> {
                     let mut bad = Vec::new();
                     for (i, p) in part.iter().enumerate() {
                         let g = grid_of(p);
-                        let t = Transform::random(seed ^ ((k * chunk + i) as u64) << 20);
+                        let t = GridTransform::random(seed ^ ((k * chunk + i) as u64) << 20);
                         let (a, b) = (key(&g), key(&transformed(&g, &t)));
                         if a != b {
                             bad.push(format!("{p}: {a:?} but transformed {b:?}"));
@@ -134,7 +134,7 @@ fn names_in(text: &str) -> BTreeSet<String> {
 }
 
 /// The name of cell `r{R}c{C}` or unit `row N` after `t`.
-fn moved_name(name: &str, t: &Transform) -> String {
+fn moved_name(name: &str, t: &GridTransform) -> String {
     if let Some(rest) = name.strip_prefix('r').filter(|r| r.len() == 3) {
         let r = rest.as_bytes()[0] - b'1';
         let c = rest.as_bytes()[2] - b'1';
@@ -163,7 +163,7 @@ fn moved_name(name: &str, t: &Transform) -> String {
 /// A step as compared: technique, rating, placements, eliminations.
 type Moved = (String, String, Vec<(usize, u8)>, Vec<(usize, u8)>);
 
-fn moved(s: &Step, t: &Transform) -> Moved {
+fn moved(s: &Step, t: &GridTransform) -> Moved {
     let mut p: Vec<(usize, u8)> = s
         .placements
         .iter()
@@ -189,10 +189,10 @@ fn moved(s: &Step, t: &Transform) -> Moved {
 /// its words). Grids with symmetries of their own (a transform that maps
 /// the grid onto itself) may take an equivalent step instead: for them the
 /// steps are compared in canonical coordinates.
-fn same_path(line: &str, t: &Transform) -> Result<usize, String> {
+fn same_path(line: &str, t: &GridTransform) -> Result<usize, String> {
     let g = grid_of(line);
-    let mut a = Board::from_grid(&g);
-    let mut b = Board::from_grid(&transformed(&g, t));
+    let mut a = MarkedGrid::from_grid(&g);
+    let mut b = MarkedGrid::from_grid(&transformed(&g, t));
     for n in 0..200 {
         let (sa, sb) = match (next_step(&a), next_step(&b)) {
             (None, None) => return Ok(n),
@@ -203,11 +203,11 @@ fn same_path(line: &str, t: &Transform) -> Result<usize, String> {
         let (_, tb) = canonical(b.values());
         // the transform from a's canonical form to b's through t: identity
         // unless the grid maps onto itself
-        let symmetric = ta.inverse().then(t).then(&tb) != Transform::identity();
+        let symmetric = ta.inverse().then(t).then(&tb) != GridTransform::identity();
         let (want, got) = if symmetric {
             (moved(&sa, &ta), moved(&sb, &tb))
         } else {
-            (moved(&sa, t), moved(&sb, &Transform::identity()))
+            (moved(&sa, t), moved(&sb, &GridTransform::identity()))
         };
         if want != got {
             return Err(format!(
@@ -249,7 +249,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]
     fn hints_move_with_the_puzzle(i in 0..PUZZLES.len(), seed in any::<u64>()) {
-        let t = Transform::random(seed);
+        let t = GridTransform::random(seed);
         let r = same_path(PUZZLES[i], &t);
         prop_assert!(r.is_ok(), "{}: {}", PUZZLES[i], r.unwrap_err());
     }

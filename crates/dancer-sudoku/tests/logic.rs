@@ -18,10 +18,10 @@
 
 #![allow(clippy::needless_range_loop)] // cells are walked by index, as in the solver
 
-use dancer_sudoku::generate::{generate, Options, Symmetry};
+use dancer_sudoku::generate::{generate, GenerateOptions, GivensSymmetry};
 use dancer_sudoku::logic::{
-    apply, find, next_step, next_step_within, rate, rate_at_most, rate_with, rate_within, Board,
-    Budget, Level, Step, Stop, Technique as T, ORDER,
+    apply, find, next_step, next_step_within, rate, rate_at_most, rate_with, rate_within, Budget,
+    Level, MarkedGrid, Step, Stop, Technique as T, ORDER,
 };
 use dancer_sudoku::play::{Check, Game, PlayError};
 use dancer_sudoku::{Grid, Puzzle, Rules, Solver, SudokuEngine};
@@ -207,8 +207,8 @@ fn cell_of(name: &str) -> usize {
 }
 
 /// The board of a position; panics if a removed candidate was not there.
-fn board(values: &str, removed: &str) -> Board {
-    let mut b = Board::from_line(values).expect("81 symbols");
+fn board(values: &str, removed: &str) -> MarkedGrid {
+    let mut b = MarkedGrid::from_line(values).expect("81 symbols");
     for tok in removed.split_whitespace() {
         let (cell, digits) = tok.split_once('-').expect("r4c7-159");
         let c = cell_of(cell);
@@ -229,7 +229,7 @@ fn solution(values: &str) -> [u8; 81] {
 
 /// The board agrees with the solution: its digits are the solution's and
 /// every empty cell still has the solution's digit as a candidate.
-fn agrees(b: &Board, sol: &[u8; 81]) -> Result<(), String> {
+fn agrees(b: &MarkedGrid, sol: &[u8; 81]) -> Result<(), String> {
     for c in 0..81 {
         let v = b.value(c);
         if v != 0 && v != sol[c] {
@@ -244,7 +244,7 @@ fn agrees(b: &Board, sol: &[u8; 81]) -> Result<(), String> {
 
 /// A step is sound: it changes something, every digit it places is the
 /// solution's, every candidate it removes is there and is not the solution's.
-fn sound(b: &Board, s: &Step, sol: &[u8; 81]) -> Result<(), String> {
+fn sound(b: &MarkedGrid, s: &Step, sol: &[u8; 81]) -> Result<(), String> {
     let what = format!("{} step {:?}", s.technique.name(), s.description);
     if !s.is_productive() {
         return Err(format!("{what} changes nothing"));
@@ -308,7 +308,7 @@ fn explained(s: &Step) -> Result<(), String> {
 }
 
 /// Follows the easiest steps to the end, checking each against the solution.
-fn solve_checked(start: &Board, sol: &[u8; 81], what: &str) -> Vec<Board> {
+fn solve_checked(start: &MarkedGrid, sol: &[u8; 81], what: &str) -> Vec<MarkedGrid> {
     let mut b = start.clone();
     let mut boards = Vec::new();
     while !b.is_solved() {
@@ -380,9 +380,9 @@ fn line_of(values: &str) -> String {
 
 /// The board with exactly the candidates that appear in some solution of its
 /// digits (found by dancing links, one query per candidate).
-fn live_board(values: &str) -> Board {
+fn live_board(values: &str) -> MarkedGrid {
     let solver = dlx9();
-    let b = Board::from_line(values).unwrap();
+    let b = MarkedGrid::from_line(values).unwrap();
     let g = grid_of(values);
     let mut cands = [0u16; 81];
     for c in 0..81 {
@@ -397,7 +397,7 @@ fn live_board(values: &str) -> Board {
             }
         }
     }
-    Board::from_parts(*b.values(), cands)
+    MarkedGrid::from_parts(*b.values(), cands)
 }
 
 /// Units of my own: rows, columns, boxes (cells 0..81).
@@ -434,7 +434,7 @@ fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
 /// Brute force: does a basic technique have a productive instance? `None`
 /// for the techniques it does not know. Conventions as in Sudoku Explainer:
 /// locked candidates and fish lines hold the digit at least twice.
-fn brute(b: &Board, t: T) -> Option<bool> {
+fn brute(b: &MarkedGrid, t: T) -> Option<bool> {
     let us = units();
     let has = |c: usize, d: u8| b.value(c) == 0 && b.has(c, d);
     let pos =
@@ -555,12 +555,12 @@ fn uses_uniqueness(t: T) -> bool {
 }
 
 /// A board open to every digit everywhere but in the cells given.
-fn open_board(marks: &[(&str, &[u8])]) -> Board {
+fn open_board(marks: &[(&str, &[u8])]) -> MarkedGrid {
     let mut cands = [0x1ffu16; 81];
     for (cell, digits) in marks {
         cands[cell_of(cell)] = digits.iter().map(|&d| 1u16 << (d - 1)).sum();
     }
-    Board::from_parts([0; 81], cands)
+    MarkedGrid::from_parts([0; 81], cands)
 }
 
 fn elim_set(s: &Step) -> Vec<(usize, u8)> {
@@ -635,7 +635,7 @@ fn grids_without_one_solution_are_not_rated_solved() {
             let mut v: Vec<u8> = g.cells().to_vec();
             v[c] = d;
             let h = Grid::from_cells(9, v);
-            if d != sol[c] && Board::try_from_grid(&h).is_some_and(|b| b.is_consistent()) {
+            if d != sol[c] && MarkedGrid::try_from_grid(&h).is_some_and(|b| b.is_consistent()) {
                 lines.push(h.to_line());
                 break;
             }
@@ -795,7 +795,7 @@ fn uniqueness_techniques_need_their_pattern() {
     assert_eq!(dlx9().solve(&grid_of(TWO_SOLUTIONS), 3, 0).count, 2);
     let r = rate(&grid_of(TWO_SOLUTIONS));
     assert!(!r.solved, "{r:?}");
-    let b = Board::from_line(TWO_SOLUTIONS).unwrap();
+    let b = MarkedGrid::from_line(TWO_SOLUTIONS).unwrap();
     assert!(next_step(&b).is_none());
 }
 
@@ -811,7 +811,7 @@ fn crafted_x_wing() {
             }
         }
     }
-    let b = Board::from_parts([0; 81], cands);
+    let b = MarkedGrid::from_parts([0; 81], cands);
     let s = find(&b, T::XWing).expect("an X-Wing");
     let want: Vec<(usize, u8)> = (0..81)
         .filter(|&c| (c % 9 == 3 || c % 9 == 6) && c / 9 != 1 && c / 9 != 6)
@@ -822,7 +822,7 @@ fn crafted_x_wing() {
     // Columns 4 and 8 in row 7 instead: no X-Wing.
     cands[6 * 9 + 6] &= !(1 << 4);
     cands[6 * 9 + 7] |= 1 << 4;
-    let b = Board::from_parts([0; 81], cands);
+    let b = MarkedGrid::from_parts([0; 81], cands);
     assert!(find(&b, T::XWing).is_none());
 }
 
@@ -887,7 +887,7 @@ fn basic_techniques_match_a_brute_force_search() {
     // On every board of many solving paths, each basic technique finds a step
     // exactly when a brute-force search over units, subsets and lines does.
     let start = Instant::now();
-    let mut boards: Vec<Board> = Vec::new();
+    let mut boards: Vec<MarkedGrid> = Vec::new();
     for &(t, values, removed) in POSITIONS {
         if t.se_rating() < 6.0 {
             let b = board(values, removed);
@@ -896,7 +896,7 @@ fn basic_techniques_match_a_brute_force_search() {
     }
     for p in PUZZLES {
         boards.extend(solve_checked(
-            &Board::from_line(p).unwrap(),
+            &MarkedGrid::from_line(p).unwrap(),
             &solution(p),
             p,
         ));
@@ -905,7 +905,7 @@ fn basic_techniques_match_a_brute_force_search() {
         for (id, p, _) in every(&cal, 25) {
             let p = line_of(&p);
             boards.extend(solve_checked(
-                &Board::from_line(&p).unwrap(),
+                &MarkedGrid::from_line(&p).unwrap(),
                 &solution(&p),
                 &id,
             ));
@@ -937,7 +937,7 @@ fn basic_techniques_match_a_brute_force_search() {
 fn solving_paths_are_sound() {
     let start = Instant::now();
     for p in PUZZLES {
-        solve_checked(&Board::from_line(p).unwrap(), &solution(p), p);
+        solve_checked(&MarkedGrid::from_line(p).unwrap(), &solution(p), p);
     }
     let Some(cal) = calibration() else {
         return;
@@ -945,7 +945,7 @@ fn solving_paths_are_sound() {
     let mut steps = 0;
     for (id, p, _) in every(&cal, 200) {
         let p = line_of(&p);
-        steps += solve_checked(&Board::from_line(&p).unwrap(), &solution(&p), &id).len();
+        steps += solve_checked(&MarkedGrid::from_line(&p).unwrap(), &solution(&p), &id).len();
     }
     eprintln!(
         "200 calibration puzzles, {steps} steps checked in {:.2} s",
@@ -962,7 +962,7 @@ fn solving_paths_are_sound_on_the_whole_set() {
     let start = Instant::now();
     let steps: usize = on_all_cores(&cal, |id, p| {
         let p = line_of(p);
-        solve_checked(&Board::from_line(&p).unwrap(), &solution(&p), id).len()
+        solve_checked(&MarkedGrid::from_line(&p).unwrap(), &solution(&p), id).len()
     })
     .into_iter()
     .sum();
@@ -976,7 +976,7 @@ fn solving_paths_are_sound_on_the_whole_set() {
 #[test]
 fn hints_are_sound_and_say_what_they_are() {
     for p in PUZZLES {
-        let b = Board::from_line(p).unwrap();
+        let b = MarkedGrid::from_line(p).unwrap();
         let s = next_step(&b).unwrap();
         sound(&b, &s, &solution(p)).unwrap();
         assert!(!s.description.trim().is_empty());
@@ -985,14 +985,14 @@ fn hints_are_sound_and_say_what_they_are() {
         assert!(shown.starts_with(&format!("{:.1} ", s.rating())), "{shown}");
     }
     // the first hint of an easy puzzle is a single: it places a digit
-    let b = Board::from_line(PUZZLES[0]).unwrap();
+    let b = MarkedGrid::from_line(PUZZLES[0]).unwrap();
     let s = next_step(&b).unwrap();
     assert!(
         s.technique.se_rating() <= 2.3 && s.placements.len() == 1,
         "{s:?}"
     );
     // a full grid has no hint
-    let full = Board::from_line(
+    let full = MarkedGrid::from_line(
         &solution(PUZZLES[0])
             .map(|d| (b'0' + d) as char)
             .iter()
@@ -1284,7 +1284,7 @@ fn minimal(rules: &Rules, g: &Grid) -> bool {
 }
 
 /// The pattern of givens has the symmetry (checked cell by cell here).
-fn symmetric(sym: Symmetry, g: &Grid) -> bool {
+fn symmetric(sym: GivensSymmetry, g: &Grid) -> bool {
     let n = g.size();
     let m = n - 1;
     let filled = |r: usize, c: usize| g.get(r * n + c) != 0;
@@ -1292,11 +1292,11 @@ fn symmetric(sym: Symmetry, g: &Grid) -> bool {
         (0..n).all(|c| {
             let f = filled(r, c);
             match sym {
-                Symmetry::None => true,
-                Symmetry::Rotate180 => filled(m - r, m - c) == f,
-                Symmetry::Rotate90 => filled(c, m - r) == f,
-                Symmetry::Mirror => filled(r, m - c) == f,
-                Symmetry::Diagonal => filled(c, r) == f,
+                GivensSymmetry::None => true,
+                GivensSymmetry::Rotate180 => filled(m - r, m - c) == f,
+                GivensSymmetry::Rotate90 => filled(c, m - r) == f,
+                GivensSymmetry::Mirror => filled(r, m - c) == f,
+                GivensSymmetry::Diagonal => filled(c, r) == f,
             }
         })
     })
@@ -1306,18 +1306,18 @@ fn symmetric(sym: Symmetry, g: &Grid) -> bool {
 fn generated_puzzles_are_unique_minimal_and_symmetric() {
     let start = Instant::now();
     let syms = [
-        Symmetry::None,
-        Symmetry::Rotate180,
-        Symmetry::Rotate90,
-        Symmetry::Mirror,
-        Symmetry::Diagonal,
+        GivensSymmetry::None,
+        GivensSymmetry::Rotate180,
+        GivensSymmetry::Rotate90,
+        GivensSymmetry::Mirror,
+        GivensSymmetry::Diagonal,
     ];
     let mut made = Vec::new();
     for size in [9, 4] {
         let rules = Rules::standard(size).unwrap();
         let per = if size == 9 { 4 } else { 2 };
         for (k, &sym) in syms.iter().enumerate() {
-            let opts = Options {
+            let opts = GenerateOptions {
                 rules: rules.clone(),
                 symmetry: sym,
                 minimal: true,
@@ -1360,9 +1360,9 @@ fn generated_puzzles_are_unique_minimal_and_symmetric() {
 #[test]
 fn generated_puzzles_of_a_level() {
     let rules = Rules::standard(9).unwrap();
-    let opts = Options {
+    let opts = GenerateOptions {
         rules: rules.clone(),
-        symmetry: Symmetry::Rotate180,
+        symmetry: GivensSymmetry::Rotate180,
         minimal: true,
         attempts: 100_000,
     };
@@ -1379,11 +1379,11 @@ fn generated_puzzles_of_a_level() {
         .unwrap_or_else(|| panic!("no {level:?} puzzle"));
         assert!(unique(&rules, &p.givens));
         assert!(minimal(&rules, &p.givens));
-        assert!(symmetric(Symmetry::Rotate180, &p.givens));
+        assert!(symmetric(GivensSymmetry::Rotate180, &p.givens));
         // solved by logic with every step sound, at the level asked
         let line = p.to_line();
         let sol = solution(&line);
-        let boards = solve_checked(&Board::from_line(&line).unwrap(), &sol, &line);
+        let boards = solve_checked(&MarkedGrid::from_line(&line).unwrap(), &sol, &line);
         let hardest = boards
             .iter()
             .map(|b| next_step(b).unwrap().rating())
@@ -1422,7 +1422,7 @@ fn play_a_game() {
     }
 
     // the hint removes candidates; applied, the next hint goes on from there
-    let b = Board::from_line(values).unwrap();
+    let b = MarkedGrid::from_line(values).unwrap();
     let h = g.hint().expect("a hint");
     sound(&b, &h, &sol).unwrap();
     assert!(!h.eliminations.is_empty(), "{h:?}");
@@ -1581,7 +1581,7 @@ fn a_rating_stops_within_its_budget() {
     );
     assert_eq!(r.stopped.map(|s| s.why), Some(Stop::Interrupted));
     assert_eq!(r.steps, 0);
-    let b = Board::from_grid(&g);
+    let b = MarkedGrid::from_grid(&g);
     assert!(matches!(
         next_step_within(&b, &Budget::unlimited().with_cancel(flag)),
         Err(s) if s.why == Stop::Interrupted
@@ -1594,7 +1594,7 @@ fn a_rating_stops_within_its_budget() {
     let long = Budget::timeout(std::time::Duration::from_secs(3600));
     assert_eq!(rate_within(&easy, &long, |_, _| {}), rate(&easy));
     assert_eq!(
-        next_step_within(&Board::from_grid(&easy), &long),
-        Ok(next_step(&Board::from_grid(&easy)))
+        next_step_within(&MarkedGrid::from_grid(&easy), &long),
+        Ok(next_step(&MarkedGrid::from_grid(&easy)))
     );
 }

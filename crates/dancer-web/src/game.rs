@@ -14,7 +14,7 @@ use axum::extract::State;
 use axum::Json;
 use dancer_sudoku::hint::Hint;
 use dancer_sudoku::play::{Game, PlayError};
-use dancer_sudoku::rules::{Rules, UnitKind};
+use dancer_sudoku::rules::{HouseKind, Rules};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -86,7 +86,7 @@ pub fn extra_units(rules: &Rules) -> Vec<Vec<usize>> {
         .filter(|u| {
             matches!(
                 u.kind,
-                UnitKind::Diagonal | UnitKind::AntiDiagonal | UnitKind::Window(_)
+                HouseKind::Diagonal | HouseKind::AntiDiagonal | HouseKind::Window(_)
             )
         })
         .map(|u| u.cells)

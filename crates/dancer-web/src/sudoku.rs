@@ -15,8 +15,8 @@ use crate::error::{At, Error, Result};
 use crate::{blocking, blocking_within, AppState};
 use axum::extract::State;
 use axum::Json;
-use dancer_sudoku::batch::{self, Outcome, RulesSpec, SpecError};
-use dancer_sudoku::generate::{self, RatingRange, Symmetry};
+use dancer_sudoku::batch::{self, LineOutcome, RulesSpec, SpecError};
+use dancer_sudoku::generate::{self, GivensSymmetry, RatingRange};
 use dancer_sudoku::hint::{hint_after, Hint, HintLevel};
 use dancer_sudoku::logic::{self, Budget, Level, Step};
 use dancer_sudoku::rules::{cell_name, default_boxes, Rules};
@@ -139,7 +139,7 @@ fn outcome(
     limit: u64,
     keep: usize,
     flag: &Arc<AtomicBool>,
-) -> Result<(Outcome, At)> {
+) -> Result<(LineOutcome, At)> {
     let (entry, at) = match read_puzzle(text, rules)? {
         Ok(p) => (Ok(p), At::none()),
         Err(e) => {
@@ -147,7 +147,7 @@ fn outcome(
             (Err(e), at)
         }
     };
-    let e = dancer_sudoku::Entry {
+    let e = dancer_sudoku::PuzzleLine {
         line: 1,
         puzzle: entry,
     };
@@ -211,7 +211,7 @@ async fn one_puzzle<R: serde::Serialize + 'static>(
     s: Arc<AppState>,
     r: PuzzleReq,
     keep: usize,
-    record: fn(usize, &batch::Outcome, &str) -> R,
+    record: fn(usize, &batch::LineOutcome, &str) -> R,
 ) -> Result<Json<Value>> {
     blocking(&s, move |flag| {
         let (o, at) = outcome(&r.puzzle, r.rules.as_ref(), 2, keep, &flag)?;
@@ -251,7 +251,7 @@ pub async fn count(
     let limit = count_limit(r.limit)?;
     blocking(&s, move |flag| {
         let p = valid_puzzle(&r.puzzle, r.rules.as_ref())?;
-        let e = dancer_sudoku::Entry {
+        let e = dancer_sudoku::PuzzleLine {
             line: 1,
             puzzle: Ok(p),
         };
@@ -285,7 +285,7 @@ pub fn step_json(step: &Step) -> Value {
 /// The logic's board as the page draws it: `values` one line (`.` for
 /// empty), `candidates` per cell its candidate digits as a string ("" for a
 /// filled cell).
-pub fn board_json(b: &logic::Board) -> Value {
+pub fn board_json(b: &logic::MarkedGrid) -> Value {
     let values: String = b
         .values()
         .iter()
@@ -580,7 +580,7 @@ pub async fn new(
             Level::NAMES.join(", ")
         ))
     })?;
-    let symmetry: Symmetry = r
+    let symmetry: GivensSymmetry = r
         .symmetry
         .as_deref()
         .unwrap_or("none")
@@ -617,10 +617,10 @@ pub async fn new(
         // minimal, or (on 16x16 with a symmetry, where minimal puzzles are
         // too rare: see `generate::MAX_MINIMAL_SYMMETRIC`) minimal within
         // the symmetry
-        let opts = generate::Options {
+        let opts = generate::GenerateOptions {
             rules: rules.clone(),
             symmetry,
-            minimal: symmetry == Symmetry::None || size <= generate::MAX_MINIMAL_SYMMETRIC,
+            minimal: symmetry == GivensSymmetry::None || size <= generate::MAX_MINIMAL_SYMMETRIC,
             attempts: 200,
         };
         // given up when the client leaves (the flag) or at the cap

@@ -14,7 +14,7 @@ use dancer_core::plural;
 use dancer_formats::out_file::{same_file, OutFile, OutKind};
 use dancer_runs::batch::{self as part, PartFile, PartRun, PartSettings};
 use dancer_runs::search::ShardSpec;
-use dancer_sudoku::batch::{self, Answers, Batch, Outcome, Tally};
+use dancer_sudoku::batch::{self, Answers, Batch, LineOutcome, Tally};
 use dancer_sudoku::records::BatchOutput;
 use dancer_sudoku::Layout;
 use indicatif::ProgressBar;
@@ -125,7 +125,8 @@ fn run(a: &CommonArgs, sa: &ShardArgs, output: BatchOutput, out: &mut Out) -> Re
         cancel: Some(crate::interrupt::cancel_flag()),
     };
     let json = a.json.json;
-    let render = |line, o: &Outcome, buf: &mut String| output.push(line, o, json, BOX_HINT, buf);
+    let render =
+        |line, o: &LineOutcome, buf: &mut String| output.push(line, o, json, BOX_HINT, buf);
     if let Some(s) = sa.shard {
         return run_part(a, sa, s, output, &b, render);
     }
@@ -155,7 +156,7 @@ fn bar(text: &str) -> ProgressBar {
 /// Names a unit's invalid puzzles on standard error.
 fn report(name: &str, a: &Answers) -> std::io::Result<()> {
     for (line, o, _) in a.outcomes {
-        if let Outcome::Invalid(why) = o {
+        if let LineOutcome::Invalid(why) = o {
             eprintln!("{name}:{line}: invalid puzzle: {}", why.words(BOX_HINT));
         }
     }
@@ -190,7 +191,7 @@ fn run_part(
     s: ShardSpec,
     output: BatchOutput,
     b: &Batch,
-    render: impl Fn(usize, &Outcome, &mut String) + Sync,
+    render: impl Fn(usize, &LineOutcome, &mut String) + Sync,
 ) -> Result<Found> {
     let (out_path, out_file) = part_files(a, sa, s)?;
     let (name, text) = super::common::read_input(a.input.as_deref())?;

@@ -10,8 +10,8 @@ use anyhow::Result;
 use clap::Args;
 use dancer_core::plural;
 use dancer_sudoku::generate::{
-    clock_seed, generate_blocks, Effort, Made, RangeError, RatingRange, Request, RequestError,
-    Symmetry, ATTEMPTS,
+    clock_seed, generate_blocks, Effort, GivensSymmetry, Made, RangeError, RatingRange, Request,
+    RequestError, ATTEMPTS,
 };
 use dancer_sudoku::logic::Level;
 use dancer_sudoku::records;
@@ -28,9 +28,9 @@ pub struct GenerateArgs {
     /// SE rating range A-B, e.g. 3.0-4.5 (9x9)
     #[arg(long, value_name = "A-B")]
     pub rating: Option<String>,
-    /// Symmetry of the givens: none, rotate180, rotate90, mirror, diagonal
-    #[arg(long, default_value = "none", value_parser = Named::new(Symmetry::NAMES, |s| s.parse::<Symmetry>()))]
-    pub symmetry: Symmetry,
+    /// GivensSymmetry of the givens: none, rotate180, rotate90, mirror, diagonal
+    #[arg(long, default_value = "none", value_parser = Named::new(GivensSymmetry::NAMES, |s| s.parse::<GivensSymmetry>()))]
+    pub symmetry: GivensSymmetry,
     /// Grid size: 4, 9 or 16
     #[arg(long, default_value = "9")]
     pub size: usize,

@@ -5,7 +5,7 @@
 //! to the general path, which says what is wrong: so the outcomes are
 //! those of the general path, only sooner.
 
-use super::{checked, Outcome};
+use super::{checked, LineOutcome};
 use crate::fast9;
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;
@@ -108,7 +108,7 @@ pub fn solution_ok(givens: &[u8; 81], sol: &[u8; 81]) -> bool {
 /// The outcome of the puzzle `cells` (`rules`: plain 9x9), as the
 /// general path would give it; `None` to leave it to the general path.
 #[cfg(test)]
-pub fn solve(rules: &Rules, cells: [u8; 81], limit: u64, keep: usize) -> Option<Outcome> {
+pub fn solve(rules: &Rules, cells: [u8; 81], limit: u64, keep: usize) -> Option<LineOutcome> {
     let mut v = Vec::with_capacity(1);
     solve_into(rules, cells, limit, keep, 0, &mut v, None).then(|| v.pop().expect("pushed").1)
 }
@@ -126,7 +126,7 @@ pub fn solve_into(
     limit: u64,
     keep: usize,
     line: usize,
-    outcomes: &mut Vec<(usize, Outcome, usize)>,
+    outcomes: &mut Vec<(usize, LineOutcome, usize)>,
     cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
 ) -> bool {
     let keep = keep.min(usize::try_from(limit).unwrap_or(usize::MAX));
@@ -165,7 +165,7 @@ pub fn solve_into(
     }
     outcomes.push((
         line,
-        Outcome::Solved(
+        LineOutcome::Solved(
             Puzzle {
                 rules: rules.clone(),
                 givens: Grid::from_checked_9x9(cells),
@@ -178,7 +178,7 @@ pub fn solve_into(
         ),
         0,
     ));
-    if let Some((_, Outcome::Solved(_, s), _)) = outcomes.last_mut() {
+    if let Some((_, LineOutcome::Solved(_, s), _)) = outcomes.last_mut() {
         for &g in kept {
             s.solutions.push(Grid::from_checked_9x9(g));
         }

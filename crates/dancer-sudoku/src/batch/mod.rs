@@ -33,7 +33,7 @@ mod spec;
 pub use rate::{rate, RateCounts, RateEvent, RateOptions, RateResult};
 pub use spec::*;
 
-use crate::puzzle::{check_solution, Entry, Layout, Puzzle, PuzzleError};
+use crate::puzzle::{check_solution, Layout, Puzzle, PuzzleError, PuzzleLine};
 use crate::rules::{Rules, RulesError};
 use crate::solve::{EngineMismatch, Solved, Solver, Status, SudokuEngine};
 use std::collections::HashMap;
@@ -45,7 +45,7 @@ use std::sync::Arc;
 // a batch's outcomes are Solved but for bad lines: the two grids in place
 // save an allocation a puzzle (Invalid, rare, is the small one)
 #[allow(clippy::large_enum_variant)]
-pub enum Outcome {
+pub enum LineOutcome {
     /// It could not be read (or, never expected, an engine answered
     /// wrongly): why.
     Invalid(Invalid),
@@ -92,10 +92,10 @@ pub struct Tally {
 
 impl Tally {
     /// Counts an outcome in.
-    pub fn add(&mut self, o: &Outcome) {
+    pub fn add(&mut self, o: &LineOutcome) {
         match o {
-            Outcome::Invalid(_) => self.invalid += 1,
-            Outcome::Solved(_, s) => match s.status() {
+            LineOutcome::Invalid(_) => self.invalid += 1,
+            LineOutcome::Solved(_, s) => match s.status() {
                 Status::Unique => self.unique += 1,
                 Status::Multiple => self.multiple += 1,
                 Status::None => self.none += 1,
@@ -217,7 +217,7 @@ fn unit_lines(lines: impl FnOnce() -> usize, threads: usize) -> usize {
 pub fn run(
     batch: &Batch,
     text: &str,
-    mut each: impl FnMut(usize, &Outcome) -> std::io::Result<()> + Send,
+    mut each: impl FnMut(usize, &LineOutcome) -> std::io::Result<()> + Send,
     done: &std::sync::atomic::AtomicU64,
 ) -> Result<Tally, BatchError> {
     run_rendered(
@@ -246,7 +246,7 @@ pub fn run_watched<R>(
     progress: Option<&(dyn Fn(u64) + Sync)>,
 ) -> Result<Tally, BatchError>
 where
-    R: Fn(usize, &Outcome, &mut String) + Sync,
+    R: Fn(usize, &LineOutcome, &mut String) + Sync,
 {
     let done = std::sync::atomic::AtomicU64::new(0);
     let finished = std::sync::atomic::AtomicBool::new(false);
@@ -270,7 +270,7 @@ where
 /// rendered text in `text` (the texts one after the other).
 #[derive(Clone, Copy, Debug)]
 pub struct Answers<'a> {
-    pub outcomes: &'a [(usize, Outcome, usize)],
+    pub outcomes: &'a [(usize, LineOutcome, usize)],
     pub text: &'a str,
 }
 
@@ -300,7 +300,7 @@ pub fn run_rendered<'t, R>(
     done: &std::sync::atomic::AtomicU64,
 ) -> Result<Tally, BatchError>
 where
-    R: Fn(usize, &Outcome, &mut String) + Sync,
+    R: Fn(usize, &LineOutcome, &mut String) + Sync,
 {
     let grids = is_grid_text(text, batch.layout);
     let reader = Reader::new(&batch.spec);
@@ -427,7 +427,7 @@ struct Pool<'p, 't, R, E> {
 
 impl<'p, 't, R, E> Pool<'p, 't, R, E>
 where
-    R: Fn(usize, &Outcome, &mut String) + Sync,
+    R: Fn(usize, &LineOutcome, &mut String) + Sync,
     E: FnMut(Answers) -> std::io::Result<()> + Send,
 {
     fn new(
@@ -672,7 +672,7 @@ impl<'t> Lines<'t> {
 /// puzzles already read (from grids).
 enum Unit<'t> {
     Lines(usize, &'t str),
-    Entries(Vec<Entry>),
+    Entries(Vec<PuzzleLine>),
 }
 
 /// What a unit gave: each outcome with its line and the end of its
@@ -680,7 +680,7 @@ enum Unit<'t> {
 /// the unit's end, `error` when a puzzle's rules were not the engine's.
 #[derive(Debug)]
 struct Solved_ {
-    outcomes: Vec<(usize, Outcome, usize)>,
+    outcomes: Vec<(usize, LineOutcome, usize)>,
     text: String,
     stopped: bool,
     /// The engine could not take the puzzle after the last outcome.
@@ -716,7 +716,7 @@ struct Context<'a, R> {
     cancel: Option<&'a std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
-impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
+impl<R: Fn(usize, &LineOutcome, &mut String) + Sync> Context<'_, R> {
     fn work(&self, unit: Unit) -> Solved_ {
         match unit {
             Unit::Lines(first, text) => self.lines(first, &mut Lines::new(text), usize::MAX),
@@ -802,7 +802,7 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
     /// Adds the answer to a puzzle on the general path (`no`: its line);
     /// whether to go on: not when the batch was cancelled meanwhile or the
     /// engine could not take the puzzle.
-    fn answer(&self, out: &mut Solved_, no: usize, r: Result<Outcome, EngineMismatch>) -> bool {
+    fn answer(&self, out: &mut Solved_, no: usize, r: Result<LineOutcome, EngineMismatch>) -> bool {
         match r {
             // stopped inside the puzzle (or just after it): not answered,
             // its count may be short
@@ -822,14 +822,18 @@ impl<R: Fn(usize, &Outcome, &mut String) + Sync> Context<'_, R> {
     }
 
     /// An outcome and its text.
-    fn push(&self, out: &mut Solved_, line: usize, o: Outcome) {
+    fn push(&self, out: &mut Solved_, line: usize, o: LineOutcome) {
         (self.render)(line, &o, &mut out.text);
         out.outcomes.push((line, o, out.text.len()));
     }
 
     /// A puzzle on the general path, with the solver of its rules (the
     /// last one used, when the rules are the same).
-    fn solve(&self, e: Entry, last: &mut Option<Arc<Solver>>) -> Result<Outcome, EngineMismatch> {
+    fn solve(
+        &self,
+        e: PuzzleLine,
+        last: &mut Option<Arc<Solver>>,
+    ) -> Result<LineOutcome, EngineMismatch> {
         let Ok(p) = &e.puzzle else {
             return Ok(solve_entry(None, e, self.limit, self.keep, None));
         };
@@ -892,7 +896,7 @@ impl Reader {
     }
 
     /// The puzzle of one line (not blank, not a comment), numbered `no`.
-    fn read_line(&self, line: &str, no: usize) -> Entry {
+    fn read_line(&self, line: &str, no: usize) -> PuzzleLine {
         let puzzle = match &self.fixed {
             Some(Err(e)) => Err(e.clone().into()),
             Some(Ok(r)) => Puzzle::parse_line(line, Some(r)),
@@ -905,11 +909,11 @@ impl Reader {
                 }
             }),
         };
-        Entry { line: no, puzzle }
+        PuzzleLine { line: no, puzzle }
     }
 
     /// The puzzles of a text of grids, lines numbered from `first_line`.
-    fn read_grids(&self, text: &str, first_line: usize) -> Vec<Entry> {
+    fn read_grids(&self, text: &str, first_line: usize) -> Vec<PuzzleLine> {
         self.spec.read(text, Layout::Grids, first_line)
     }
 }
@@ -920,12 +924,12 @@ impl Reader {
 /// meanwhile, the search stops and its count may be short: the caller
 /// looks at the flag and drops the outcome.
 pub fn solve_one(
-    entry: Entry,
+    entry: PuzzleLine,
     engine: SudokuEngine,
     limit: u64,
     keep: usize,
     cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
-) -> Result<Outcome, EngineMismatch> {
+) -> Result<LineOutcome, EngineMismatch> {
     let solver = match &entry.puzzle {
         Ok(p) => Some(Solver::new(&p.rules, engine)?),
         Err(_) => None,
@@ -940,13 +944,13 @@ pub fn solve_one(
 /// at the flag and drops the outcome.
 fn solve_entry(
     solver: Option<&Solver>,
-    e: Entry,
+    e: PuzzleLine,
     limit: u64,
     keep: usize,
     cancel: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>,
-) -> Outcome {
+) -> LineOutcome {
     match (e.puzzle, solver) {
-        (Err(err), _) => Outcome::Invalid(err.into()),
+        (Err(err), _) => LineOutcome::Invalid(err.into()),
         (Ok(_), None) => unreachable!("a solver is made for every puzzle read"),
         (Ok(p), Some(solver)) => {
             let (s, _) = solver.solve_cancellable(&p.givens, limit, keep, cancel);
@@ -958,14 +962,14 @@ fn solve_entry(
 /// The outcome of a solved puzzle, once every answer is checked against
 /// its rules and givens ([`check_solution`], which shares no code with
 /// the solvers).
-fn checked(p: Puzzle, s: Solved) -> Outcome {
+fn checked(p: Puzzle, s: Solved) -> LineOutcome {
     for g in &s.solutions {
         if let Err(why) = check_solution(&p, g) {
             // An engine bug: never print a wrong answer.
-            return Outcome::Invalid(Invalid::WrongSolution(why));
+            return LineOutcome::Invalid(Invalid::WrongSolution(why));
         }
     }
-    Outcome::Solved(p, s)
+    LineOutcome::Solved(p, s)
 }
 
 #[cfg(test)]
@@ -1045,7 +1049,7 @@ mod tests {
             most.fetch_max(n, Ordering::Relaxed);
         };
         let mut seen = 0;
-        let render = |_: usize, _: &Outcome, buf: &mut String| buf.push('x');
+        let render = |_: usize, _: &LineOutcome, buf: &mut String| buf.push('x');
         let each = |a: Answers| {
             seen += a.text.len();
             Ok(())
@@ -1170,7 +1174,7 @@ mod tests {
             &batch,
             text,
             |line, o| {
-                if let Outcome::Solved(p, s) = o {
+                if let LineOutcome::Solved(p, s) = o {
                     for g in &s.solutions {
                         check_solution(p, g).unwrap();
                     }
@@ -1283,10 +1287,10 @@ mod tests {
                 match lane9::solve(&reader.rules9, cells, limit, keep) {
                     Some(o) => prop_assert_eq!(format!("{o:?}"), format!("{general:?}")),
                     // only givens in conflict are left to the general path
-                    None => prop_assert!(matches!(general, Outcome::Invalid(_))),
+                    None => prop_assert!(matches!(general, LineOutcome::Invalid(_))),
                 }
             }
-            if let Outcome::Solved(p, s) = &general {
+            if let LineOutcome::Solved(p, s) = &general {
                 for g in &s.solutions {
                     prop_assert!(check_solution(p, g).is_ok());
                 }
@@ -1432,7 +1436,10 @@ mod tests {
                 &batch,
                 text,
                 |line, o, buf| {
-                    buf.push_str(&format!("{line} {}\n", matches!(o, Outcome::Invalid(_))))
+                    buf.push_str(&format!(
+                        "{line} {}\n",
+                        matches!(o, LineOutcome::Invalid(_))
+                    ))
                 },
                 |a: Answers| {
                     out.push_str(a.text);

@@ -8,7 +8,7 @@
 //! the text and names it gives them.
 
 use super::BatchError;
-use crate::puzzle::{looks_like_grids, read_puzzles, Entry, Layout, Puzzle};
+use crate::puzzle::{looks_like_grids, read_puzzles, Layout, Puzzle, PuzzleLine};
 use crate::rules::{Rules, RulesError};
 
 /// The rules asked for; without a fixed shape, each puzzle's size decides.
@@ -124,10 +124,10 @@ impl RulesSpec {
     }
 
     /// Reads the puzzles of `text`, lines numbered from `first_line`.
-    pub fn read(&self, text: &str, layout: Layout, first_line: usize) -> Vec<Entry> {
+    pub fn read(&self, text: &str, layout: Layout, first_line: usize) -> Vec<PuzzleLine> {
         let fixed = self.fixed.as_ref().map(|r| self.finish(r.clone()));
         if let Some(Err(e)) = &fixed {
-            return vec![Entry {
+            return vec![PuzzleLine {
                 line: first_line,
                 puzzle: Err(e.clone().into()),
             }];

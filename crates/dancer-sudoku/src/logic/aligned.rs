@@ -19,16 +19,16 @@ use super::board::*;
 use super::step::{Step, Technique};
 
 /// Aligned pair exclusion: two base cells (6.2).
-pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
+pub fn aligned_pair_exclusion(b: &MarkedGrid) -> Option<Step> {
     aligned_exclusion(b, 2)
 }
 
 /// Aligned triplet exclusion: three base cells (7.5).
-pub fn aligned_triplet_exclusion(b: &Board) -> Option<Step> {
+pub fn aligned_triplet_exclusion(b: &MarkedGrid) -> Option<Step> {
     aligned_exclusion(b, 3)
 }
 
-fn aligned_exclusion(b: &Board, degree: usize) -> Option<Step> {
+fn aligned_exclusion(b: &MarkedGrid, degree: usize) -> Option<Step> {
     // base cells, and each one's excluders (peers of 2..=degree candidates)
     let mut base: Cells = 0;
     let mut excluders = [0 as Cells; 81];
@@ -76,7 +76,7 @@ fn aligned_exclusion(b: &Board, degree: usize) -> Option<Step> {
 
 /// The step of one base (cells) with its common excluders, if it removes
 /// anything.
-fn exclude(b: &Board, cells: &[usize], common: Cells) -> Option<Step> {
+fn exclude(b: &MarkedGrid, cells: &[usize], common: Cells) -> Option<Step> {
     if common.count_ones() < 2 {
         return None;
     }

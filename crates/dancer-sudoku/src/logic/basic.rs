@@ -9,7 +9,7 @@ fn digit_list(mask: Digits) -> Vec<u8> {
 }
 
 /// The last empty cell of a unit.
-pub fn full_house(b: &Board) -> Option<Step> {
+pub fn full_house(b: &MarkedGrid) -> Option<Step> {
     for (u, unit) in UNITS.iter().enumerate() {
         let mut empty = None;
         let mut n = 0;
@@ -47,7 +47,7 @@ pub fn full_house(b: &Board) -> Option<Step> {
     None
 }
 
-fn hidden_single_in(b: &Board, units: Units, t: Technique) -> Option<Step> {
+fn hidden_single_in(b: &MarkedGrid, units: Units, t: Technique) -> Option<Step> {
     for u in units {
         let mut once: Digits = 0;
         let mut more: Digits = 0;
@@ -82,17 +82,17 @@ fn hidden_single_in(b: &Board, units: Units, t: Technique) -> Option<Step> {
 }
 
 /// The only place of a digit in a box.
-pub fn hidden_single_box(b: &Board) -> Option<Step> {
+pub fn hidden_single_box(b: &MarkedGrid) -> Option<Step> {
     hidden_single_in(b, 18..27, Technique::HiddenSingleBox)
 }
 
 /// The only place of a digit in a row or a column.
-pub fn hidden_single_line(b: &Board) -> Option<Step> {
+pub fn hidden_single_line(b: &MarkedGrid) -> Option<Step> {
     hidden_single_in(b, 0..18, Technique::HiddenSingleLine)
 }
 
 /// The only candidate of a cell.
-pub fn naked_single(b: &Board) -> Option<Step> {
+pub fn naked_single(b: &MarkedGrid) -> Option<Step> {
     for c in 0..81 {
         let m = b.cands(c);
         if b.value(c) == 0 && count(m) == 1 {
@@ -115,7 +115,7 @@ pub fn naked_single(b: &Board) -> Option<Step> {
 /// A range of units (rows `0..9`, columns `9..18`, boxes `18..27`).
 type Units = std::ops::Range<usize>;
 
-fn elims_of(b: &Board, cells: Cells, d: u8) -> Vec<(usize, u8)> {
+fn elims_of(b: &MarkedGrid, cells: Cells, d: u8) -> Vec<(usize, u8)> {
     cells_of(cells)
         .filter(|&c| b.has(c, d))
         .map(|c| (c, d))
@@ -123,18 +123,18 @@ fn elims_of(b: &Board, cells: Cells, d: u8) -> Vec<(usize, u8)> {
 }
 
 /// In a box, a digit confined to one line: it leaves the rest of the line.
-pub fn pointing(b: &Board) -> Option<Step> {
+pub fn pointing(b: &MarkedGrid) -> Option<Step> {
     locked(b, Technique::Pointing, 18..27, 0..18)
 }
 
 /// In a line, a digit confined to one box: it leaves the rest of the box.
-pub fn claiming(b: &Board) -> Option<Step> {
+pub fn claiming(b: &MarkedGrid) -> Option<Step> {
     locked(b, Technique::Claiming, 0..18, 18..27)
 }
 
 /// Locked candidates: in a unit of `from`, a digit confined to a unit of
 /// `to` leaves the rest of that unit.
-fn locked(b: &Board, t: Technique, from: Units, to: Units) -> Option<Step> {
+fn locked(b: &MarkedGrid, t: Technique, from: Units, to: Units) -> Option<Step> {
     for u in from {
         for d in 1..=9u8 {
             let p = b.unit_positions(u, d);
@@ -231,7 +231,7 @@ fn subset_word(size: usize) -> &'static str {
 
 /// `size` cells of a unit holding only `size` digits: those digits leave
 /// the unit's other cells.
-pub fn naked_subset(b: &Board, size: usize) -> Option<Step> {
+pub fn naked_subset(b: &MarkedGrid, size: usize) -> Option<Step> {
     for u in 0..27 {
         let cells: Vec<usize> = UNITS[u]
             .iter()
@@ -293,7 +293,7 @@ pub fn naked_subset(b: &Board, size: usize) -> Option<Step> {
 
 /// `size` digits of a unit confined to `size` cells: the other candidates of
 /// those cells go.
-pub fn hidden_subset(b: &Board, size: usize) -> Option<Step> {
+pub fn hidden_subset(b: &MarkedGrid, size: usize) -> Option<Step> {
     for u in 0..27 {
         let mut digits = Vec::new();
         let mut pos = [0u128; 10];
@@ -354,22 +354,22 @@ pub fn hidden_subset(b: &Board, size: usize) -> Option<Step> {
     None
 }
 
-pub fn naked_pair(b: &Board) -> Option<Step> {
+pub fn naked_pair(b: &MarkedGrid) -> Option<Step> {
     naked_subset(b, 2)
 }
-pub fn naked_triple(b: &Board) -> Option<Step> {
+pub fn naked_triple(b: &MarkedGrid) -> Option<Step> {
     naked_subset(b, 3)
 }
-pub fn naked_quad(b: &Board) -> Option<Step> {
+pub fn naked_quad(b: &MarkedGrid) -> Option<Step> {
     naked_subset(b, 4)
 }
-pub fn hidden_pair(b: &Board) -> Option<Step> {
+pub fn hidden_pair(b: &MarkedGrid) -> Option<Step> {
     hidden_subset(b, 2)
 }
-pub fn hidden_triple(b: &Board) -> Option<Step> {
+pub fn hidden_triple(b: &MarkedGrid) -> Option<Step> {
     hidden_subset(b, 3)
 }
-pub fn hidden_quad(b: &Board) -> Option<Step> {
+pub fn hidden_quad(b: &MarkedGrid) -> Option<Step> {
     hidden_subset(b, 4)
 }
 
@@ -404,7 +404,7 @@ fn lines_word(rows: bool) -> &'static str {
 
 /// The positions of `d` in each base line (rows when `rows`), as 9-bit
 /// masks of cross indices, and the base lines holding `lo` to `hi` of them.
-fn fish_lines(b: &Board, d: u8, rows: bool, lo: usize, hi: usize) -> (Vec<usize>, [u16; 9]) {
+fn fish_lines(b: &MarkedGrid, d: u8, rows: bool, lo: usize, hi: usize) -> (Vec<usize>, [u16; 9]) {
     let mut lines = Vec::new();
     let mut masks = [0u16; 9];
     for l in 0..9 {
@@ -426,7 +426,7 @@ fn fish_lines(b: &Board, d: u8, rows: bool, lo: usize, hi: usize) -> (Vec<usize>
 
 /// A basic fish of `size` on one digit: `size` lines whose candidates lie in
 /// `size` cross lines.
-pub fn basic_fish(b: &Board, size: usize) -> Option<Step> {
+pub fn basic_fish(b: &MarkedGrid, size: usize) -> Option<Step> {
     let t = match size {
         2 => Technique::XWing,
         3 => Technique::Swordfish,
@@ -502,13 +502,13 @@ pub fn basic_fish(b: &Board, size: usize) -> Option<Step> {
     None
 }
 
-pub fn x_wing(b: &Board) -> Option<Step> {
+pub fn x_wing(b: &MarkedGrid) -> Option<Step> {
     basic_fish(b, 2)
 }
-pub fn swordfish(b: &Board) -> Option<Step> {
+pub fn swordfish(b: &MarkedGrid) -> Option<Step> {
     basic_fish(b, 3)
 }
-pub fn jellyfish(b: &Board) -> Option<Step> {
+pub fn jellyfish(b: &MarkedGrid) -> Option<Step> {
     basic_fish(b, 4)
 }
 
@@ -516,7 +516,7 @@ pub fn jellyfish(b: &Board) -> Option<Step> {
 /// whose candidates lie in `size` cover lines, except for fins that all lie
 /// in one box. The digit leaves the cover lines' cells in the fins' box
 /// (outside the base lines), since either a fin is true or the fish holds.
-pub fn finned_fish(b: &Board, size: usize) -> Option<Step> {
+pub fn finned_fish(b: &MarkedGrid, size: usize) -> Option<Step> {
     let t = match size {
         2 => Technique::FinnedXWing,
         3 => Technique::FinnedSwordfish,
@@ -639,7 +639,7 @@ fn pdep3(bits: u16, mask: u16) -> u16 {
 /// in one box and it eliminates something.
 #[allow(clippy::too_many_arguments)]
 fn finned_candidate(
-    b: &Board,
+    b: &MarkedGrid,
     d: u8,
     size: usize,
     t: Technique,
@@ -725,13 +725,13 @@ fn finned_candidate(
     Some(s)
 }
 
-pub fn finned_x_wing(b: &Board) -> Option<Step> {
+pub fn finned_x_wing(b: &MarkedGrid) -> Option<Step> {
     finned_fish(b, 2)
 }
-pub fn finned_swordfish(b: &Board) -> Option<Step> {
+pub fn finned_swordfish(b: &MarkedGrid) -> Option<Step> {
     finned_fish(b, 3)
 }
-pub fn finned_jellyfish(b: &Board) -> Option<Step> {
+pub fn finned_jellyfish(b: &MarkedGrid) -> Option<Step> {
     finned_fish(b, 4)
 }
 
@@ -739,20 +739,20 @@ pub fn finned_jellyfish(b: &Board) -> Option<Step> {
 /// in one line; in another box that line crosses, the digit's places off
 /// the line come down to one: it goes there. SE takes only the placement,
 /// and so does the step (the locked candidates are not removed).
-pub fn direct_pointing(b: &Board) -> Option<Step> {
+pub fn direct_pointing(b: &MarkedGrid) -> Option<Step> {
     direct_locked(b, Technique::DirectPointing, 18..27, 0..18)
 }
 
 /// Direct claiming (SE's, 1.9): a digit of a line lies only in one box; in
 /// another line of the same kind through that box, the digit's places off
 /// the box come down to one: it goes there.
-pub fn direct_claiming(b: &Board) -> Option<Step> {
+pub fn direct_claiming(b: &MarkedGrid) -> Option<Step> {
     direct_locked(b, Technique::DirectClaiming, 0..18, 18..27)
 }
 
 /// Locked candidates of `from` units in `to` units that leave a hidden
 /// single in a third unit of the `from` kind crossing the same `to` unit.
-fn direct_locked(b: &Board, t: Technique, from: Units, to: Units) -> Option<Step> {
+fn direct_locked(b: &MarkedGrid, t: Technique, from: Units, to: Units) -> Option<Step> {
     // SE's order: digits, then the units the digit is locked in, then the
     // units it is locked to; the first hidden single that follows
     let all = b.all_positions();
@@ -819,17 +819,17 @@ fn same_kind(u: usize, w: usize) -> bool {
 /// same two cells; the other candidates of those cells removed, another
 /// digit of the unit has one place left: it goes there (the placement is
 /// the step, as in SE).
-pub fn direct_hidden_pair(b: &Board) -> Option<Step> {
+pub fn direct_hidden_pair(b: &MarkedGrid) -> Option<Step> {
     direct_hidden_subset(b, 2, Technique::DirectHiddenPair)
 }
 
 /// Direct hidden triple (SE's, 2.5): as [`direct_hidden_pair`] with three
 /// digits in three cells.
-pub fn direct_hidden_triple(b: &Board) -> Option<Step> {
+pub fn direct_hidden_triple(b: &MarkedGrid) -> Option<Step> {
     direct_hidden_subset(b, 3, Technique::DirectHiddenTriple)
 }
 
-fn direct_hidden_subset(b: &Board, size: usize, t: Technique) -> Option<Step> {
+fn direct_hidden_subset(b: &MarkedGrid, size: usize, t: Technique) -> Option<Step> {
     // SE's order of units: boxes, columns, rows
     let all = b.all_positions();
     let open = b.empty_cells();

@@ -5,7 +5,7 @@
 //! holds digit `d` in bit `d - 1`. Units are numbered 0..27: rows 0..9,
 //! columns 9..18, boxes 18..27.
 
-use crate::canon::Transform;
+use crate::canon::GridTransform;
 use crate::grid::Grid;
 use std::fmt;
 
@@ -190,14 +190,14 @@ thread_local! {
     /// While a search runs on a puzzle's canonical form (see
     /// [`crate::canon`]), the transform back to the puzzle as the player
     /// has it: the names in the steps' words are the player's.
-    static NAMES: std::cell::Cell<Option<Transform>> = const { std::cell::Cell::new(None) };
+    static NAMES: std::cell::Cell<Option<GridTransform>> = const { std::cell::Cell::new(None) };
 }
 
 /// Runs `f` with the names of cells, units and digits taken through `back`
 /// (the transform from the board searched to the board the player sees),
 /// then restores the names as they were.
-pub(crate) fn with_names<R>(back: Option<Transform>, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Transform>);
+pub(crate) fn with_names<R>(back: Option<GridTransform>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<GridTransform>);
     impl Drop for Restore {
         fn drop(&mut self) {
             NAMES.with(|n| n.set(self.0));
@@ -231,7 +231,7 @@ pub fn cells_name(cells: impl IntoIterator<Item = usize>) -> String {
 }
 
 /// The unit that unit `u` (0..27: rows, columns, boxes) becomes under `t`.
-pub fn unit_image(t: &Transform, u: usize) -> usize {
+pub fn unit_image(t: &GridTransform, u: usize) -> usize {
     let a = t.cell(UNITS[u][0] as usize);
     let b = t.cell(UNITS[u][8] as usize);
     if a / 9 == b / 9 {
@@ -268,18 +268,18 @@ pub fn digits_name(mask: Digits) -> String {
 
 /// A 9x9 grid with pencil marks.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Board {
+pub struct MarkedGrid {
     values: [u8; 81],
     cands: [Digits; 81],
 }
 
-impl fmt::Debug for Board {
+impl fmt::Debug for MarkedGrid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Board({})", self.to_line())
+        write!(f, "MarkedGrid({})", self.to_line())
     }
 }
 
-impl fmt::Display for Board {
+impl fmt::Display for MarkedGrid {
     /// The candidate grid, one row per line, each cell padded to the widest.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let cell_text = |c: usize| -> String {
@@ -308,10 +308,10 @@ impl fmt::Display for Board {
     }
 }
 
-impl Board {
+impl MarkedGrid {
     /// An empty board: every cell open to every digit.
     pub fn empty() -> Self {
-        Board {
+        MarkedGrid {
             values: [0; 81],
             cands: [ALL_DIGITS; 81],
         }
@@ -323,7 +323,7 @@ impl Board {
         if grid.size() != 9 {
             return None;
         }
-        let mut b = Board::empty();
+        let mut b = MarkedGrid::empty();
         for c in 0..81 {
             let d = grid.get(c);
             if d != 0 {
@@ -345,7 +345,7 @@ impl Board {
         if t.chars().count() != 81 {
             return None;
         }
-        let mut b = Board::empty();
+        let mut b = MarkedGrid::empty();
         for (c, ch) in t.chars().enumerate() {
             match ch {
                 '1'..='9' => b.place(c, ch as u8 - b'0'),
@@ -359,7 +359,7 @@ impl Board {
     /// A board from explicit values and candidates (for positions set up by
     /// hand, e.g. in tests). A cell with a value has no candidates.
     pub fn from_parts(values: [u8; 81], cands: [Digits; 81]) -> Self {
-        let mut b = Board { values, cands };
+        let mut b = MarkedGrid { values, cands };
         for c in 0..81 {
             if b.values[c] != 0 {
                 b.cands[c] = 0;
@@ -372,8 +372,8 @@ impl Board {
 
     /// The board `t` makes of this one: values and candidates moved and
     /// relabelled.
-    pub fn transformed(&self, t: &Transform) -> Board {
-        let mut b = Board {
+    pub fn transformed(&self, t: &GridTransform) -> MarkedGrid {
+        let mut b = MarkedGrid {
             values: [0; 81],
             cands: [0; 81],
         };

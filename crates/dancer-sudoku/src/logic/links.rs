@@ -546,7 +546,7 @@ impl Search<'_> {
 
 /// The chain of `n` strong links (2 to 4) Sudoku Explainer's producer
 /// would pick, limited to one technique if `only` says so.
-fn search(b: &Board, n: usize, only: Option<Technique>) -> Option<Step> {
+fn search(b: &MarkedGrid, n: usize, only: Option<Technique>) -> Option<Step> {
     use std::sync::OnceLock;
     static ORDERS: OnceLock<Vec<Vec<[u8; 4]>>> = OnceLock::new();
     let orders = &ORDERS.get_or_init(|| (0..=4).map(chain_orders).collect())[n];
@@ -620,7 +620,7 @@ fn search(b: &Board, n: usize, only: Option<Technique>) -> Option<Step> {
 }
 
 /// The step of a chain, with its description.
-fn step_of(f: &Found, b: &Board) -> Step {
+fn step_of(f: &Found, b: &MarkedGrid) -> Step {
     let d = f.d;
     let n = f.links.len();
     let pos = b.positions(d);
@@ -726,43 +726,43 @@ fn step_of(f: &Found, b: &Board) -> Step {
 
 /// The chain of exactly `n` strong links (2 to 4) that Sudoku Explainer
 /// would take, or the best of one technique if `only` says so.
-pub(crate) fn strong_link_chain(b: &Board, n: usize, only: Option<Technique>) -> Option<Step> {
+pub(crate) fn strong_link_chain(b: &MarkedGrid, n: usize, only: Option<Technique>) -> Option<Step> {
     search(b, n, only)
 }
 
-pub fn skyscraper(b: &Board) -> Option<Step> {
+pub fn skyscraper(b: &MarkedGrid) -> Option<Step> {
     strong_link_chain(b, 2, Some(Technique::Skyscraper))
 }
-pub fn two_string_kite(b: &Board) -> Option<Step> {
+pub fn two_string_kite(b: &MarkedGrid) -> Option<Step> {
     strong_link_chain(b, 2, Some(Technique::TwoStringKite))
 }
-pub fn turbot_fish(b: &Board) -> Option<Step> {
+pub fn turbot_fish(b: &MarkedGrid) -> Option<Step> {
     strong_link_chain(b, 2, Some(Technique::TurbotFish))
 }
-pub fn three_strong_links(b: &Board) -> Option<Step> {
+pub fn three_strong_links(b: &MarkedGrid) -> Option<Step> {
     search(b, 3, None)
 }
-pub fn four_strong_links(b: &Board) -> Option<Step> {
+pub fn four_strong_links(b: &MarkedGrid) -> Option<Step> {
     search(b, 4, None)
 }
 
 /// Empty Rectangle, or any chain of two strong links one of which is
 /// grouped (a box whose places lie on one row and one column, or on two
 /// lines, or a line whose places lie in two boxes).
-pub fn empty_rectangle(b: &Board) -> Option<Step> {
+pub fn empty_rectangle(b: &MarkedGrid) -> Option<Step> {
     search(b, 2, Some(Technique::EmptyRectangle))
 }
 
 /// The step of Sudoku Explainer's "strong links" producer for chains of `n`
 /// strong links (2: skyscraper, kite, turbot fish, empty rectangle; 3:
 /// three strong links): the easiest productive chain, SE's pick among equals.
-pub(crate) fn strong_links_producer(b: &Board, n: usize) -> Option<Step> {
+pub(crate) fn strong_links_producer(b: &MarkedGrid, n: usize) -> Option<Step> {
     search(b, n, None)
 }
 
 /// The clusters of one digit's strong links, two-coloured: `colour[c]` is 1 or
 /// 2 within cluster `cluster[c]` (0 when the cell is in no strong link).
-fn colour_clusters(b: &Board, d: u8) -> (Vec<Vec<usize>>, [u8; 81], [usize; 81]) {
+fn colour_clusters(b: &MarkedGrid, d: u8) -> (Vec<Vec<usize>>, [u8; 81], [usize; 81]) {
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); 81];
     for u in 0..27 {
         let p = b.unit_positions(u, d);
@@ -804,7 +804,7 @@ fn colour_clusters(b: &Board, d: u8) -> (Vec<Vec<usize>>, [u8; 81], [usize; 81])
 }
 
 /// Cells on the shortest strong-link path from `a` to `z` within a cluster.
-fn cluster_path(b: &Board, d: u8, a: usize, z: usize) -> usize {
+fn cluster_path(b: &MarkedGrid, d: u8, a: usize, z: usize) -> usize {
     let mut dist = [usize::MAX; 81];
     dist[a] = 0;
     let mut q = vec![a];
@@ -830,7 +830,7 @@ fn cluster_path(b: &Board, d: u8, a: usize, z: usize) -> usize {
 }
 
 /// Simple colouring, trap: a candidate that sees both colours of a cluster is false.
-pub fn colour_trap(b: &Board) -> Option<Step> {
+pub fn colour_trap(b: &MarkedGrid) -> Option<Step> {
     let mut best: Option<Step> = None;
     for d in 1..=9u8 {
         let (clusters, colour, _) = colour_clusters(b, d);
@@ -889,7 +889,7 @@ pub fn colour_trap(b: &Board) -> Option<Step> {
 
 /// Simple colouring, wrap: two cells of one colour see each other, so that
 /// colour is false everywhere.
-pub fn colour_wrap(b: &Board) -> Option<Step> {
+pub fn colour_wrap(b: &MarkedGrid) -> Option<Step> {
     let mut best: Option<Step> = None;
     for d in 1..=9u8 {
         let (clusters, colour, _) = colour_clusters(b, d);
@@ -961,8 +961,8 @@ mod tests {
     }
 
     /// The board of the digits `values`, less the candidates `removed`.
-    fn board(values: &str, removed: &str) -> Board {
-        let mut b = Board::from_line(values).unwrap();
+    fn board(values: &str, removed: &str) -> MarkedGrid {
+        let mut b = MarkedGrid::from_line(values).unwrap();
         for (c, d) in marks(removed) {
             assert!(b.eliminate(c, d), "{c} {d}");
         }

@@ -1,7 +1,7 @@
 //! Human-style logical solving of standard 9x9 Sudoku, with ratings on the
 //! Sudoku Explainer (SE) scale.
 //!
-//! * [`Board`]: the grid with its pencil marks (candidates);
+//! * [`MarkedGrid`]: the grid with its pencil marks (candidates);
 //! * one function per technique, each finding one [`Step`] (see
 //!   [`Technique`] for the list and [`find`] to call one by name);
 //! * [`next_step`]: the step Sudoku Explainer would take next (see *Order*
@@ -10,7 +10,7 @@
 //!   one, as SE does.
 //!
 //! ```
-//! use dancer_sudoku::logic::{rate, Board, next_step, Level};
+//! use dancer_sudoku::logic::{rate, MarkedGrid, next_step, Level};
 //! use dancer_sudoku::Puzzle;
 //! let p = Puzzle::parse_line(
 //!     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
@@ -19,7 +19,7 @@
 //! let r = rate(&p.givens);
 //! assert!(r.solved);
 //! assert_eq!(r.level, Level::Easy);
-//! let step = next_step(&Board::from_grid(&p.givens)).unwrap();
+//! let step = next_step(&MarkedGrid::from_grid(&p.givens)).unwrap();
 //! println!("{}", step.description);
 //! ```
 //!
@@ -83,7 +83,8 @@ pub use basic::{
 };
 pub use board::{
     bit, box_of, cell_name, cells_of, col_of, digit_name, digits_name, digits_of, row_of, sees,
-    unit_name, Board, Cells, Digits, ALL_DIGITS, CELL_UNITS, PEERS, PEER_MASK, UNITS, UNIT_MASK,
+    unit_name, Cells, Digits, MarkedGrid, ALL_DIGITS, CELL_UNITS, PEERS, PEER_MASK, UNITS,
+    UNIT_MASK,
 };
 pub use chains::{aic, continuous_loop, x_chain, x_cycle, xy_chain, y_cycle};
 pub use forcing::{
@@ -107,7 +108,7 @@ use forcing::Kind;
 
 /// A technique search: the board, the rating a step must stay below, and
 /// the budget (only the long searches look at it).
-type Finder = fn(&Board, f64, &Budget) -> Option<Step>;
+type Finder = fn(&MarkedGrid, f64, &Budget) -> Option<Step>;
 
 /// The searches of [`next_step`], by the lowest rating each can return.
 struct Entry {
@@ -117,7 +118,7 @@ struct Entry {
 
 macro_rules! plain {
     ($f:path) => {{
-        fn w(b: &Board, _limit: f64, _budget: &Budget) -> Option<Step> {
+        fn w(b: &MarkedGrid, _limit: f64, _budget: &Budget) -> Option<Step> {
             $f(b)
         }
         w as Finder
@@ -290,7 +291,7 @@ fn floors_from() -> &'static [f64] {
 }
 
 /// Finds one step of a given technique, if the board has one.
-pub fn find(board: &Board, technique: Technique) -> Option<Step> {
+pub fn find(board: &MarkedGrid, technique: Technique) -> Option<Step> {
     use Technique::*;
     match technique {
         FullHouse => full_house(board),
@@ -366,7 +367,7 @@ pub fn find(board: &Board, technique: Technique) -> Option<Step> {
 /// The next step, as SE takes it: the easiest step of the first group of
 /// techniques (in SE's order) that has one. `None` when the board is solved
 /// or no technique applies (no or several solutions).
-pub fn next_step(board: &Board) -> Option<Step> {
+pub fn next_step(board: &MarkedGrid) -> Option<Step> {
     match next_step_within(board, &Budget::unlimited()) {
         Ok(step) => step,
         Err(_) => unreachable!("an unlimited budget never runs out"),
@@ -381,7 +382,7 @@ pub fn next_step(board: &Board) -> Option<Step> {
 /// digits and words: every equivalent form of a position (digits
 /// relabelled, rows or bands swapped, transposed...) gets the same step,
 /// moved the same way.
-pub fn next_step_within(board: &Board, budget: &Budget) -> Result<Option<Step>, Stopped> {
+pub fn next_step_within(board: &MarkedGrid, budget: &Budget) -> Result<Option<Step>, Stopped> {
     let (_, to) = crate::canon::canonical(board.values());
     let searched = board.transformed(&to);
     let back = to.inverse();
@@ -398,7 +399,7 @@ pub fn next_step_within(board: &Board, budget: &Budget) -> Result<Option<Step>, 
 /// When the budget runs out during a group, the groups before it had no
 /// step: the step is at least the lowest base rating of that group and
 /// the ones after it.
-fn next_step_below(board: &Board, max: f64, budget: &Budget) -> Result<Option<Step>, Stopped> {
+fn next_step_below(board: &MarkedGrid, max: f64, budget: &Budget) -> Result<Option<Step>, Stopped> {
     if board.is_solved() {
         return Ok(None);
     }
@@ -522,7 +523,7 @@ impl Budget {
 }
 
 /// Applies a step: places its digits, removes its candidates.
-pub fn apply(board: &mut Board, step: &Step) {
+pub fn apply(board: &mut MarkedGrid, step: &Step) {
     for &(c, d) in &step.placements {
         if board.value(c) == 0 {
             board.place(c, d);
@@ -652,13 +653,17 @@ pub fn rate(givens: &Grid) -> Rating {
 }
 
 /// As [`rate`], calling `f` with the board before each step and the step.
-pub fn rate_with(givens: &Grid, mut f: impl FnMut(&Board, &Step)) -> Rating {
+pub fn rate_with(givens: &Grid, mut f: impl FnMut(&MarkedGrid, &Step)) -> Rating {
     rate_below(givens, f64::INFINITY, &Budget::unlimited(), Some(&mut f))
 }
 
 /// As [`rate_with`], within a budget: when it runs out, the rating so far
 /// with [`Rating::stopped`] set.
-pub fn rate_within(givens: &Grid, budget: &Budget, mut f: impl FnMut(&Board, &Step)) -> Rating {
+pub fn rate_within(
+    givens: &Grid,
+    budget: &Budget,
+    mut f: impl FnMut(&MarkedGrid, &Step),
+) -> Rating {
     rate_below(givens, f64::INFINITY, budget, Some(&mut f))
 }
 
@@ -674,7 +679,7 @@ pub fn rate_puzzle(p: &crate::Puzzle) -> Result<Option<Rating>, String> {
 pub fn rate_puzzle_within(
     p: &crate::Puzzle,
     budget: &Budget,
-    f: impl FnMut(&Board, &Step),
+    f: impl FnMut(&MarkedGrid, &Step),
 ) -> Result<Option<Rating>, String> {
     if !p.rules.is_standard_9x9() {
         return Err(format!(
@@ -696,7 +701,7 @@ pub fn rate_at_most(givens: &Grid, max: f64) -> Option<Rating> {
 }
 
 /// What [`rate_with`] calls with each board and step.
-type Watcher<'a> = dyn FnMut(&Board, &Step) + 'a;
+type Watcher<'a> = dyn FnMut(&MarkedGrid, &Step) + 'a;
 
 /// The rating loop; `watch` sees each board and step in the puzzle's own
 /// form (moving them back from the canonical form costs a board and a step
@@ -715,7 +720,7 @@ fn rate_below(
         level: Level::Easy,
         stopped: None,
     };
-    let Some(given) = Board::try_from_grid(givens) else {
+    let Some(given) = MarkedGrid::try_from_grid(givens) else {
         return r;
     };
     if !given.is_consistent() {

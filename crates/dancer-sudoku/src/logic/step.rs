@@ -481,7 +481,7 @@ impl Step {
     /// and digits moved and relabelled. Its words and unit names are kept:
     /// they are written in the player's names when it is found (see
     /// `board::with_names`).
-    pub(crate) fn transformed(&self, t: &crate::canon::Transform) -> Step {
+    pub(crate) fn transformed(&self, t: &crate::canon::GridTransform) -> Step {
         let mut s = self.clone();
         let cd = |&(c, d): &(usize, u8)| (t.cell(c), t.digit(d));
         s.placements = self.placements.iter().map(cd).collect();

@@ -342,7 +342,7 @@ fn loop_difficulty(n: usize) -> f64 {
 /// another cell, or along other units) makes the same hints as the first
 /// time, so it is kept once. The loops come out in SE's order.
 struct LoopWalk<'a> {
-    b: &'a Board,
+    b: &'a MarkedGrid,
     pair: Digits,
     /// The cells holding both digits of the pair.
     pool: Cells,
@@ -433,7 +433,7 @@ impl LoopWalk<'_> {
 
 /// Every productive hint of SE's unique loops producer, in the order SE
 /// finds them (duplicates left out).
-fn loop_hints(b: &Board) -> Vec<LoopHint> {
+fn loop_hints(b: &MarkedGrid) -> Vec<LoopHint> {
     let mut out: Vec<LoopHint> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut add = |h: LoopHint, out: &mut Vec<LoopHint>| {
@@ -528,7 +528,13 @@ fn loop_hints(b: &Board) -> Vec<LoopHint> {
 /// SE's type 3 hints of a loop on `pair` with extra cells `c1`, `c2`, in
 /// SE's order: by size of the set, then unit (box, row, column), naked sets
 /// before hidden ones.
-fn type3(b: &Board, c1: usize, c2: usize, pair: Digits, base: f64) -> Vec<(LoopKind, Elims, f64)> {
+fn type3(
+    b: &MarkedGrid,
+    c1: usize,
+    c2: usize,
+    pair: Digits,
+    base: f64,
+) -> Vec<(LoopKind, Elims, f64)> {
     let mut v = Vec::new();
     let extra = (b.cands(c1) | b.cands(c2)) & !pair;
     let both = extra & b.cands(c1) & b.cands(c2);
@@ -632,7 +638,7 @@ fn type3(b: &Board, c1: usize, c2: usize, pair: Digits, base: f64) -> Vec<(LoopK
 /// SE's type 4 hint of a loop on `v1`/`v2` with extra cells `c1`, `c2`: one
 /// of the digits has no other place in a unit they share (`v1` first; the
 /// last such unit, as SE names it).
-fn type4(b: &Board, c1: usize, c2: usize, v1: u8, v2: u8) -> Option<(LoopKind, Elims)> {
+fn type4(b: &MarkedGrid, c1: usize, c2: usize, v1: u8, v2: u8) -> Option<(LoopKind, Elims)> {
     let (u1, u2) = (se_units(c1), se_units(c2));
     let (mut r1, mut r2) = (None, None);
     for kind in 0..3 {
@@ -664,13 +670,13 @@ fn type4(b: &Board, c1: usize, c2: usize, v1: u8, v2: u8) -> Option<(LoopKind, E
 }
 
 /// Does `d` have a place among the cells of `set`?
-fn open_in(b: &Board, set: Cells, d: u8) -> bool {
+fn open_in(b: &MarkedGrid, set: Cells, d: u8) -> bool {
     cells_of(set).any(|c| b.has(c, d))
 }
 
 /// SE's hints, easiest first: by rating, then type, then as found (a stable
 /// sort, as SE's).
-fn sorted_loop_hints(b: &Board) -> Vec<LoopHint> {
+fn sorted_loop_hints(b: &MarkedGrid) -> Vec<LoopHint> {
     let mut v = loop_hints(b);
     v.sort_by(|x, y| {
         x.difficulty
@@ -681,7 +687,7 @@ fn sorted_loop_hints(b: &Board) -> Vec<LoopHint> {
 }
 
 /// The first of SE's sorted unique loop hints that `keep` accepts.
-fn first_loop_step(b: &Board, keep: impl Fn(&LoopHint) -> bool) -> Option<Step> {
+fn first_loop_step(b: &MarkedGrid, keep: impl Fn(&LoopHint) -> bool) -> Option<Step> {
     sorted_loop_hints(b)
         .iter()
         .find(|h| keep(h))
@@ -690,65 +696,65 @@ fn first_loop_step(b: &Board, keep: impl Fn(&LoopHint) -> bool) -> Option<Step> 
 
 /// The easiest unique rectangle (a loop of 4 cells) of the given type (1 to
 /// 4), as SE would take it.
-pub fn unique_rectangle(b: &Board, ty: u8) -> Option<Step> {
+pub fn unique_rectangle(b: &MarkedGrid, ty: u8) -> Option<Step> {
     first_loop_step(b, |h| h.cells.len() == 4 && h.ty() == ty)
 }
 
 /// Unique rectangle type 1: one corner has more candidates than the two
 /// digits; it cannot be either.
-pub fn unique_rectangle_1(b: &Board) -> Option<Step> {
+pub fn unique_rectangle_1(b: &MarkedGrid) -> Option<Step> {
     unique_rectangle(b, 1)
 }
 
 /// Unique rectangle type 2: the extra corners share one extra digit, which
 /// leaves the cells seeing them all.
-pub fn unique_rectangle_2(b: &Board) -> Option<Step> {
+pub fn unique_rectangle_2(b: &MarkedGrid) -> Option<Step> {
     unique_rectangle(b, 2)
 }
 
 /// Unique rectangle type 3: the two extra corners, as one cell, make a
 /// naked or hidden set in a unit they share.
-pub fn unique_rectangle_3(b: &Board) -> Option<Step> {
+pub fn unique_rectangle_3(b: &MarkedGrid) -> Option<Step> {
     unique_rectangle(b, 3)
 }
 
 /// Unique rectangle type 4: one of the two digits has no other place in a
 /// unit of the two extra corners; the other digit leaves them.
-pub fn unique_rectangle_4(b: &Board) -> Option<Step> {
+pub fn unique_rectangle_4(b: &MarkedGrid) -> Option<Step> {
     unique_rectangle(b, 4)
 }
 
-fn unique_loop(b: &Board, ty: u8) -> Option<Step> {
+fn unique_loop(b: &MarkedGrid, ty: u8) -> Option<Step> {
     first_loop_step(b, |h| h.cells.len() > 4 && h.ty() == ty)
 }
 
 /// Unique loop (6 cells or more) type 1: one cell of the loop has more
 /// candidates than the two digits; it cannot be either.
-pub fn unique_loop_1(b: &Board) -> Option<Step> {
+pub fn unique_loop_1(b: &MarkedGrid) -> Option<Step> {
     unique_loop(b, 1)
 }
 
 /// Unique loop type 2: the extra cells share one extra digit, which leaves
 /// the cells seeing them all.
-pub fn unique_loop_2(b: &Board) -> Option<Step> {
+pub fn unique_loop_2(b: &MarkedGrid) -> Option<Step> {
     unique_loop(b, 2)
 }
 
 /// Unique loop type 3: the two extra cells, as one cell, make a naked or
 /// hidden set in a unit they share.
-pub fn unique_loop_3(b: &Board) -> Option<Step> {
+pub fn unique_loop_3(b: &MarkedGrid) -> Option<Step> {
     unique_loop(b, 3)
 }
 
 /// Unique loop type 4: one of the two digits has no other place in a unit
 /// of the two extra cells; the other digit leaves them.
-pub fn unique_loop_4(b: &Board) -> Option<Step> {
+pub fn unique_loop_4(b: &MarkedGrid) -> Option<Step> {
     unique_loop(b, 4)
 }
 
 /// The step of Sudoku Explainer's "unique loops" producer: the easiest of
 /// its unique rectangles and loops, types 1 to 4.
-pub(crate) fn unique_loops(b: &Board) -> Option<Step> {
+pub(crate) fn unique_loops(b: &MarkedGrid) -> Option<Step> {
     first_loop_step(b, |_| true)
 }
 
@@ -768,7 +774,7 @@ struct Bug {
 
 /// SE's BUG analysis: `None` when the board is no BUG with extra
 /// candidates, or when SE would give up on it.
-fn bug_scan(b: &Board) -> Option<Bug> {
+fn bug_scan(b: &MarkedGrid) -> Option<Bug> {
     let mut rest = *b.all_cands();
     let mut bug = Bug {
         cells: Vec::new(),
@@ -875,7 +881,7 @@ fn bug_intro(bug: &Bug) -> String {
 }
 
 /// SE's BUG hints, in the order it makes them (it takes the first).
-fn bug_steps(b: &Board) -> Vec<Step> {
+fn bug_steps(b: &MarkedGrid) -> Vec<Step> {
     let mut v = Vec::new();
     let Some(bug) = bug_scan(b) else {
         return v;
@@ -935,7 +941,7 @@ fn bug_steps(b: &Board) -> Vec<Step> {
 /// SE's BUG type 4: two BUG cells in a unit, with one other digit in
 /// common; it has two places in the unit, these two, so one of them holds
 /// it and the other its extra digit.
-fn bug_type4_steps(b: &Board, bug: &Bug) -> Vec<Step> {
+fn bug_type4_steps(b: &MarkedGrid, bug: &Bug) -> Vec<Step> {
     let mut v = Vec::new();
     let (c1, c2) = (bug.cells[0], bug.cells[1]);
     let common = b.cands(c1) & b.cands(c2) & !bug.all;
@@ -980,7 +986,7 @@ fn bug_type4_steps(b: &Board, bug: &Bug) -> Vec<Step> {
 /// SE's BUG type 3: the BUG cells share a unit, where one of them (holding
 /// one of the extra digits) and other cells seeing them all make a naked
 /// set.
-fn bug_type3_steps(b: &Board, bug: &Bug) -> Vec<Step> {
+fn bug_type3_steps(b: &MarkedGrid, bug: &Bug) -> Vec<Step> {
     let mut v = Vec::new();
     for degree in 2..=6u32 {
         for kind in 0..3 {
@@ -1040,7 +1046,7 @@ fn bug_type3_steps(b: &Board, bug: &Bug) -> Vec<Step> {
 
 /// BUG+1 (SE's BUG type 1): one cell has extra candidates; it must hold one
 /// of them, and loses the other candidates.
-pub fn bug_plus_one(b: &Board) -> Option<Step> {
+pub fn bug_plus_one(b: &MarkedGrid) -> Option<Step> {
     bug_steps(b)
         .into_iter()
         .find(|s| s.technique == Technique::BugPlusOne)
@@ -1048,7 +1054,7 @@ pub fn bug_plus_one(b: &Board) -> Option<Step> {
 
 /// BUG type 2: the extra candidates are one digit, in several cells; it
 /// leaves the cells seeing them all.
-pub fn bug_type_2(b: &Board) -> Option<Step> {
+pub fn bug_type_2(b: &MarkedGrid) -> Option<Step> {
     bug_steps(b)
         .into_iter()
         .find(|s| s.technique == Technique::BugType2)
@@ -1056,7 +1062,7 @@ pub fn bug_type_2(b: &Board) -> Option<Step> {
 
 /// BUG type 3: the BUG cells, as one cell of their extra digits, make a
 /// naked set in a unit they share.
-pub fn bug_type_3(b: &Board) -> Option<Step> {
+pub fn bug_type_3(b: &MarkedGrid) -> Option<Step> {
     bug_steps(b)
         .into_iter()
         .filter(|s| s.technique == Technique::BugType3)
@@ -1065,7 +1071,7 @@ pub fn bug_type_3(b: &Board) -> Option<Step> {
 
 /// BUG type 4: two BUG cells in a unit share a digit that has no other
 /// place there; each holds it or its extra digit.
-pub fn bug_type_4(b: &Board) -> Option<Step> {
+pub fn bug_type_4(b: &MarkedGrid) -> Option<Step> {
     bug_steps(b)
         .into_iter()
         .find(|s| s.technique == Technique::BugType4)
@@ -1073,7 +1079,7 @@ pub fn bug_type_4(b: &Board) -> Option<Step> {
 
 /// The step of Sudoku Explainer's "bivalue universal grave" producer
 /// (types 1 to 4): the first it makes.
-pub(crate) fn bugs(b: &Board) -> Option<Step> {
+pub(crate) fn bugs(b: &MarkedGrid) -> Option<Step> {
     bug_steps(b).into_iter().find(|s| s.is_productive())
 }
 
@@ -1089,8 +1095,8 @@ mod tests {
 
     /// A board: its digits and the candidates removed beyond those the
     /// digits rule out (`r4c7-159`).
-    fn position(values: &str, removed: &str) -> Board {
-        let mut b = Board::from_line(values).expect("81 symbols");
+    fn position(values: &str, removed: &str) -> MarkedGrid {
+        let mut b = MarkedGrid::from_line(values).expect("81 symbols");
         for tok in removed.split_whitespace() {
             let (cell, digits) = tok.split_once('-').expect("r4c7-159");
             for ch in digits.chars() {
@@ -1128,8 +1134,8 @@ mod tests {
         puzzle: &str,
         values: &str,
         removed: &str,
-        find: fn(&Board) -> Option<Step>,
-        producer: fn(&Board) -> Option<Step>,
+        find: fn(&MarkedGrid) -> Option<Step>,
+        producer: fn(&MarkedGrid) -> Option<Step>,
         want: Technique,
         rating: f64,
         elims: &str,
@@ -1417,7 +1423,7 @@ mod tests {
             for &(c, m) in marks {
                 cands[cell_of(c)] = m;
             }
-            Board::from_parts([0; 81], cands)
+            MarkedGrid::from_parts([0; 81], cands)
         };
         let b = open(&[("r1c1", 3), ("r1c2", 3), ("r4c1", 3), ("r4c2", 7)]);
         let s = unique_rectangle_1(&b).expect("a unique rectangle");
@@ -1440,7 +1446,7 @@ mod tests {
 
     /// A board from SE's 729-character pencil marks (a lone candidate is a
     /// value).
-    fn from_marks(m: &str) -> Board {
+    fn from_marks(m: &str) -> MarkedGrid {
         let m = m.as_bytes();
         let mut values = [0u8; 81];
         let mut cands = [0 as Digits; 81];
@@ -1454,7 +1460,7 @@ mod tests {
                 values[c] = cands[c].trailing_zeros() as u8 + 1;
             }
         }
-        Board::from_parts(values, cands)
+        MarkedGrid::from_parts(values, cands)
     }
 
     /// Compares both producers with SE on the boards of SE's own solving

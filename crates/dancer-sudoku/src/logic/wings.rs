@@ -8,7 +8,7 @@ use super::step::{Step, Technique};
 /// the pivot other than `z`; the pivot may hold `z` too. Whatever the pivot
 /// is, one of the wings (or the pivot) is `z`, so `z` leaves every cell that
 /// sees all the `z` cells.
-fn pivot_wing(b: &Board, wings: usize, t: Technique, with_z: Option<bool>) -> Option<Step> {
+fn pivot_wing(b: &MarkedGrid, wings: usize, t: Technique, with_z: Option<bool>) -> Option<Step> {
     debug_assert!(wings >= 2);
     for p in 0..81 {
         let pm = b.cands(p);
@@ -108,30 +108,30 @@ fn pivot_wing(b: &Board, wings: usize, t: Technique, with_z: Option<bool>) -> Op
 }
 
 /// XY-Wing: pivot `xy`, wings `xz` and `yz`; `z` leaves the cells seeing both wings.
-pub fn xy_wing(b: &Board) -> Option<Step> {
+pub fn xy_wing(b: &MarkedGrid) -> Option<Step> {
     pivot_wing(b, 2, Technique::XYWing, Some(false))
 }
 
 /// XYZ-Wing: pivot `xyz`, wings `xz` and `yz`; `z` leaves the cells seeing all three.
-pub fn xyz_wing(b: &Board) -> Option<Step> {
+pub fn xyz_wing(b: &MarkedGrid) -> Option<Step> {
     pivot_wing(b, 2, Technique::XYZWing, Some(true))
 }
 
 /// WXYZ-Wing: a bivalue cell and an almost locked set of three cells (see
 /// [`als_wing`]).
-pub fn wxyz_wing(b: &Board) -> Option<Step> {
+pub fn wxyz_wing(b: &MarkedGrid) -> Option<Step> {
     als_wing(b, 3)
 }
 
 /// VWXYZ-Wing: a bivalue cell and an almost locked set of four cells.
-pub fn vwxyz_wing(b: &Board) -> Option<Step> {
+pub fn vwxyz_wing(b: &MarkedGrid) -> Option<Step> {
     als_wing(b, 4)
 }
 
 /// W-Wing: two bivalue cells `xy` that do not see each other, joined by a
 /// strong link on `y` (each end seeing one of them): one of them is `x`, so
 /// `x` leaves the cells that see both.
-pub fn w_wing(b: &Board) -> Option<Step> {
+pub fn w_wing(b: &MarkedGrid) -> Option<Step> {
     let biv: Vec<usize> = (0..81).filter(|&c| count(b.cands(c)) == 2).collect();
     for (i, &a) in biv.iter().enumerate() {
         for &c2 in &biv[i + 1..] {
@@ -208,7 +208,7 @@ fn als_wing_technique(k: usize) -> Technique {
 /// which leaves the set locked with `z` in it; so `z` leaves every cell that
 /// sees the bivalue cell and all the `z`s of the set. (XY- and XYZ-Wings are
 /// the case `k = 2`; WXYZ-, VWXYZ- and UVWXYZ-Wings are `k = 3, 4, 5`.)
-pub fn als_wing(b: &Board, k: usize) -> Option<Step> {
+pub fn als_wing(b: &MarkedGrid, k: usize) -> Option<Step> {
     let t = als_wing_technique(k);
     let biv: Cells = (0..81)
         .filter(|&c| count(b.cands(c)) == 2)
@@ -401,7 +401,7 @@ fn als_wing_adjust(k: usize, widest: usize) -> f64 {
 
 /// Every set of `k` of `cells` (from index `from`) holding `k + 1` digits.
 fn almost_locked_sets(
-    b: &Board,
+    b: &MarkedGrid,
     cells: &[usize],
     k: usize,
     from: usize,
@@ -429,6 +429,6 @@ fn almost_locked_sets(
 }
 
 /// UVWXYZ-Wing: a bivalue cell and an almost locked set of five cells.
-pub fn uvwxyz_wing(b: &Board) -> Option<Step> {
+pub fn uvwxyz_wing(b: &MarkedGrid) -> Option<Step> {
     als_wing(b, 5)
 }

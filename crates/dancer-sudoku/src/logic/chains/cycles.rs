@@ -580,7 +580,7 @@ fn cycle_found(
 
 /// The first hint, in SE's order, among those of `kinds` rated below
 /// `limit`.
-fn search(b: &Board, kinds: &[Kind], limit: f64) -> Option<Found> {
+fn search(b: &MarkedGrid, kinds: &[Kind], limit: f64) -> Option<Found> {
     let mut best = None;
     let mut pos: [Cells; 9] = [0; 9];
     for mode in [Mode::X, Mode::Y, Mode::XY] {
@@ -650,42 +650,42 @@ fn found_step(f: &Found, technique: Technique) -> Step {
 }
 
 /// The easiest hint of one kind, as a step.
-fn kind_step(b: &Board, kind: Kind) -> Option<Step> {
+fn kind_step(b: &MarkedGrid, kind: Kind) -> Option<Step> {
     let f = search(b, &[kind], f64::INFINITY)?;
     Some(found_step(&f, kind.technique()))
 }
 
 /// The shortest productive X-cycle (one digit), as SE finds them.
-pub fn x_cycle(b: &Board) -> Option<Step> {
+pub fn x_cycle(b: &MarkedGrid) -> Option<Step> {
     kind_step(b, Kind::XCycle)
 }
 /// The shortest productive Y-cycle (strong links in bivalue cells), as SE
 /// finds them.
-pub fn y_cycle(b: &Board) -> Option<Step> {
+pub fn y_cycle(b: &MarkedGrid) -> Option<Step> {
     kind_step(b, Kind::YCycle)
 }
 /// The shortest productive cycle with links of both kinds, as SE finds them.
-pub fn continuous_loop(b: &Board) -> Option<Step> {
+pub fn continuous_loop(b: &MarkedGrid) -> Option<Step> {
     kind_step(b, Kind::XYCycle)
 }
 /// The shortest forcing X-chain (one digit).
-pub fn x_chain(b: &Board) -> Option<Step> {
+pub fn x_chain(b: &MarkedGrid) -> Option<Step> {
     kind_step(b, Kind::XChain)
 }
 /// The shortest forcing chain whose strong links are all bivalue cells (SE
 /// finds it as a forcing chain of both kinds of links).
-pub fn xy_chain(b: &Board) -> Option<Step> {
+pub fn xy_chain(b: &MarkedGrid) -> Option<Step> {
     forcing_chain(b, Mode::Y, Technique::XYChain, f64::INFINITY)
 }
 /// The shortest forcing chain with links of both kinds.
-pub fn aic(b: &Board) -> Option<Step> {
+pub fn aic(b: &MarkedGrid) -> Option<Step> {
     kind_step(b, Kind::XYChain)
 }
 
 /// The step Sudoku Explainer's first chaining producer ("Forcing Chains &
 /// Cycles") has the solver take, rated below `limit`: its first hint in its
 /// order (difficulty, complexity, kind, then the order found).
-pub(crate) fn chain_producer(b: &Board, limit: f64) -> Option<Step> {
+pub(crate) fn chain_producer(b: &MarkedGrid, limit: f64) -> Option<Step> {
     let f = search(
         b,
         &[
@@ -757,7 +757,7 @@ mod tests {
         ),
     ];
 
-    fn board729(s: &str) -> Board {
+    fn board729(s: &str) -> MarkedGrid {
         let s = s.as_bytes();
         let mut cands = [0 as Digits; 81];
         for (c, m) in cands.iter_mut().enumerate() {
@@ -781,7 +781,7 @@ mod tests {
                 cands[c] = 0;
             }
         }
-        Board::from_parts(values, cands)
+        MarkedGrid::from_parts(values, cands)
     }
 
     fn solution(puzzle: &str) -> [u8; 81] {
@@ -793,7 +793,7 @@ mod tests {
 
     /// The step changes the board, only in ways the solution allows; a
     /// cycle removes nothing from its own cells (SE's rule).
-    fn sound(b: &Board, s: &Step, sol: &[u8; 81]) {
+    fn sound(b: &MarkedGrid, s: &Step, sol: &[u8; 81]) {
         assert!(s.is_productive(), "{s}");
         for &(c, d) in &s.eliminations {
             assert!(
@@ -820,7 +820,7 @@ mod tests {
         assert_eq!(s.adjust, 0.0);
     }
 
-    fn apply(b: &mut Board, s: &Step) {
+    fn apply(b: &mut MarkedGrid, s: &Step) {
         for &(c, d) in &s.eliminations {
             b.eliminate(c, d);
         }
@@ -846,7 +846,7 @@ mod tests {
 
     #[test]
     fn each_kind_is_sound_until_it_runs_dry() {
-        type Find = fn(&Board) -> Option<Step>;
+        type Find = fn(&MarkedGrid) -> Option<Step>;
         let finds: [(Find, Technique); 6] = [
             (x_cycle, Technique::XCycle),
             (y_cycle, Technique::YCycle),

@@ -63,7 +63,7 @@ pub(crate) struct Net {
 }
 
 impl Net {
-    pub fn new(b: &Board) -> Self {
+    pub fn new(b: &MarkedGrid) -> Self {
         let mut cands = [0; 81];
         for (c, m) in cands.iter_mut().enumerate() {
             *m = b.cands(c);
@@ -361,7 +361,7 @@ thread_local! {
     static CACHE: RefCell<Option<Cache>> = const { RefCell::new(None) };
 }
 
-pub(super) fn cached<R>(b: &Board, f: impl FnOnce(&mut Cache) -> R) -> R {
+pub(super) fn cached<R>(b: &MarkedGrid, f: impl FnOnce(&mut Cache) -> R) -> R {
     CACHE.with(|cell| {
         let mut slot = cell.borrow_mut();
         let fresh = match slot.as_ref() {
@@ -380,11 +380,11 @@ pub(super) fn cached<R>(b: &Board, f: impl FnOnce(&mut Cache) -> R) -> R {
 }
 
 /// The network of a board (shared with the other searches of the same board).
-pub(crate) fn net_of(b: &Board) -> Rc<Net> {
+pub(crate) fn net_of(b: &MarkedGrid) -> Rc<Net> {
     cached(b, |c| c.net.clone())
 }
 
-pub(super) fn layers_of(b: &Board, mode: Mode) -> (Rc<Net>, Rc<Layers>) {
+pub(super) fn layers_of(b: &MarkedGrid, mode: Mode) -> (Rc<Net>, Rc<Layers>) {
     cached(b, |c| {
         let i = mode as usize;
         if c.layers[i].is_none() {
@@ -499,7 +499,7 @@ pub(super) fn node_cap(base: f64, limit: f64) -> Option<usize> {
 
 /// The shortest chain, in `mode`, from a candidate on to itself off (or off
 /// to on), rated below `limit`.
-pub(crate) fn forcing_chain(b: &Board, mode: Mode, t: Technique, limit: f64) -> Option<Step> {
+pub(crate) fn forcing_chain(b: &MarkedGrid, mode: Mode, t: Technique, limit: f64) -> Option<Step> {
     let cap = node_cap(t.se_rating(), limit)?;
     let (net, layers) = layers_of(b, mode);
     let mut walkers: Vec<Walker> = Vec::new();

@@ -50,7 +50,7 @@ use super::Budget;
 
 /// A solution of the board's digits that its candidates allow, if it has
 /// one (any one, when it has several).
-fn any_solution(b: &Board) -> Option<[u8; 81]> {
+fn any_solution(b: &MarkedGrid) -> Option<[u8; 81]> {
     let mut out = [[0u8; 81]; 1];
     let mut stats = crate::fast9::Fast9Stats::default();
     if crate::fast9::solve(b.values(), 1, &mut out, &mut stats) == 0 {
@@ -95,7 +95,7 @@ fn technique_for(kind: Kind, which: u8) -> Technique {
 
 /// Finds the easiest forcing-chain step of `kind` rated below `limit`;
 /// `None` also when the budget runs out (the caller checks it).
-pub(crate) fn forcing(b: &Board, kind: Kind, limit: f64, budget: &Budget) -> Option<Step> {
+pub(crate) fn forcing(b: &MarkedGrid, kind: Kind, limit: f64, budget: &Budget) -> Option<Step> {
     forcing_filtered(b, kind, limit, None, budget)
 }
 
@@ -136,7 +136,7 @@ impl Best {
 
 /// As [`forcing`], keeping only steps of technique `only` when given.
 pub(crate) fn forcing_filtered(
-    b: &Board,
+    b: &MarkedGrid,
     kind: Kind,
     limit: f64,
     only: Option<Technique>,
@@ -523,7 +523,7 @@ fn branch_text(br: &Branch, i: usize) -> String {
     s.join(", ")
 }
 
-fn build_step(b: &Board, net: &Net, kind: Kind, c: Conclusion) -> Step {
+fn build_step(b: &MarkedGrid, net: &Net, kind: Kind, c: Conclusion) -> Step {
     let mut s = Step::new(c.technique);
     s.complexity = c.complexity;
     let target = c.target;
@@ -605,13 +605,13 @@ fn build_step(b: &Board, net: &Net, kind: Kind, c: Conclusion) -> Step {
     s
 }
 
-pub fn nishio(b: &Board) -> Option<Step> {
+pub fn nishio(b: &MarkedGrid) -> Option<Step> {
     forcing(b, Kind::Nishio, f64::INFINITY, &Budget::unlimited())
 }
 
 macro_rules! only {
     ($name:ident, $kind:expr, $t:expr) => {
-        pub fn $name(b: &Board) -> Option<Step> {
+        pub fn $name(b: &MarkedGrid) -> Option<Step> {
             forcing_filtered(b, $kind, f64::INFINITY, Some($t), &Budget::unlimited())
         }
     };
@@ -657,9 +657,9 @@ only!(
     Technique::DynamicDigitForcingChain
 );
 
-pub fn dynamic_forcing_chain_plus(b: &Board) -> Option<Step> {
+pub fn dynamic_forcing_chain_plus(b: &MarkedGrid) -> Option<Step> {
     forcing(b, Kind::Plus, f64::INFINITY, &Budget::unlimited())
 }
-pub fn nested_forcing_chain(b: &Board) -> Option<Step> {
+pub fn nested_forcing_chain(b: &MarkedGrid) -> Option<Step> {
     forcing(b, Kind::Nested, f64::INFINITY, &Budget::unlimited())
 }
