@@ -1,18 +1,15 @@
 //! `dancer poly`: polyomino and polycube packing puzzles.
 
 use crate::args::{EngineArg, JsonArg, ThreadsArg};
-use crate::output::Found;
-use crate::output::Out;
-use anyhow::{bail, Context, Result};
+use crate::output::{ending_text, plural, Found, Out};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{ArgGroup, Args, Subcommand};
 use dancer_formats::out_file::{OutFile, OutKind};
 use dancer_poly::model::{Model, Options};
-use dancer_poly::puzzle::counted;
-use dancer_poly::render::{contact_sheet, png, svg, Style, Tiling};
-use dancer_poly::{catalog, pieces, Puzzle};
+use dancer_poly::pictures::{Drawing, Pictures, CELL_SIZES};
+use dancer_poly::run::{plan_outputs, PuzzleSource, RunOutput, ShowAs, Shown, SolveRun};
+use dancer_poly::{catalog, pieces, Puzzle, PuzzleError};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 /// `dancer poly solve --help`: the output, the coordinates and the records.
 const SOLVE_HELP: &str = "\
@@ -110,9 +107,6 @@ pub enum PolyCommand {
     },
 }
 
-/// The smallest and largest `--size`.
-const SIZES: std::ops::RangeInclusive<u32> = 4..=256;
-
 #[derive(Args)]
 #[command(group(ArgGroup::new("pictures").multiple(true).args(["svg", "png", "sheet"])))]
 pub struct SolveArgs {
@@ -126,7 +120,7 @@ pub struct SolveArgs {
     pub unique: bool,
     /// Stop after N solutions: exactly N printed, counted or written (N
     /// classes with --unique); at least 1
-    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    #[arg(long, value_name = "N", value_parser = crate::args::parse_limit)]
     pub limit: Option<u64>,
     #[command(flatten)]
     pub json: JsonArg,
@@ -170,49 +164,32 @@ pub struct SolveArgs {
     pub zdd: Option<PathBuf>,
 }
 
-/// `--limit`: a whole number, at least 1.
-fn parse_limit(s: &str) -> Result<u64, String> {
-    match s.parse::<u64>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(format!("not a whole number: {e}")),
-    }
-}
-
-/// `--size`: whole pixels in [`SIZES`].
+/// `--size`: whole pixels in [`CELL_SIZES`].
 fn parse_size(s: &str) -> Result<u32, String> {
-    let bad = || {
-        format!(
-            "must be a cell size in whole pixels from {} to {}",
-            SIZES.start(),
-            SIZES.end()
-        )
-    };
+    let (lo, hi) = (CELL_SIZES.start(), CELL_SIZES.end());
+    let bad = format!("must be a cell size in whole pixels from {lo} to {hi}");
     match s.parse::<u64>() {
-        Ok(n) if n >= u64::from(*SIZES.start()) && n <= u64::from(*SIZES.end()) => Ok(n as u32),
-        Ok(_) => Err(bad()),
-        Err(e) => Err(format!("{}: not a whole number: {e}", bad())),
+        Ok(n) => (u32::try_from(n).ok())
+            .filter(|n| CELL_SIZES.contains(n))
+            .ok_or(bad),
+        Err(e) => Err(format!("{bad}: not a whole number: {e}")),
     }
 }
 
 /// The puzzle: standard input for `-`, a built-in one by name, else a file.
 pub fn load(spec: &str) -> Result<Puzzle> {
-    if spec == "-" {
-        let text = crate::input::read_stdin("the puzzle")?;
-        return Ok(dancer_poly::parse(&text, "<stdin>")?);
-    }
-    if let Some(p) = catalog::puzzle(spec) {
-        return Ok(p);
-    }
-    if !Path::new(spec).exists() {
-        let names: Vec<&str> = catalog::CATALOG.iter().map(|e| e.name).collect();
-        bail!(
-            "{spec}: no such file, and not a built-in puzzle (built in: {})",
-            names.join(", ")
-        );
-    }
-    let text = crate::input::read_file(Path::new(spec), crate::input::MAX_SMALL)?;
-    Ok(dancer_poly::parse(&text, spec)?)
+    let text = match PuzzleSource::of(spec) {
+        PuzzleSource::BuiltIn(p) => return Ok(p),
+        PuzzleSource::Stdin => crate::input::read_stdin("the puzzle")?,
+        PuzzleSource::File(f) if !f.exists() => {
+            let names: Vec<&str> = catalog::CATALOG.iter().map(|e| e.name).collect();
+            let names = names.join(", ");
+            bail!("{spec}: no such file, and not a built-in puzzle (built in: {names})")
+        }
+        PuzzleSource::File(f) => crate::input::read_file(f, crate::input::MAX_SMALL)?,
+    };
+    let name = if spec == "-" { "<stdin>" } else { spec };
+    Ok(dancer_poly::parse(&text, name)?)
 }
 
 pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
@@ -224,229 +201,162 @@ pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
                     e.name, e.known.0, e.known.1, e.about
                 ))?;
             }
-            Ok(Found::Some)
         }
-        PolyCommand::Pieces { set } => {
-            let Some(set) = set else {
-                out.line(&pieces::SETS.join("\n"))?;
-                return Ok(Found::Some);
-            };
+        PolyCommand::Pieces { set: None } => out.line(&pieces::SETS.join("\n"))?,
+        PolyCommand::Pieces { set: Some(set) } => {
             let shapes = pieces::set(&set).with_context(|| {
                 format!("unknown set {set:?} (known: {})", pieces::SETS.join(", "))
             })?;
             for s in shapes {
-                out.line(&format!(
-                    "{} ({}):",
-                    s.name,
-                    counted(s.cells.len() as u64, "cell", "cells")
-                ))?;
+                let cells = plural(s.cells.len(), "cell", "cells");
+                out.line(&format!("{} ({cells}):", s.name))?;
                 out.text(&s.drawing("  "))?;
             }
-            Ok(Found::Some)
         }
         PolyCommand::Export {
             puzzle,
             no_symmetry_breaking,
         } => {
-            let p = load(&puzzle)?;
-            let m = Model::new(p)?;
+            let m = Model::new(load(&puzzle)?)?;
             let cover = m.cover(!no_symmetry_breaking);
-            let comment = format!(
-                "{}: {}{}",
-                m.puzzle.name,
-                counted(cover.options.len() as u64, "placement", "placements"),
-                if cover.restriction.is_some() {
-                    ", symmetry broken"
-                } else {
-                    ""
-                }
-            );
+            let placements = plural(cover.options.len(), "placement", "placements");
+            let broken = cover
+                .restriction
+                .as_ref()
+                .map_or("", |_| ", symmetry broken");
+            let comment = format!("{}: {placements}{broken}", m.puzzle.name);
             dancer_formats::dlx::write(&cover.problem, &mut *out, Some(&comment))?;
-            Ok(Found::Some)
         }
-        PolyCommand::Solve(args) => solve(args, out),
+        PolyCommand::Solve(args) => return solve(args, out),
     }
+    Ok(Found::Some)
 }
 
-/// Pictures written into one folder, for the note on standard error.
-struct Written {
-    kind: &'static str,
-    dir: PathBuf,
-    files: u64,
-}
-
-impl Written {
-    fn new(kind: &'static str, dir: &Path) -> Self {
-        Written {
-            kind,
-            dir: dir.to_path_buf(),
-            files: 0,
-        }
-    }
-
-    /// The file for solution `n`, counted as written.
-    fn file(&mut self, n: u64) -> PathBuf {
-        self.files += 1;
-        self.dir
-            .join(format!("solution-{n:05}.{}", self.kind.to_lowercase()))
-    }
-
-    /// `wrote 2 PNG pictures to pics (solution-00001.png to solution-00002.png)`.
-    fn note(&self) -> String {
-        let ext = self.kind.to_lowercase();
-        let files = match self.files {
-            0 => String::new(),
-            1 => format!(" (solution-00001.{ext})"),
-            n => format!(" (solution-00001.{ext} to solution-{n:05}.{ext})"),
+/// The contact sheet and the ZDD `poly solve` writes, checked before it
+/// starts (`dancer_poly::run::plan_outputs`, `dancer_formats::out_file`).
+fn outputs(args: &SolveArgs, source: &PuzzleSource) -> Result<[Option<OutFile>; 2]> {
+    let plans = plan_outputs(source, args.sheet.as_deref(), args.zdd.as_deref());
+    let mut files = [None, None];
+    for plan in plans.map_err(|e| match e {
+        PuzzleError::SheetName { ref path } => anyhow!("--sheet {}: {e}", path.display()),
+        e => e.into(),
+    })? {
+        let (k, flag) = match plan.output {
+            RunOutput::Sheet(_) => (0, "--sheet"),
+            RunOutput::Zdd => (1, "--zdd"),
         };
-        format!(
-            "wrote {} to {}{files}",
-            counted(
-                self.files,
-                &format!("{} picture", self.kind),
-                &format!("{} pictures", self.kind)
-            ),
-            self.dir.display()
-        )
+        files[k] = Some(OutFile::new(plan.path, OutKind::Product, &plan.not).context(flag)?);
     }
+    Ok(files)
 }
 
-/// The files `poly solve` writes, checked before it starts
-/// (`dancer_formats::out_file`): never the puzzle's file, never one another; a
-/// contact sheet named `.svg` or `.png`.
-struct Outputs {
-    sheet: Option<OutFile>,
-    zdd: Option<OutFile>,
+/// A picture's bytes (a PNG rasterised).
+fn bytes(d: &Drawing) -> Result<std::borrow::Cow<'_, [u8]>> {
+    d.bytes()
+        .with_context(|| format!("cannot draw {}", d.file.display()))
 }
 
-impl Outputs {
-    fn new(args: &SolveArgs) -> Result<Outputs> {
-        let mut inputs: Vec<(&Path, &str)> = Vec::new();
-        if let Some(f) = puzzle_file(&args.puzzle) {
-            inputs.push((f, "the puzzle"));
-        }
-        let sheet = match &args.sheet {
-            Some(f) => {
-                if sheet_format(f).is_none() {
-                    bail!(
-                        "--sheet {}: a contact sheet is an SVG or a PNG picture: name the file .svg or .png",
-                        f.display()
-                    );
-                }
-                Some(OutFile::new(f, OutKind::Product, &inputs).context("--sheet")?)
-            }
-            None => None,
-        };
-        if let Some(o) = &sheet {
-            inputs.push((o.path(), "the contact sheet"));
-        }
-        let zdd = match &args.zdd {
-            Some(f) => Some(OutFile::new(f, OutKind::Product, &inputs).context("--zdd")?),
-            None => None,
-        };
-        Ok(Outputs { sheet, zdd })
-    }
-}
-
-/// The puzzle's file, when the puzzle is read from one (not standard
-/// input, not a built-in name).
-fn puzzle_file(spec: &str) -> Option<&Path> {
-    (spec != "-" && catalog::puzzle(spec).is_none()).then(|| Path::new(spec))
-}
-
-/// Whether a contact sheet is a PNG (`Some(true)`) or an SVG
-/// (`Some(false)`) picture, by its file's extension.
-fn sheet_format(f: &Path) -> Option<bool> {
-    let ext = f.extension()?.to_str()?.to_ascii_lowercase();
-    match ext.as_str() {
-        "png" => Some(true),
-        "svg" => Some(false),
-        _ => None,
-    }
+/// Writes a solution's picture, unless it is one of the run's inputs.
+fn write(d: &Drawing, inputs: &[(&Path, &str)]) -> Result<()> {
+    let bytes = bytes(d)?;
+    Ok(OutFile::new(&d.file, OutKind::Product, inputs)?.write(&bytes)?)
 }
 
 fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
-    let outputs = Outputs::new(&args)?;
-    let puzzle = load(&args.puzzle)?;
-    let model = Model::new(puzzle)?;
+    let source = PuzzleSource::of(&args.puzzle);
+    let [sheet, zdd] = outputs(&args, &source)?;
+    let model = Model::new(load(&args.puzzle)?)?;
     if args.memo {
-        return solve_memo(&args, &outputs, &model, out);
+        return solve_memo(&args, zdd.as_ref(), &model, out);
     }
-    let threads = args.threads.get();
-    let cancel = crate::interrupt::cancel_flag();
-    let opts = Options {
-        engine: args.engine.engine,
-        symmetry_breaking: !args.no_symmetry_breaking,
-        limit: args.limit,
-        unique: args.unique,
-        cancel: Some(cancel.clone()),
-        threads,
-        live: None,
+    for dir in [&args.svg, &args.png].into_iter().flatten() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let (svg, png, threads) = (args.svg.as_deref(), args.png.as_deref(), args.threads.get());
+    let mut run = SolveRun {
+        options: Options {
+            engine: args.engine.engine,
+            symmetry_breaking: !args.no_symmetry_breaking,
+            limit: args.limit,
+            unique: args.unique,
+            cancel: Some(crate::interrupt::cancel_flag()),
+            threads,
+            live: None,
+        },
+        show: ShowAs::of(args.count, args.json.json),
+        pictures: Pictures::new(svg, png, args.sheet.is_some(), args.size),
     };
-    let mut pictures = Pictures::new(&args)?;
-    let mut n = 0u64;
-    let mut error: Option<anyhow::Error> = None;
-    let start = Instant::now();
-    let counts = model.solve(&opts, |sol| {
-        n += 1;
-        let res = print_solution(&args, &model, out, n, sol)
-            .and_then(|()| pictures.add(&args, &model, n, sol));
-        match res {
-            Ok(()) => true,
-            Err(e) => {
-                error = Some(e);
-                false
-            }
+    let inputs = source.inputs();
+    let end = run.run(&model, |shown, drawings| -> Result<()> {
+        match shown {
+            Some(Shown::Record(r)) => out.record(&r)?,
+            Some(Shown::Text(t)) => out.text(&t)?,
+            None => {}
         }
+        drawings.iter().try_for_each(|d| write(d, &inputs))
     })?;
-    if let Some(e) = error {
-        return Err(e);
-    }
-    let secs = start.elapsed().as_secs_f64();
+    let (counts, secs) = (&end.counts, end.seconds);
     if args.json.json {
-        out.record(&model.summary_record(&counts, secs))?;
+        out.record(&model.summary_record(counts, secs))?;
     } else if args.count {
-        let k = if args.unique {
-            counts.unique
-        } else {
-            counts.total
-        };
-        out.line(&k.to_string())?;
+        out.line(&end.count.to_string())?;
     }
     out.flush()?;
-    if let Some(f) = &outputs.sheet {
-        pictures.write_sheet(f)?;
+    if let Some(f) = &sheet {
+        f.write(&bytes(&run.pictures.sheet(f.path()))?)?;
     }
-    let how = if counts.complete {
-        "complete"
-    } else if cancel.load(Ordering::Relaxed) {
-        "interrupted: incomplete"
-    } else {
-        "stopped at the limit: incomplete"
-    };
     eprintln!(
-        "{}: {}, {} unique up to the {}; {} ({engine}, {}), {secs:.3} s ({how})",
+        "{}: {}, {} unique up to the {}; {} ({engine}, {}), {secs:.3} s ({})",
         model.puzzle.name,
-        counted(counts.total, "solution", "solutions"),
+        plural(counts.total, "solution", "solutions"),
         counts.unique,
-        counted(model.symmetries.len() as u64, "symmetry", "symmetries"),
-        counted(counts.nodes, "node", "nodes"),
-        counted(threads as u64, "thread", "threads"),
+        plural(model.symmetries.len(), "symmetry", "symmetries"),
+        plural(counts.nodes, "node", "nodes"),
+        plural(threads, "thread", "threads"),
+        ending_text(end.stopped),
         engine = counts.engine.unwrap_or(args.engine.engine),
     );
-    pictures.notes(&args, n);
-    Ok(if cancel.load(Ordering::Relaxed) {
-        Found::Interrupted
-    } else if counts.total > 0 {
-        Found::Some
-    } else {
-        Found::None
+    notes(&args, &run.pictures, end.reported);
+    Ok(match end.cancelled {
+        true => Found::Interrupted,
+        false => Found::of_search(counts.total, end.stopped),
     })
+}
+
+/// What was written, on standard error, after `n` solutions.
+fn notes(args: &SolveArgs, pictures: &Pictures, n: u64) {
+    for w in pictures.folders() {
+        let files = match w.names() {
+            None => String::new(),
+            Some((first, _)) if w.files() == 1 => format!(" ({first})"),
+            Some((first, last)) => format!(" ({first} to {last})"),
+        };
+        let kind = w.format().extension().to_uppercase();
+        let what = plural(
+            w.files(),
+            &format!("{kind} picture"),
+            &format!("{kind} pictures"),
+        );
+        eprintln!("wrote {what} to {}{files}", w.dir().display());
+    }
+    if let (Some(f), Some(kept)) = (&args.sheet, pictures.on_sheet()) {
+        let of = if n > kept as u64 {
+            format!("the first {kept} of {n} solutions")
+        } else {
+            plural(n, "solution", "solutions")
+        };
+        eprintln!("wrote a contact sheet of {of} to {}", f.display());
+    }
 }
 
 /// `poly solve --memo`: every solution counted with memos (symmetric ones
 /// included: no symmetry breaking), through the one run plan.
-fn solve_memo(args: &SolveArgs, outputs: &Outputs, model: &Model, out: &mut Out) -> Result<Found> {
+fn solve_memo(
+    args: &SolveArgs,
+    zdd: Option<&OutFile>,
+    model: &Model,
+    out: &mut Out,
+) -> Result<Found> {
     let cover = model.cover(false);
     let asked = dancer_runs::plan::RunOptions {
         engine: args.engine.engine,
@@ -461,129 +371,13 @@ fn solve_memo(args: &SolveArgs, outputs: &Outputs, model: &Model, out: &mut Out)
         dancer_runs::plan::RunPlan::Memo(memo) => memo,
         dancer_runs::plan::RunPlan::Search(_) => unreachable!("memos were asked for"),
     };
-    let r = crate::solve::memo_count(&cover.problem, &memo, outputs.zdd.as_ref(), true)?;
+    let r = crate::solve::memo_count(&cover.problem, &memo, zdd, true)?;
     if args.json.json {
-        out.record(&dancer_formats::ndjson::PolyRecord::Summary {
-            solutions: r.count.clone(),
-            unique: None,
-            nodes: r.stats.nodes,
-            complete: r.complete,
-            seconds: r.stats.elapsed.as_secs_f64(),
-            symmetries: model.symmetries.len(),
-        })?;
+        out.record(&model.memo_record(&r))?;
     } else {
         out.line(&r.count.to_string())?;
     }
     out.flush()?;
     crate::solve::memo_summary(&r, None, memo.memory);
     Ok(crate::solve::memo_found(&r))
-}
-
-/// Solution `n` on standard output: as text, as an NDJSON record, or
-/// nothing when counting.
-fn print_solution(
-    args: &SolveArgs,
-    model: &Model,
-    out: &mut Out,
-    n: u64,
-    sol: &[usize],
-) -> Result<()> {
-    if args.count {
-        // no text; pictures are still written when asked for
-    } else if args.json.json {
-        out.record(&model.solution_record(n, sol))?;
-    } else {
-        if n > 1 {
-            out.line("")?;
-        }
-        out.text(&model.ascii(sol))?;
-    }
-    Ok(())
-}
-
-/// The pictures `poly solve` draws: one file a solution in `--svg` and
-/// `--png` folders, and the first 100 solutions for a contact sheet.
-struct Pictures {
-    svgs: Option<Written>,
-    pngs: Option<Written>,
-    sheet: Option<Vec<Tiling>>,
-    style: Style,
-}
-
-/// At most this many solutions go on a contact sheet.
-const SHEET_MAX: usize = 100;
-
-impl Pictures {
-    /// The folders made, nothing drawn yet.
-    fn new(args: &SolveArgs) -> Result<Pictures> {
-        for dir in [&args.svg, &args.png].into_iter().flatten() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        Ok(Pictures {
-            svgs: args.svg.as_deref().map(|d| Written::new("SVG", d)),
-            pngs: args.png.as_deref().map(|d| Written::new("PNG", d)),
-            sheet: args.sheet.as_ref().map(|_| Vec::new()),
-            style: Style {
-                cell: f64::from(args.size.unwrap_or(24)),
-                ..Style::default()
-            },
-        })
-    }
-
-    /// Draws solution `n` where asked.
-    fn add(&mut self, args: &SolveArgs, model: &Model, n: u64, sol: &[usize]) -> Result<()> {
-        let on_sheet = self.sheet.as_ref().is_some_and(|s| s.len() < SHEET_MAX);
-        if self.svgs.is_none() && self.pngs.is_none() && !on_sheet {
-            return Ok(());
-        }
-        let t = model.tiling(sol, Some(format!("{} #{n}", model.puzzle.name)));
-        let picture = svg(&t, &self.style);
-        let inputs: Vec<(&Path, &str)> = puzzle_file(&args.puzzle)
-            .map(|f| (f, "the puzzle"))
-            .into_iter()
-            .collect();
-        if let Some(w) = &mut self.svgs {
-            let f = w.file(n);
-            OutFile::new(&f, OutKind::Product, &inputs)?.write(picture.as_bytes())?;
-        }
-        if let Some(w) = &mut self.pngs {
-            let f = w.file(n);
-            let bytes = png(&picture).with_context(|| format!("cannot draw {}", f.display()))?;
-            OutFile::new(&f, OutKind::Product, &inputs)?.write(&bytes)?;
-        }
-        if let Some(sheet) = self.sheet.as_mut().filter(|_| on_sheet) {
-            sheet.push(t);
-        }
-        Ok(())
-    }
-
-    /// Writes the contact sheet to `f` (an SVG or a PNG picture, by its
-    /// name).
-    fn write_sheet(&self, f: &OutFile) -> Result<()> {
-        let picture = contact_sheet(self.sheet.as_deref().unwrap_or_default(), 5, &self.style);
-        if sheet_format(f.path()) == Some(true) {
-            let bytes =
-                png(&picture).with_context(|| format!("cannot draw {}", f.path().display()))?;
-            f.write(&bytes)?;
-        } else {
-            f.write(picture.as_bytes())?;
-        }
-        Ok(())
-    }
-
-    /// What was written, on standard error, after `n` solutions.
-    fn notes(&self, args: &SolveArgs, n: u64) {
-        for w in [&self.svgs, &self.pngs].into_iter().flatten() {
-            eprintln!("{}", w.note());
-        }
-        if let (Some(f), Some(sheet)) = (&args.sheet, &self.sheet) {
-            let of = if n > sheet.len() as u64 {
-                format!("the first {} of {n} solutions", sheet.len())
-            } else {
-                counted(n, "solution", "solutions")
-            };
-            eprintln!("wrote a contact sheet of {of} to {}", f.display());
-        }
-    }
 }

@@ -5,15 +5,15 @@
 //! option lines, each verified; with `--poly` as pictures of the puzzle.
 
 use crate::args::JsonArg;
-use crate::input::{read_problem, Format};
+use crate::input::{read_file, read_problem, read_stdin, Format, MAX_TEXT, STDIN_NAME};
 use crate::output::{plural, Found, Out};
-use anyhow::{bail, Result};
+use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
-use dancer_core::rng::{Draw, SplitMix64};
-use dancer_core::zdd::{Zdd, ZddError};
-use dancer_core::{verify, Problem};
+use dancer_core::zdd::{verify_solution, work_budget as budget, Zdd, ZddError, ZddForm};
+use dancer_core::Problem;
 use dancer_formats::ndjson::ZddRecord;
-use std::ops::ControlFlow;
+use dancer_poly::model::{Cover, Model};
+use dancer_sudoku::{cover::sudoku_grid, PuzzleError};
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand)]
@@ -83,262 +83,142 @@ pub struct SampleArgs {
 
 pub fn run(cmd: ZddCommand, out: &mut Out) -> Result<Found> {
     let cancel = crate::interrupt::cancel_flag();
+    let (ZddCommand::Count(CountArgs { file, .. })
+    | ZddCommand::List(ListArgs { file, .. })
+    | ZddCommand::Sample(SampleArgs { file, .. })) = &cmd;
+    let (name, text) = match file == Path::new("-") {
+        true => (STDIN_NAME.to_string(), read_stdin("a ZDD")?),
+        false => (file.display().to_string(), read_file(file, MAX_TEXT)?),
+    };
+    let error = |e: ZddError| match e {
+        ZddError::Text { .. } => anyhow!("{name}: not a ZDD: {e}"),
+        e => anyhow!("{name}: {e}"),
+    };
+    let z = Zdd::parse_within(text.as_bytes(), budget()).map_err(error)?;
+    let found = Found::of_search(u64::from(!z.is_empty()), None);
     match cmd {
         ZddCommand::Count(a) => {
-            let z = read_zdd(&a.file)?;
             let count = match z.count(budget(), Some(&cancel)) {
                 Err(ZddError::Cancelled) => {
-                    eprintln!("{}: interrupted before the count was done", name(&a.file));
+                    eprintln!("{name}: interrupted before the count was done");
                     return Ok(Found::Interrupted);
                 }
-                r => r.map_err(|e| zdd_error(&a.file, e))?,
+                r => r.map_err(error)?,
             };
             if a.json.json {
-                out.record(&ZddRecord::Summary {
-                    solutions: count.clone(),
-                    nodes: z.nodes() as u64,
-                })?;
+                let (solutions, nodes) = (count.clone(), z.nodes() as u64);
+                out.record(&ZddRecord::Summary { solutions, nodes })?;
             } else {
                 out.line(&count.to_string())?;
             }
+            let nodes = plural(z.nodes(), "node", "nodes");
             eprintln!(
-                "{}: {}, {}",
-                name(&a.file),
-                plural(&count, "solution", "solutions"),
-                plural(z.nodes(), "node", "nodes")
+                "{name}: {}, {nodes}",
+                plural(&count, "solution", "solutions")
             );
-            Ok(found(count.is_zero()))
+            Ok(found)
         }
         ZddCommand::List(a) => {
-            let z = read_zdd(&a.file)?;
             let mut p = Printer::new(&a.show, &z)?;
-            let limit = a.limit.unwrap_or(u64::MAX);
-            let mut n = 0u64;
-            let mut interrupted = false;
-            let r = z
-                .for_each(|sol| {
-                    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                        interrupted = true;
-                        return ControlFlow::Break(Ok(()));
-                    }
-                    n += 1;
-                    if let Err(e) = p.print(out, sol) {
-                        return ControlFlow::Break(Err(e));
-                    }
-                    if n >= limit {
-                        return ControlFlow::Break(Ok(()));
-                    }
-                    ControlFlow::Continue(())
-                })
-                .map_err(|e| zdd_error(&a.file, e))?;
-            if let Some(Err(e)) = r {
-                return Err(e);
-            }
+            let w = z
+                .list(a.limit, &cancel, |sol| p.print(out, sol))
+                .map_err(error)??;
             // the whole count, when it can be had (it is not needed for the
             // list: a ZDD too large to count is still listed)
-            let of = match (interrupted, z.count(budget(), Some(&cancel))) {
+            let of = match (w.interrupted, z.count(budget(), Some(&cancel))) {
                 (false, Ok(c)) => format!(" of {c}"),
                 _ => String::new(),
             };
-            eprintln!(
-                "{}{of} listed{}",
-                plural(n, "solution", "solutions"),
-                if interrupted { " (interrupted)" } else { "" }
-            );
-            Ok(if interrupted {
+            let stop = if w.interrupted { " (interrupted)" } else { "" };
+            let listed = plural(w.solutions, "solution", "solutions");
+            eprintln!("{listed}{of} listed{stop}");
+            Ok(if w.interrupted {
                 Found::Interrupted
             } else {
-                found(z.is_empty())
+                found
             })
         }
         ZddCommand::Sample(a) => {
-            let z = read_zdd(&a.file)?;
             let mut p = Printer::new(&a.show, &z)?;
             let counted = match z.counted(budget(), Some(&cancel)) {
                 Err(ZddError::Cancelled) => return Ok(Found::Interrupted),
-                r => r.map_err(|e| zdd_error(&a.file, e))?,
+                r => r.map_err(error)?,
             };
-            let mut rng = SplitMix64::new(a.seed);
-            let mut drawn = 0u64;
-            for _ in 0..a.count {
-                if cancel.load(std::sync::atomic::Ordering::Relaxed) {
-                    return Ok(Found::Interrupted);
-                }
-                match counted
-                    .sample(|| rng.next_u64())
-                    .map_err(|e| zdd_error(&a.file, e))?
-                {
-                    Some(sol) => p.print(out, &sol)?,
-                    None => break,
-                }
-                drawn += 1;
+            let drawn = counted.draw(a.count, a.seed, &cancel, |sol| p.print(out, sol));
+            let w = drawn.map_err(error)??;
+            if w.interrupted {
+                return Ok(Found::Interrupted);
             }
-            eprintln!(
-                "{} drawn uniformly from {}",
-                plural(drawn, "solution", "solutions"),
-                counted.count()
-            );
-            Ok(found(z.is_empty()))
+            let what = plural(w.solutions, "solution", "solutions");
+            eprintln!("{what} drawn uniformly from {}", counted.count());
+            Ok(found)
         }
     }
 }
 
-fn found(empty: bool) -> Found {
-    if empty {
-        Found::None
-    } else {
-        Found::Some
-    }
-}
-
-/// The memory a ZDD's work may take: nine tenths of what this process can
-/// still get under its limits (`dancer_core::memory`), all of it where
-/// they are unknown.
-fn budget() -> u64 {
-    dancer_core::memory::Limits::read()
-        .headroom()
-        .map_or(u64::MAX, |h| h / 10 * 9)
-}
-
-/// The file's name in messages (`<stdin>` for `-`).
-fn name(path: &Path) -> String {
-    if path == Path::new("-") {
-        crate::input::STDIN_NAME.to_string()
-    } else {
-        path.display().to_string()
-    }
-}
-
-fn zdd_error(path: &Path, e: ZddError) -> anyhow::Error {
-    match e {
-        ZddError::Text { .. } => anyhow::anyhow!("{}: not a ZDD: {e}", name(path)),
-        e => anyhow::anyhow!("{}: {e}", name(path)),
-    }
-}
-
-/// Reads a ZDD file (`-`: standard input).
-fn read_zdd(path: &Path) -> Result<Zdd> {
-    let text = if path == Path::new("-") {
-        crate::input::read_stdin("a ZDD")?
-    } else {
-        crate::input::read_file(path, crate::input::MAX_TEXT)?
-    };
-    Zdd::parse_within(text.as_bytes(), budget()).map_err(|e| zdd_error(path, e))
-}
-
-/// Prints solutions the way `--problem` / `--poly` / `--json` ask.
+/// Prints solutions the way `--problem` / `--poly` / `--sudoku` / `--json`
+/// ask (`dancer_core::zdd::ZddForm`), each checked against the problem.
 struct Printer {
-    json: bool,
-    sudoku: bool,
+    form: ZddForm,
     problem: Option<Problem>,
-    poly: Option<(dancer_poly::Model, Vec<(u32, u32)>)>,
-    first: bool,
+    poly: Option<(Cover, Model)>,
+    shown: u64,
 }
 
 impl Printer {
     fn new(show: &Show, z: &Zdd) -> Result<Printer> {
-        let mut problem = None;
-        let mut poly = None;
-        if let Some(f) = &show.problem {
-            problem = Some(read_problem(Some(f), None::<Format>)?.problem);
-        }
-        if let Some(spec) = &show.poly {
-            let model = dancer_poly::Model::new(crate::poly::load(spec)?)?;
-            let cover = model.cover(false);
-            problem = Some(cover.problem);
-            poly = Some((model, cover.options));
-        }
-        if let Some(p) = &problem {
-            if z.max_var() as usize > p.n_options() {
-                bail!(
-                    "the ZDD names option {} but the problem has {}: not the ZDD of this problem",
-                    z.max_var(),
-                    plural(p.n_options(), "option", "options")
-                );
-            }
-        }
-        Ok(Printer {
-            json: show.json.json,
-            sudoku: show.sudoku,
+        let problem = match &show.problem {
+            Some(f) => Some(read_problem(Some(f), None::<Format>)?.problem),
+            None => None,
+        };
+        let poly = match &show.poly {
+            Some(spec) => Some(Model::new(crate::poly::load(spec)?)?),
+            None => None,
+        };
+        let poly = poly.map(|m| (m.cover(false), m));
+        let given = problem.is_some() || poly.is_some();
+        let form = ZddForm::of(show.json.json, show.sudoku, poly.is_some(), given);
+        let p = Printer {
+            form,
             problem,
             poly,
-            first: true,
-        })
+            shown: 0,
+        };
+        p.problem().map_or(Ok(()), |problem| z.fits(problem))?;
+        Ok(p)
+    }
+
+    fn problem(&self) -> Option<&Problem> {
+        (self.poly.as_ref().map(|(c, _)| &c.problem)).or(self.problem.as_ref())
     }
 
     fn print(&mut self, out: &mut Out, sol: &[usize]) -> Result<()> {
-        if let Some(p) = &self.problem {
-            verify(p, sol).map_err(|e| {
-                anyhow::anyhow!(
-                    "the ZDD holds a set of options {sol:?} that is not a solution: {e}"
-                )
-            })?;
-        }
-        if self.json {
-            out.record(&ZddRecord::Solution {
-                options: sol.to_vec(),
-            })?;
-            return Ok(());
-        }
-        if let (true, Some(p)) = (self.sudoku, &self.problem) {
-            return Ok(out.line(&sudoku_grid(p, sol)?)?);
-        }
-        if !self.first && self.problem.is_some() {
+        self.shown += 1;
+        let problem = self.problem();
+        problem.map_or(Ok(()), |p| verify_solution(p, sol))?;
+        if self.form.gap(self.shown) {
             out.line("")?;
         }
-        self.first = false;
-        match (&self.poly, &self.problem) {
-            (Some((model, options)), _) => {
-                let placements: Vec<usize> = sol.iter().map(|&k| options[k].0 as usize).collect();
-                out.text(&model.ascii(&placements))?;
+        match (self.form, &self.poly, problem) {
+            (ZddForm::Record, ..) => out.record(&ZddRecord::Solution {
+                options: sol.to_vec(),
+            })?,
+            (ZddForm::Line, _, Some(p)) => {
+                out.line(&sudoku_grid(p, sol).map_err(words)?.to_line())?
             }
-            (None, Some(p)) => {
-                for &k in sol {
-                    out.line(&p.option_text(k))?;
-                }
-            }
-            (None, None) => {
-                let words: Vec<String> = sol.iter().map(|k| k.to_string()).collect();
-                out.line(&words.join(" "))?;
-            }
+            (ZddForm::Picture, Some((c, m)), _) => out.text(&m.ascii(&c.placements(sol)))?,
+            (form, ..) => out.text(&form.text(problem, sol))?,
         }
         Ok(())
     }
 }
 
-/// A solution of a Sudoku's exact cover (`dancer sudoku export`: each
-/// option names its cell `rRcC` and its digit in `R<row>#<digit>`) as the
-/// grid's line.
-fn sudoku_grid(p: &Problem, sol: &[usize]) -> Result<String> {
-    let mut placed: Vec<(usize, usize, u8)> = Vec::new();
-    for &k in sol {
-        let text = p.option_text(k);
-        let mut cell = None;
-        let mut digit = None;
-        for tok in text.split_whitespace() {
-            if let Some((r, c)) = tok.strip_prefix('r').and_then(|t| t.split_once('c')) {
-                if let (Ok(r), Ok(c)) = (r.parse::<usize>(), c.parse::<usize>()) {
-                    cell = Some((r, c));
-                }
-            } else if let Some((_, d)) = tok.strip_prefix('R').and_then(|t| t.split_once('#')) {
-                digit = d.parse::<u8>().ok();
-            }
+/// A solution that is no Sudoku's, in the command line's words.
+fn words(e: PuzzleError) -> anyhow::Error {
+    match e {
+        PuzzleError::NotACell { .. } => {
+            anyhow!("{e}: --sudoku takes the export of `dancer sudoku export`")
         }
-        match (cell, digit) {
-            (Some((r, c)), Some(d)) if r >= 1 && c >= 1 && d >= 1 => placed.push((r, c, d)),
-            _ => bail!("option {k} ({text}) is not a Sudoku cell and digit: --sudoku takes the export of `dancer sudoku export`"),
-        }
+        e => e.into(),
     }
-    let n = placed.iter().map(|&(r, c, _)| r.max(c)).max().unwrap_or(0);
-    if n == 0 || n > 25 || placed.iter().any(|&(_, _, d)| usize::from(d) > n) {
-        bail!(
-            "not a Sudoku's solution: {} cells placed for a grid of side {n}",
-            placed.len()
-        );
-    }
-    let mut cells = vec![0u8; n * n];
-    for (r, c, d) in placed {
-        cells[(r - 1) * n + (c - 1)] = d;
-    }
-    Ok(dancer_sudoku::Grid::from_cells(n, cells).to_line())
 }

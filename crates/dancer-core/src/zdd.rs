@@ -80,6 +80,9 @@
 //! probability exactly `1 / count`.
 
 use crate::count::Count;
+use crate::problem::Problem;
+use crate::rng::{Draw, SplitMix64};
+use crate::verify::{verify, VerifyError};
 use num_bigint::BigUint;
 use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
@@ -135,6 +138,20 @@ pub enum ZddError {
     /// The cancel flag was set.
     #[error("stopped before the end")]
     Cancelled,
+    /// The ZDD names option `var` (1-based), past the last of a problem
+    /// of `options` options: it is not that problem's ([`Zdd::fits`]).
+    #[error(
+        "the ZDD names option {var} but the problem has {}: not the ZDD of this problem",
+        crate::plural(options, "option", "options")
+    )]
+    NotOfProblem { var: u32, options: usize },
+    /// A solution of the ZDD (its options, 0-based) that does not solve
+    /// the problem, and why ([`verify_solution`]).
+    #[error("the ZDD holds a set of options {options:?} that is not a solution: {why}")]
+    NotASolution {
+        options: Vec<usize>,
+        why: VerifyError,
+    },
 }
 
 impl ZddError {
@@ -719,6 +736,131 @@ impl Zdd {
     }
 }
 
+/// How far [`Zdd::list`] or [`Counted::draw`] went: the solutions handed
+/// on, and whether the cancel flag stopped it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Walked {
+    pub solutions: u64,
+    pub interrupted: bool,
+}
+
+impl Zdd {
+    /// [`Zdd::for_each`] for a front end: `f` gets each solution until
+    /// `limit` (if any) were handed on, `f` fails (its error is the inner
+    /// one) or `cancel` is set (looked at before each).
+    pub fn list<E>(
+        &self,
+        limit: Option<u64>,
+        cancel: &AtomicBool,
+        mut f: impl FnMut(&[usize]) -> Result<(), E>,
+    ) -> Result<Result<Walked, E>, ZddError> {
+        let mut w = Walked::default();
+        let limit = limit.unwrap_or(u64::MAX);
+        let stop = self.for_each(|sol| {
+            if cancel.load(Ordering::Relaxed) {
+                w.interrupted = true;
+                return ControlFlow::Break(None);
+            }
+            w.solutions += 1;
+            match f(sol) {
+                Err(e) => ControlFlow::Break(Some(e)),
+                Ok(()) if w.solutions >= limit => ControlFlow::Break(None),
+                Ok(()) => ControlFlow::Continue(()),
+            }
+        })?;
+        Ok(match stop {
+            Some(Some(e)) => Err(e),
+            _ => Ok(w),
+        })
+    }
+
+    /// Checks that the ZDD can be `problem`'s: it names no option past the
+    /// problem's last ([`ZddError::NotOfProblem`]).
+    pub fn fits(&self, problem: &Problem) -> Result<(), ZddError> {
+        let var = self.max_var();
+        if var as usize > problem.n_options() {
+            return Err(ZddError::NotOfProblem {
+                var,
+                options: problem.n_options(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Checks a solution a ZDD holds (options, 0-based) against the problem
+/// it was made from, with [`verify`]: [`ZddError::NotASolution`] when it
+/// does not solve it.
+pub fn verify_solution(problem: &Problem, sol: &[usize]) -> Result<(), ZddError> {
+    verify(problem, sol).map_err(|why| ZddError::NotASolution {
+        options: sol.to_vec(),
+        why,
+    })
+}
+
+/// How a front end shows each solution of a ZDD, decided once from what
+/// it was given ([`ZddForm::of`]); each is first checked against the
+/// problem, when there is one ([`verify_solution`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZddForm {
+    /// A record of the options, whatever else is given.
+    Record,
+    /// A line the front end draws from the problem (a Sudoku's grid).
+    Line,
+    /// A picture the front end draws (a polyform packing), a blank line
+    /// before each after the first.
+    Picture,
+    /// The problem's option lines ([`ZddForm::text`]), a blank line before
+    /// each solution after the first.
+    Options,
+    /// The option numbers (0-based) on one line ([`ZddForm::text`]): no
+    /// problem at hand.
+    Numbers,
+}
+
+impl ZddForm {
+    /// The form for what a front end was given: a record when asked, else
+    /// a line or a picture when asked (`line` needs the problem), else the
+    /// problem's options when there is one, else the numbers.
+    pub fn of(record: bool, line: bool, picture: bool, problem: bool) -> ZddForm {
+        match (record, line && problem, picture, problem) {
+            (true, ..) => ZddForm::Record,
+            (_, true, ..) => ZddForm::Line,
+            (_, _, true, _) => ZddForm::Picture,
+            (_, _, _, true) => ZddForm::Options,
+            _ => ZddForm::Numbers,
+        }
+    }
+
+    /// Whether solution `n` (1-based, in the order shown) comes after a
+    /// blank line.
+    pub fn gap(self, n: u64) -> bool {
+        n > 1 && matches!(self, ZddForm::Picture | ZddForm::Options)
+    }
+
+    /// A solution as text in the forms this module writes, each line with
+    /// its newline: the problem's option lines ([`ZddForm::Options`], with
+    /// `problem`), else the option numbers.
+    pub fn text(self, problem: Option<&Problem>, sol: &[usize]) -> String {
+        match (self, problem) {
+            (ZddForm::Options, Some(p)) => sol.iter().map(|&k| p.option_text(k) + "\n").collect(),
+            _ => {
+                let words: Vec<String> = sol.iter().map(usize::to_string).collect();
+                words.join(" ") + "\n"
+            }
+        }
+    }
+}
+
+/// The memory a ZDD's work may take: nine tenths of what the process can
+/// still get under its limits ([`crate::memory::Limits`]), all of it where
+/// they are unknown.
+pub fn work_budget() -> u64 {
+    crate::memory::Limits::read()
+        .headroom()
+        .map_or(u64::MAX, |h| h / 10 * 9)
+}
+
 /// A ZDD with every node's count ([`Zdd::counted`]): solutions by number,
 /// and uniformly random ones.
 #[derive(Debug)]
@@ -779,6 +921,36 @@ impl Counted<'_> {
         }
         let r = below(&n, &mut next_u64);
         self.solution(&Count::from(r))
+    }
+
+    /// `n` uniformly random solutions, drawn independently (one may come
+    /// twice) with [`SplitMix64`] from `seed`, so that a seed always
+    /// draws the same ones: `f` gets each until it fails (its error is the
+    /// inner one) or `cancel` is set (looked at before each). None when the
+    /// ZDD is empty.
+    pub fn draw<E>(
+        &self,
+        n: u64,
+        seed: u64,
+        cancel: &AtomicBool,
+        mut f: impl FnMut(&[usize]) -> Result<(), E>,
+    ) -> Result<Result<Walked, E>, ZddError> {
+        let mut rng = SplitMix64::new(seed);
+        let mut w = Walked::default();
+        while w.solutions < n {
+            if cancel.load(Ordering::Relaxed) {
+                w.interrupted = true;
+                break;
+            }
+            let Some(sol) = self.sample(|| rng.next_u64())? else {
+                break;
+            };
+            if let Err(e) = f(&sol) {
+                return Ok(Err(e));
+            }
+            w.solutions += 1;
+        }
+        Ok(Ok(w))
     }
 }
 
@@ -1110,5 +1282,139 @@ mod tests {
         }
         let n = BigUint::from(1u8) << 130u32;
         assert!(below(&(n.clone() + 1u8), &mut next) <= n);
+    }
+    /// Knuth's example of [`knuths_two_solution_example`]: options 1: A,
+    /// 2: B, 3: A B, and its problem.
+    fn knuth() -> (Zdd, Problem) {
+        let z = Zdd::parse(b"2: (~2?0:1)\n3: (~1?0:2)\n4: (~3?3:1)\n5: (~0?0:4)\n").unwrap();
+        let mut b = crate::ProblemBuilder::new();
+        b.primary("A").unwrap();
+        b.primary("B").unwrap();
+        for o in [&["A"][..], &["B"], &["A", "B"]] {
+            b.option(o.iter().copied()).unwrap();
+        }
+        (z, b.build().unwrap())
+    }
+
+    #[test]
+    fn a_list_stops_at_its_limit_at_a_cancel_or_at_an_error() {
+        let (z, _) = knuth();
+        let go = AtomicBool::new(false);
+        let mut seen = Vec::new();
+        let w = z.list::<()>(None, &go, |s| {
+            seen.push(s.to_vec());
+            Ok(())
+        });
+        assert_eq!(
+            w,
+            Ok(Ok(Walked {
+                solutions: 2,
+                interrupted: false
+            }))
+        );
+        assert_eq!(seen.len(), 2);
+        let w = z.list::<()>(Some(1), &go, |_| Ok(()));
+        assert_eq!(
+            w,
+            Ok(Ok(Walked {
+                solutions: 1,
+                interrupted: false
+            }))
+        );
+        assert_eq!(z.list(None, &go, |_| Err("full")), Ok(Err("full")));
+        let stop = AtomicBool::new(true);
+        let w = z.list::<()>(None, &stop, |_| panic!("listed after a cancel"));
+        assert_eq!(
+            w,
+            Ok(Ok(Walked {
+                solutions: 0,
+                interrupted: true
+            }))
+        );
+        let twice = Zdd::parse(b"2: (~1?0:1)\n3: (~1?0:2)\n").unwrap();
+        let e = twice.list::<()>(None, &go, |_| Ok(())).unwrap_err();
+        assert_eq!(e.place(), Some((2, 6)));
+    }
+
+    #[test]
+    fn draws_are_seeded_and_stop_when_empty_or_cancelled() {
+        let (z, _) = knuth();
+        let c = z.counted(ALL, None).unwrap();
+        let go = AtomicBool::new(false);
+        let drawn = |seed| {
+            let mut all = Vec::new();
+            let w = c.draw::<()>(20, seed, &go, |s| {
+                all.push(s.to_vec());
+                Ok(())
+            });
+            assert_eq!(
+                w,
+                Ok(Ok(Walked {
+                    solutions: 20,
+                    interrupted: false
+                }))
+            );
+            all
+        };
+        let (a, b) = (drawn(7), drawn(7));
+        assert_eq!(a, b);
+        // both solutions come up in twenty draws of this seed
+        assert!(a.iter().any(|s| s.len() == 1) && a.iter().any(|s| s.len() == 2));
+        assert_eq!(c.draw(3, 1, &go, |_| Err(5)), Ok(Err(5)));
+        let stop = AtomicBool::new(true);
+        let w = c.draw::<()>(3, 1, &stop, |_| panic!("drawn after a cancel"));
+        assert_eq!(
+            w,
+            Ok(Ok(Walked {
+                solutions: 0,
+                interrupted: true
+            }))
+        );
+        let empty = Zdd::parse(b"2: (~1?0:0)\n").unwrap();
+        let ec = empty.counted(ALL, None).unwrap();
+        let w = ec.draw::<()>(3, 1, &go, |_| panic!("drawn from nothing"));
+        assert_eq!(w, Ok(Ok(Walked::default())));
+    }
+
+    #[test]
+    fn a_zdd_is_checked_against_its_problem() {
+        let (z, p) = knuth();
+        assert_eq!(z.fits(&p), Ok(()));
+        assert_eq!(verify_solution(&p, &[0, 1]), Ok(()));
+        assert_eq!(verify_solution(&p, &[2]), Ok(()));
+        let e = verify_solution(&p, &[0]).unwrap_err();
+        assert!(matches!(&e, ZddError::NotASolution { options, .. } if options == &[0]));
+        assert!(e
+            .to_string()
+            .starts_with("the ZDD holds a set of options [0] that is not a solution: "));
+        let mut b = crate::ProblemBuilder::new();
+        b.primary("A").unwrap();
+        b.option(["A"]).unwrap();
+        let small = b.build().unwrap();
+        let e = z.fits(&small).unwrap_err();
+        assert_eq!(e, ZddError::NotOfProblem { var: 3, options: 1 });
+        assert_eq!(
+            e.to_string(),
+            "the ZDD names option 3 but the problem has 1 option: not the ZDD of this problem"
+        );
+        assert!(work_budget() > 0);
+    }
+
+    #[test]
+    fn forms_are_chosen_in_order_and_written() {
+        use ZddForm::*;
+        assert_eq!(ZddForm::of(true, true, true, true), Record);
+        assert_eq!(ZddForm::of(false, true, false, true), Line);
+        // a line needs the problem
+        assert_eq!(ZddForm::of(false, true, false, false), Numbers);
+        assert_eq!(ZddForm::of(false, false, true, true), Picture);
+        assert_eq!(ZddForm::of(false, false, false, true), Options);
+        assert_eq!(ZddForm::of(false, false, false, false), Numbers);
+        assert!(!Options.gap(1) && Options.gap(2) && Picture.gap(3));
+        assert!(!Numbers.gap(2) && !Record.gap(2) && !Line.gap(2));
+        let (_, p) = knuth();
+        assert_eq!(Options.text(Some(&p), &[0, 1]), "A\nB\n");
+        assert_eq!(Numbers.text(Some(&p), &[0, 1]), "0 1\n");
+        assert_eq!(Numbers.text(None, &[]), "\n");
     }
 }

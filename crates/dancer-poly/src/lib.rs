@@ -3,8 +3,11 @@
 //! Polyomino and polycube packing puzzles on the dancer exact cover engine:
 //! pieces and their orientations ([`geometry`], [`pieces`]), boards and the
 //! puzzle file format ([`puzzle`]), the exact cover problem, symmetry and the
-//! search ([`model`]), built-in puzzles ([`catalog`]) and pictures
-//! ([`render`]).
+//! search ([`model`]), built-in puzzles ([`catalog`]), pictures
+//! ([`render`]), and what a front end's run decides besides the search:
+//! the puzzle's source, the files it writes, what each solution prints as
+//! ([`run`]), and the pictures of its solutions, numbered files and a
+//! contact sheet ([`pictures`]).
 //!
 //! Coordinates everywhere (files, text, pictures, NDJSON) are `[x, y]` or
 //! `[x, y, z]` with the origin at the top left cell, `y` growing downwards
@@ -20,9 +23,11 @@
 pub mod catalog;
 pub mod geometry;
 pub mod model;
+pub mod pictures;
 pub mod pieces;
 pub mod puzzle;
 pub mod render;
+pub mod run;
 
 pub use model::{Counts, Live, Model, Options};
 pub use puzzle::{parse, Board, Copies, Piece, Puzzle, PuzzleError};

@@ -260,7 +260,8 @@ fn cells(n: &usize) -> String {
     counted(*n as u64, "cell", "cells")
 }
 
-/// What is wrong with a puzzle. Every variant says where, when the puzzle
+/// What is wrong with a puzzle, or with what a run of it is asked to write
+/// ([`PuzzleError::SheetName`]). Every variant says where, when the puzzle
 /// came from a file ([`PuzzleError::location`]), apart from what
 /// ([`PuzzleError::message`]); shown, it is `FILE:LINE:COL: message`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -297,6 +298,9 @@ pub enum PuzzleError {
     },
     /// The exact cover problem would be too large to build.
     TooLarge { why: String },
+    /// A contact sheet named neither `.svg` nor `.png` (the name says
+    /// which picture it is: [`crate::run::plan_outputs`]).
+    SheetName { path: std::path::PathBuf },
 }
 
 impl PuzzleError {
@@ -311,7 +315,7 @@ impl PuzzleError {
             | PuzzleError::NotFlat { at, .. }
             | PuzzleError::Duplicate { at, .. }
             | PuzzleError::BadPiece { at, .. } => at.as_ref(),
-            PuzzleError::TooLarge { .. } => None,
+            PuzzleError::TooLarge { .. } | PuzzleError::SheetName { .. } => None,
         }
     }
 
@@ -339,6 +343,9 @@ impl PuzzleError {
             ),
             PuzzleError::BadPiece { piece, why, .. } => format!("piece {piece:?}: {why}"),
             PuzzleError::TooLarge { why } => format!("the puzzle is too large: {why}"),
+            PuzzleError::SheetName { .. } => {
+                "a contact sheet is an SVG or a PNG picture: name the file .svg or .png".into()
+            }
         }
     }
 }

@@ -9,7 +9,7 @@
 //! offered as options and pruned later.
 
 use crate::grid::{symbol, Grid};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Puzzle, PuzzleError};
 use crate::rules::HouseKind;
 use dancer_core::{Dlx, Engine, Problem, ProblemBuilder};
 
@@ -113,6 +113,48 @@ impl SudokuCover {
     }
 }
 
+/// A solution of a Sudoku's exact cover as written out (`dancer sudoku
+/// export`, of any puzzle), read back from its options' names alone: each
+/// option names its cell as an item `rRcC` and its digit in its row's item
+/// `R<row>#<digit>`.
+/// The grid is as large as the largest row, column or digit; cells no
+/// option names are empty (a puzzle's givens have no options). Errors:
+/// an option without a cell and a digit ([`PuzzleError::NotACell`]), or no
+/// grid at all, or one past 25x25 ([`PuzzleError::NotAGrid`]).
+pub fn sudoku_grid(problem: &Problem, sol: &[usize]) -> Result<Grid, PuzzleError> {
+    let mut placed: Vec<(usize, usize, u8)> = Vec::new();
+    for &k in sol {
+        let text = problem.option_text(k);
+        let mut cell = None;
+        let mut digit = None;
+        for tok in text.split_whitespace() {
+            if let Some((r, c)) = tok.strip_prefix('r').and_then(|t| t.split_once('c')) {
+                if let (Ok(r), Ok(c)) = (r.parse::<usize>(), c.parse::<usize>()) {
+                    cell = Some((r, c));
+                }
+            } else if let Some((_, d)) = tok.strip_prefix('R').and_then(|t| t.split_once('#')) {
+                digit = d.parse::<u8>().ok();
+            }
+        }
+        match (cell, digit) {
+            (Some((r, c)), Some(d)) if r >= 1 && c >= 1 && d >= 1 => placed.push((r, c, d)),
+            _ => return Err(PuzzleError::NotACell { option: k, text }),
+        }
+    }
+    let n = placed.iter().map(|&(r, c, _)| r.max(c)).max().unwrap_or(0);
+    if n == 0 || n > 25 || placed.iter().any(|&(_, _, d)| usize::from(d) > n) {
+        return Err(PuzzleError::NotAGrid {
+            cells: placed.len(),
+            side: n,
+        });
+    }
+    let mut cells = vec![0u8; n * n];
+    for (r, c, d) in placed {
+        cells[(r - 1) * n + (c - 1)] = d;
+    }
+    Ok(Grid::from_cells(n, cells))
+}
+
 /// Counts the solutions of `puzzle` with dancing links, up to `limit`,
 /// keeping the first `keep`. Returns (count, solutions, nodes).
 pub fn solve_dlx(puzzle: &Puzzle, limit: u64, keep: usize) -> (u64, Vec<Grid>, u64) {
@@ -147,4 +189,66 @@ pub fn solve_dlx_cancellable(
         }
     }
     (count, kept, dlx.stats().nodes, dlx.is_cancelled())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_solution_read_back_is_the_grid_it_stands_for() {
+        for line in ["................", "1..2............"] {
+            let p = Puzzle::parse_line(line, None).unwrap();
+            let cover = to_exact_cover(&p);
+            let mut dlx = Dlx::new(&cover.problem).unwrap();
+            let sol = dlx.next_solution().unwrap().to_vec();
+            let mut want = cover.grid(&p, &sol);
+            // the givens have no options: read back, their cells are empty
+            for (c, &d) in p.givens.cells().iter().enumerate() {
+                if d != 0 {
+                    want.set(c, 0);
+                }
+            }
+            assert_eq!(sudoku_grid(&cover.problem, &sol), Ok(want));
+        }
+    }
+
+    #[test]
+    fn options_that_are_not_cells_and_digits_are_refused() {
+        let problem = |options: &[&str]| {
+            let mut b = ProblemBuilder::new();
+            let mut items: Vec<&str> = options.iter().flat_map(|o| o.split(' ')).collect();
+            items.sort();
+            items.dedup();
+            for i in items {
+                b.primary(i).unwrap();
+            }
+            for o in options {
+                b.option(o.split(' ')).unwrap();
+            }
+            b.build().unwrap()
+        };
+        let p = problem(&["r1c1 R1#1", "x y"]);
+        assert_eq!(
+            sudoku_grid(&p, &[0, 1]),
+            Err(PuzzleError::NotACell {
+                option: 1,
+                text: "x y".into()
+            })
+        );
+        let p = problem(&["r30c1 R30#1"]);
+        assert_eq!(
+            sudoku_grid(&p, &[0]),
+            Err(PuzzleError::NotAGrid { cells: 1, side: 30 })
+        );
+        let p = problem(&["r1c1 R1#2"]);
+        assert_eq!(
+            sudoku_grid(&p, &[0]),
+            Err(PuzzleError::NotAGrid { cells: 1, side: 1 })
+        );
+        assert_eq!(
+            sudoku_grid(&p, &[]),
+            Err(PuzzleError::NotAGrid { cells: 0, side: 0 })
+        );
+    }
 }

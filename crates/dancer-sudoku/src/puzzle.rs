@@ -50,6 +50,16 @@ pub enum PuzzleError {
     Rules(#[from] RulesError),
     #[error("the grid has {rows} rows of {cols} cells; a grid needs as many rows as columns")]
     NotSquare { rows: usize, cols: usize },
+    /// A solution of a Sudoku's exact cover, read back
+    /// ([`crate::cover::sudoku_grid`]), with an option that names no cell
+    /// and digit: `text` is the option's line.
+    #[error("option {option} ({text}) is not a Sudoku cell and digit")]
+    NotACell { option: usize, text: String },
+    /// A solution of an exact cover whose cells and digits make no grid:
+    /// `cells` placed, the largest row, column or digit `side` (none, or
+    /// more than 25, or a digit past the side).
+    #[error("not a Sudoku's solution: {cells} cells placed for a grid of side {side}")]
+    NotAGrid { cells: usize, side: usize },
 }
 
 /// The number of cells a puzzle should have had.

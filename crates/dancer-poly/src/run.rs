@@ -1,0 +1,408 @@
+//! What a front end's run of a puzzle decides besides the search: where
+//! the puzzle comes from ([`PuzzleSource`]), the files the run writes and
+//! what each must not overwrite ([`plan_outputs`]), what it prints for each
+//! solution ([`Model::shown`]), and the search itself with its pictures
+//! ([`SolveRun`]: each solution handed to the front end as what it prints
+//! and the pictures it writes, and how the search ended).
+//!
+//! These are decisions, in data: the front end reads the files, checks and
+//! writes the outputs (`dancer_formats::out_file`, which refuses to
+//! overwrite an input or another output), and says all of it in its own
+//! words. Everything here is the same for every front end, so that a
+//! puzzle named `pentomino-6x10` is the built-in one wherever it is named,
+//! and a sheet named `.png` is a PNG picture wherever it is asked for.
+
+use crate::catalog;
+use crate::model::Options;
+use crate::model::{Counts, Cover, Model};
+use crate::pictures::{Drawing, PictureFormat, Pictures};
+use crate::puzzle::{Puzzle, PuzzleError};
+use dancer_core::memo::MemoOutcome;
+use dancer_core::parallel::Stop;
+use dancer_formats::ndjson::PolyRecord;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Where a puzzle named on a command line comes from: `-` is standard
+/// input, a built-in puzzle's name is that puzzle (before any file of that
+/// name), anything else a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PuzzleSource<'a> {
+    Stdin,
+    BuiltIn(Puzzle),
+    File(&'a Path),
+}
+
+impl<'a> PuzzleSource<'a> {
+    pub fn of(spec: &'a str) -> PuzzleSource<'a> {
+        if spec == "-" {
+            PuzzleSource::Stdin
+        } else if let Some(p) = catalog::puzzle(spec) {
+            PuzzleSource::BuiltIn(p)
+        } else {
+            PuzzleSource::File(Path::new(spec))
+        }
+    }
+
+    /// The puzzle's file, when it is read from one: an input no output
+    /// may overwrite.
+    pub fn file(&self) -> Option<&'a Path> {
+        match self {
+            PuzzleSource::File(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The inputs an output must not be, each with what it is: the
+    /// puzzle's file, if any.
+    pub fn inputs(&self) -> Vec<(&'a Path, &'static str)> {
+        self.file().map(|f| (f, "the puzzle")).into_iter().collect()
+    }
+}
+
+/// A file a run writes besides its pictures' folders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunOutput {
+    /// The contact sheet, in its format.
+    Sheet(PictureFormat),
+    /// The ZDD of all the solutions (a count with memos).
+    Zdd,
+}
+
+/// An output to check before the run starts: what it is, where, and the
+/// files it must not be (each with what it is).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputPlan<'a> {
+    pub output: RunOutput,
+    pub path: &'a Path,
+    pub not: Vec<(&'a Path, &'static str)>,
+}
+
+/// The outputs of a run, in the order they are checked: the sheet (an SVG
+/// or a PNG picture, by its name: any other name is
+/// [`PuzzleError::SheetName`]), then the ZDD; each must not be the
+/// puzzle's file nor an output before it.
+pub fn plan_outputs<'a>(
+    source: &PuzzleSource<'a>,
+    sheet: Option<&'a Path>,
+    zdd: Option<&'a Path>,
+) -> Result<Vec<OutputPlan<'a>>, PuzzleError> {
+    let mut not = source.inputs();
+    let mut plans = Vec::new();
+    if let Some(path) = sheet {
+        let format = PictureFormat::of_path(path).ok_or_else(|| PuzzleError::SheetName {
+            path: path.to_path_buf(),
+        })?;
+        plans.push(OutputPlan {
+            output: RunOutput::Sheet(format),
+            path,
+            not: not.clone(),
+        });
+        not.push((path, "the contact sheet"));
+    }
+    if let Some(path) = zdd {
+        plans.push(OutputPlan {
+            output: RunOutput::Zdd,
+            path,
+            not,
+        });
+    }
+    Ok(plans)
+}
+
+/// What a run prints for each solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShowAs {
+    /// Nothing: the run counts (its pictures are still drawn).
+    Nothing,
+    /// An NDJSON record ([`Model::solution_record`]).
+    Record,
+    /// The text of [`Model::ascii`], solutions a blank line apart.
+    Text,
+}
+
+impl ShowAs {
+    /// What a run prints: nothing when it counts (whatever else is
+    /// asked), else records or text.
+    pub fn of(count: bool, records: bool) -> ShowAs {
+        match (count, records) {
+            (true, _) => ShowAs::Nothing,
+            (false, true) => ShowAs::Record,
+            (false, false) => ShowAs::Text,
+        }
+    }
+}
+
+/// What is printed for one solution.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    Record(PolyRecord),
+    /// Text to print as it is (it ends with a newline).
+    Text(String),
+}
+
+impl Model {
+    /// Solution `n` (1-based, in the order printed) as `how` shows it:
+    /// after the first, text starts with the blank line that parts it from
+    /// the one before.
+    pub fn shown(&self, how: ShowAs, n: u64, sol: &[usize]) -> Option<Shown> {
+        match how {
+            ShowAs::Nothing => None,
+            ShowAs::Record => Some(Shown::Record(self.solution_record(n, sol))),
+            ShowAs::Text => {
+                let gap = if n > 1 { "\n" } else { "" };
+                Some(Shown::Text(format!("{gap}{}", self.ascii(sol))))
+            }
+        }
+    }
+
+    /// The summary record of a count with memos (of every solution, the
+    /// symmetric ones included: no classes).
+    pub fn memo_record(&self, r: &MemoOutcome) -> PolyRecord {
+        PolyRecord::Summary {
+            solutions: r.count.clone(),
+            unique: None,
+            nodes: r.stats.nodes,
+            complete: r.complete,
+            seconds: r.stats.elapsed.as_secs_f64(),
+            symmetries: self.symmetries.len(),
+        }
+    }
+}
+
+impl Cover {
+    /// A solution of this cover (its options) as the model's placements,
+    /// for [`Model::ascii`], [`Model::tiling`] and the records.
+    pub fn placements(&self, sol: &[usize]) -> Vec<usize> {
+        sol.iter().map(|&k| self.options[k].0 as usize).collect()
+    }
+}
+
+/// A search as a front end runs it: how, what each solution prints as,
+/// and the pictures drawn of them.
+#[derive(Clone, Debug)]
+pub struct SolveRun {
+    pub options: Options,
+    pub show: ShowAs,
+    pub pictures: Pictures,
+}
+
+/// How a [`SolveRun`] ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveEnd {
+    pub counts: Counts,
+    /// The wall-clock time of the search.
+    pub seconds: f64,
+    /// The solutions handed on (numbered 1 to this).
+    pub reported: u64,
+    /// What a count says: the classes with `unique`, else the solutions.
+    pub count: u64,
+    /// Why the search ended early, if it did ([`Counts::stopped`]).
+    pub stopped: Option<Stop>,
+    /// The cancel flag was set when the search returned.
+    pub cancelled: bool,
+}
+
+impl SolveRun {
+    /// Searches `model`, handing `each` solution `n` (1, 2, ...) as what
+    /// it prints ([`Model::shown`]) and its pictures to write
+    /// ([`Pictures::add`]), in order; the first error `each` returns stops
+    /// the search and is the run's.
+    pub fn run<E: From<dancer_core::EngineError>>(
+        &mut self,
+        model: &Model,
+        mut each: impl FnMut(Option<Shown>, Vec<Drawing>) -> Result<(), E>,
+    ) -> Result<SolveEnd, E> {
+        let (mut reported, mut error) = (0u64, None);
+        let start = Instant::now();
+        let counts = model.solve(&self.options, |sol| {
+            reported += 1;
+            let shown = model.shown(self.show, reported, sol);
+            error = each(shown, self.pictures.add(model, reported, sol)).err();
+            error.is_none()
+        })?;
+        if let Some(e) = error {
+            return Err(e);
+        }
+        let cancelled = (self.options.cancel.as_ref()).is_some_and(|c| c.load(Ordering::Relaxed));
+        Ok(SolveEnd {
+            seconds: start.elapsed().as_secs_f64(),
+            reported,
+            count: if self.options.unique {
+                counts.unique
+            } else {
+                counts.total
+            },
+            stopped: counts.stopped(cancelled),
+            cancelled,
+            counts,
+        })
+    }
+}
+
+impl Counts {
+    /// Why the search stopped before the end, if it did: interrupted when
+    /// the run was `cancelled`, else at its limit.
+    pub fn stopped(&self, cancelled: bool) -> Option<Stop> {
+        match (self.complete, cancelled) {
+            (true, _) => None,
+            (false, true) => Some(Stop::Interrupted),
+            (false, false) => Some(Stop::Limit),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Options;
+
+    #[test]
+    fn a_spec_is_stdin_a_built_in_name_or_a_file() {
+        assert_eq!(PuzzleSource::of("-"), PuzzleSource::Stdin);
+        assert!(matches!(
+            PuzzleSource::of("pentomino-3x20"),
+            PuzzleSource::BuiltIn(p) if p.name == "pentomino-3x20"
+        ));
+        let f = PuzzleSource::of("dir/pentomino-3x20");
+        assert_eq!(f.file(), Some(Path::new("dir/pentomino-3x20")));
+        assert_eq!(
+            f.inputs(),
+            vec![(Path::new("dir/pentomino-3x20"), "the puzzle")]
+        );
+        assert!(PuzzleSource::of("-").inputs().is_empty());
+        assert!(PuzzleSource::of("pentomino-3x20").file().is_none());
+    }
+
+    #[test]
+    fn outputs_are_checked_against_the_puzzle_and_each_other() {
+        let src = PuzzleSource::of("p.toml");
+        let (sheet, zdd) = (Path::new("s.PNG"), Path::new("z.zdd"));
+        let plans = plan_outputs(&src, Some(sheet), Some(zdd)).unwrap();
+        assert_eq!(plans.len(), 2);
+        assert_eq!(plans[0].output, RunOutput::Sheet(PictureFormat::Png));
+        assert_eq!(plans[0].not, vec![(Path::new("p.toml"), "the puzzle")]);
+        assert_eq!(plans[1].output, RunOutput::Zdd);
+        assert_eq!(plans[1].path, zdd);
+        assert_eq!(plans[1].not[1], (sheet, "the contact sheet"));
+        let built_in = PuzzleSource::of("pentomino-3x20");
+        let only_zdd = plan_outputs(&built_in, None, Some(zdd)).unwrap();
+        assert!(only_zdd[0].not.is_empty());
+        assert!(plan_outputs(&src, None, None).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_sheet_is_named_svg_or_png() {
+        let e = plan_outputs(&PuzzleSource::Stdin, Some(Path::new("s.jpg")), None).unwrap_err();
+        assert_eq!(
+            e,
+            PuzzleError::SheetName {
+                path: "s.jpg".into()
+            }
+        );
+        assert_eq!(e.location(), None);
+        assert!(e.to_string().contains(".svg or .png"), "{e}");
+    }
+
+    #[test]
+    fn solutions_are_shown_as_asked() {
+        let m = Model::new(catalog::puzzle("pentomino-3x20").unwrap()).unwrap();
+        let mut sol = Vec::new();
+        m.solve(&Options::default(), |s| {
+            sol = s.to_vec();
+            false
+        })
+        .unwrap();
+        assert_eq!(m.shown(ShowAs::Nothing, 1, &sol), None);
+        assert_eq!(
+            m.shown(ShowAs::Record, 3, &sol),
+            Some(Shown::Record(m.solution_record(3, &sol)))
+        );
+        assert_eq!(
+            m.shown(ShowAs::Text, 1, &sol),
+            Some(Shown::Text(m.ascii(&sol)))
+        );
+        assert_eq!(
+            m.shown(ShowAs::Text, 2, &sol),
+            Some(Shown::Text(format!("\n{}", m.ascii(&sol))))
+        );
+    }
+
+    /// A front end's error in the tests.
+    #[derive(Debug, PartialEq)]
+    enum Failed {
+        Engine,
+        Printing,
+    }
+
+    impl From<dancer_core::EngineError> for Failed {
+        fn from(_: dancer_core::EngineError) -> Self {
+            Failed::Engine
+        }
+    }
+
+    #[test]
+    fn a_run_hands_on_each_solution_and_its_pictures() {
+        let m = Model::new(catalog::puzzle("pentomino-3x20").unwrap()).unwrap();
+        let mut run = SolveRun {
+            options: Options {
+                limit: Some(3),
+                ..Options::default()
+            },
+            show: ShowAs::of(false, false),
+            pictures: Pictures::new(None, Some(Path::new("p")), false, None),
+        };
+        let mut seen = Vec::new();
+        let end = run
+            .run(&m, |shown, drawings| {
+                seen.push((shown, drawings));
+                Ok::<_, Failed>(())
+            })
+            .unwrap();
+        assert_eq!((end.reported, end.count, end.counts.total), (3, 3, 3));
+        assert_eq!(end.stopped, Some(Stop::Limit));
+        assert!(!end.cancelled);
+        assert_eq!(seen.len(), 3);
+        assert!(matches!(&seen[1].0, Some(Shown::Text(t)) if t.starts_with('\n')));
+        assert_eq!(seen[2].1[0].file, Path::new("p/solution-00003.png"));
+        // the first error stops the search, and is the run's
+        let mut calls = 0;
+        let e = run.run(&m, |_, _| {
+            calls += 1;
+            Err(Failed::Printing)
+        });
+        assert_eq!(e.unwrap_err(), Failed::Printing);
+        assert_eq!(calls, 1);
+        assert_eq!(ShowAs::of(true, true), ShowAs::Nothing);
+        assert_eq!(ShowAs::of(false, true), ShowAs::Record);
+    }
+
+    #[test]
+    fn a_complete_unique_run_counts_classes() {
+        let m = Model::new(catalog::puzzle("pentomino-3x20").unwrap()).unwrap();
+        let mut run = SolveRun {
+            options: Options {
+                unique: true,
+                ..Options::default()
+            },
+            show: ShowAs::Nothing,
+            pictures: Pictures::new(None, None, false, None),
+        };
+        let end = run.run(&m, |_, _| Ok::<_, Failed>(())).unwrap();
+        assert_eq!((end.count, end.counts.total, end.reported), (2, 8, 2));
+        assert_eq!(end.stopped, None);
+    }
+
+    #[test]
+    fn a_search_stopped_at_its_limit_or_interrupted() {
+        let mut c = Counts {
+            complete: true,
+            ..Counts::default()
+        };
+        assert_eq!(c.stopped(true), None);
+        c.complete = false;
+        assert_eq!(c.stopped(true), Some(Stop::Interrupted));
+        assert_eq!(c.stopped(false), Some(Stop::Limit));
+    }
+}
