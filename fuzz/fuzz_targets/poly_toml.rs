@@ -19,7 +19,7 @@
 use dancer_core::{EngineError, EngineKind};
 use dancer_fuzz::{check_location, run_engine, MAX_INPUT, MAX_SOLUTIONS};
 use dancer_poly::geometry::canonical;
-use dancer_poly::{Copies, Model, Options, PuzzleError};
+use dancer_poly::{Copies, Model, Options, PolyError};
 use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeSet;
 
@@ -36,11 +36,11 @@ const UNIQUE_LIMIT: u64 = 4;
 /// members, seconds of work per input.
 const MAX_UNIQUE_SYMMETRIES: usize = 8;
 
-fn check_error(text: &[u8], e: &PuzzleError) {
+fn check_error(text: &[u8], e: &PolyError) {
     match e.location() {
         Some(at) => check_location(text, at, "puzzle error"),
         None => assert!(
-            matches!(e, PuzzleError::TooLarge { .. }),
+            matches!(e, PolyError::TooLarge { .. }),
             "an error without a place in the file: {e}"
         ),
     }

@@ -8,7 +8,7 @@ use dancer_formats::out_file::{OutFile, OutKind};
 use dancer_poly::model::{Model, Options};
 use dancer_poly::pictures::{Drawing, Pictures, CELL_SIZES};
 use dancer_poly::run::{plan_outputs, PuzzleSource, RunOutput, ShowAs, Shown, SolveRun};
-use dancer_poly::{catalog, pieces, Puzzle, PuzzleError};
+use dancer_poly::{catalog, pieces, PolyError, PolyPuzzle};
 use std::path::{Path, PathBuf};
 
 /// `dancer poly solve --help`: the output, the coordinates and the records.
@@ -177,7 +177,7 @@ fn parse_size(s: &str) -> Result<u32, String> {
 }
 
 /// The puzzle: standard input for `-`, a built-in one by name, else a file.
-pub fn load(spec: &str) -> Result<Puzzle> {
+pub fn load(spec: &str) -> Result<PolyPuzzle> {
     let text = match PuzzleSource::of(spec) {
         PuzzleSource::BuiltIn(p) => return Ok(p),
         PuzzleSource::Stdin => crate::input::read_stdin("the puzzle")?,
@@ -238,7 +238,7 @@ fn outputs(args: &SolveArgs, source: &PuzzleSource) -> Result<[Option<OutFile>; 
     let plans = plan_outputs(source, args.sheet.as_deref(), args.zdd.as_deref());
     let mut files = [None, None];
     for plan in plans.map_err(|e| match e {
-        PuzzleError::SheetName { ref path } => anyhow!("--sheet {}: {e}", path.display()),
+        PolyError::SheetName { ref path } => anyhow!("--sheet {}: {e}", path.display()),
         e => e.into(),
     })? {
         let (k, flag) = match plan.output {

@@ -1,7 +1,7 @@
 //! Built-in puzzles, with their known counts (total, unique up to symmetry).
 
 use crate::pieces;
-use crate::puzzle::{Board, Copies, Piece, Puzzle};
+use crate::puzzle::{Board, Copies, Piece, PolyPuzzle};
 
 /// A built-in puzzle.
 pub struct CatalogEntry {
@@ -102,7 +102,7 @@ pub fn toml(name: &str) -> Option<String> {
 }
 
 /// The puzzle called `name`, if built in.
-pub fn puzzle(name: &str) -> Option<Puzzle> {
+pub fn puzzle(name: &str) -> Option<PolyPuzzle> {
     let pent = || free(pieces::pentominoes(), Copies::Exactly(1));
     let (board, pieces) = match name {
         "pentomino-6x10" => (Board::rect(10, 6), pent()),
@@ -138,7 +138,7 @@ pub fn puzzle(name: &str) -> Option<Puzzle> {
         ),
         _ => return None,
     };
-    Some(Puzzle::new(name, board, pieces))
+    Some(PolyPuzzle::new(name, board, pieces))
 }
 
 #[cfg(test)]
@@ -147,7 +147,7 @@ mod toml_tests {
 
     #[test]
     fn the_toml_of_each_puzzle_reads_back_as_it() {
-        let plain = |p: Puzzle| {
+        let plain = |p: PolyPuzzle| {
             let pieces: Vec<_> = p
                 .pieces
                 .iter()

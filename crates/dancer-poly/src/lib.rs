@@ -30,4 +30,4 @@ pub mod render;
 pub mod run;
 
 pub use model::{Counts, Live, Model, Options};
-pub use puzzle::{parse, Board, Copies, Piece, Puzzle, PuzzleError};
+pub use puzzle::{parse, Board, Copies, Piece, PolyError, PolyPuzzle};

@@ -30,7 +30,7 @@
 //!   also have found. Each kept solution stands for `|G| / |stabiliser|`
 //!   solutions, which gives the total without searching for it.
 
-use crate::puzzle::{Copies, Piece, Puzzle, PuzzleError};
+use crate::puzzle::{Copies, Piece, PolyError, PolyPuzzle};
 use crate::render::Tiling;
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
 use dancer_formats::ndjson::{PiecePlacement, PolyRecord};
@@ -161,7 +161,7 @@ pub struct Counts {
 
 /// A puzzle ready to search.
 pub struct Model {
-    pub puzzle: Puzzle,
+    pub puzzle: PolyPuzzle,
     pub placements: Vec<Placement>,
     index: HashMap<Placement, usize>,
     pub symmetries: Vec<Symmetry>,
@@ -180,7 +180,7 @@ pub struct Cover {
 
 /// The most board cells all placements together may cover (each placement
 /// counting its cells): [`Model::new`] refuses a larger puzzle as too large
-/// ([`PuzzleError::TooLarge`]) rather than run out of memory.
+/// ([`PolyError::TooLarge`]) rather than run out of memory.
 pub const MAX_PLACEMENT_CELLS: u64 = 20_000_000;
 /// The most cells [`Model::new`] may try in looking for placements
 /// (orientations times board cells times piece cells, over the pieces): a
@@ -188,10 +188,10 @@ pub const MAX_PLACEMENT_CELLS: u64 = 20_000_000;
 pub const MAX_PLACEMENT_WORK: u64 = 2_000_000_000;
 
 impl Model {
-    /// Checks the puzzle ([`Puzzle::check`]) and finds every placement of
+    /// Checks the puzzle ([`PolyPuzzle::check`]) and finds every placement of
     /// every piece. Errors: those of the check, a piece that must be used
     /// but fits nowhere, a puzzle too large to build.
-    pub fn new(puzzle: Puzzle) -> Result<Self, PuzzleError> {
+    pub fn new(puzzle: PolyPuzzle) -> Result<Self, PolyError> {
         puzzle.check()?;
         let board = &puzzle.board;
         let groups: Vec<Vec<Vec<crate::geometry::Cell>>> = puzzle
@@ -207,7 +207,7 @@ impl Model {
             .map(|(p, o)| o.len() as u64 * board.len() as u64 * p.cells.len() as u64)
             .sum();
         if work > MAX_PLACEMENT_WORK {
-            return Err(PuzzleError::TooLarge {
+            return Err(PolyError::TooLarge {
                 why: format!(
                     "finding the placements would try {work} cells (at most {MAX_PLACEMENT_WORK})"
                 ),
@@ -233,7 +233,7 @@ impl Model {
                         cells.sort_unstable();
                         covered += cells.len() as u64;
                         if covered > MAX_PLACEMENT_CELLS {
-                            return Err(PuzzleError::TooLarge {
+                            return Err(PolyError::TooLarge {
                                 why: format!(
                                     "the placements of the pieces cover more than {MAX_PLACEMENT_CELLS} cells"
                                 ),
@@ -248,7 +248,7 @@ impl Model {
                 Copies::Any => false,
             };
             if placements.len() == before && needed {
-                return Err(PuzzleError::FitsNowhere {
+                return Err(PolyError::FitsNowhere {
                     piece: p.name.clone(),
                     at: p.at.clone(),
                 });
@@ -986,7 +986,7 @@ impl Glyphs {
 }
 
 /// The puzzle's symmetries (see the module documentation).
-fn puzzle_symmetries(puzzle: &Puzzle) -> Vec<Symmetry> {
+fn puzzle_symmetries(puzzle: &PolyPuzzle) -> Vec<Symmetry> {
     let keys: Vec<(Vec<crate::geometry::Cell>, &Piece)> = puzzle
         .pieces
         .iter()
@@ -1252,7 +1252,7 @@ mod tests {
         assert_eq!(text.lines().last(), Some("VABC: V"), "{text}");
         // long names, and a name that is the mark of "no cell"
         let bar = |name: &str, n| Piece::new(name, &[[0, 0, 0], [1, 0, 0], [2, 0, 0]], n);
-        let p = Puzzle::new(
+        let p = PolyPuzzle::new(
             "long names",
             Board::rect(3, 4),
             vec![
@@ -1269,7 +1269,7 @@ mod tests {
         assert!(!legend.contains(": A"), "A is shown as itself: {text}");
         // ten copies of one piece
         let y = crate::pieces::piece("Y").unwrap();
-        let p = Puzzle::new(
+        let p = PolyPuzzle::new(
             "Y",
             Board::rect(10, 5),
             vec![Piece::new("Y", &y.cells, Copies::Exactly(10))],
@@ -1284,7 +1284,7 @@ mod tests {
     /// character to its piece.
     #[test]
     fn text_output_when_characters_run_out() {
-        let p = Puzzle::new(
+        let p = PolyPuzzle::new(
             "monominoes",
             Board::rect(25, 25),
             vec![

@@ -242,7 +242,7 @@ impl Board {
 
 /// A packing puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Puzzle {
+pub struct PolyPuzzle {
     pub name: String,
     pub board: Board,
     pub pieces: Vec<Piece>,
@@ -261,11 +261,11 @@ fn cells(n: &usize) -> String {
 }
 
 /// What is wrong with a puzzle, or with what a run of it is asked to write
-/// ([`PuzzleError::SheetName`]). Every variant says where, when the puzzle
-/// came from a file ([`PuzzleError::location`]), apart from what
-/// ([`PuzzleError::message`]); shown, it is `FILE:LINE:COL: message`.
+/// ([`PolyError::SheetName`]). Every variant says where, when the puzzle
+/// came from a file ([`PolyError::location`]), apart from what
+/// ([`PolyError::message`]); shown, it is `FILE:LINE:COL: message`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PuzzleError {
+pub enum PolyError {
     /// The file breaks a rule of the format: TOML syntax, an unknown key, a
     /// bad value.
     File { at: Location, message: String },
@@ -303,54 +303,54 @@ pub enum PuzzleError {
     SheetName { path: std::path::PathBuf },
 }
 
-impl PuzzleError {
+impl PolyError {
     /// Where in the puzzle file the error is, when the puzzle came from one.
     pub fn location(&self) -> Option<&Location> {
         match self {
-            PuzzleError::File { at, .. } => Some(at),
-            PuzzleError::FitsNowhere { at, .. }
-            | PuzzleError::Area { at, .. }
-            | PuzzleError::EmptyBoard { at }
-            | PuzzleError::BoardTooLarge { at, .. }
-            | PuzzleError::NotFlat { at, .. }
-            | PuzzleError::Duplicate { at, .. }
-            | PuzzleError::BadPiece { at, .. } => at.as_ref(),
-            PuzzleError::TooLarge { .. } | PuzzleError::SheetName { .. } => None,
+            PolyError::File { at, .. } => Some(at),
+            PolyError::FitsNowhere { at, .. }
+            | PolyError::Area { at, .. }
+            | PolyError::EmptyBoard { at }
+            | PolyError::BoardTooLarge { at, .. }
+            | PolyError::NotFlat { at, .. }
+            | PolyError::Duplicate { at, .. }
+            | PolyError::BadPiece { at, .. } => at.as_ref(),
+            PolyError::TooLarge { .. } | PolyError::SheetName { .. } => None,
         }
     }
 
     /// What is wrong, without where.
     pub fn message(&self) -> String {
         match self {
-            PuzzleError::File { message, .. } => message.clone(),
-            PuzzleError::FitsNowhere { piece, .. } => {
+            PolyError::File { message, .. } => message.clone(),
+            PolyError::FitsNowhere { piece, .. } => {
                 format!("piece {piece} fits nowhere on the board")
             }
-            PuzzleError::Area { area, why, .. } => format!(
+            PolyError::Area { area, why, .. } => format!(
                 "the pieces cannot cover the board's {} exactly: {why}",
                 cells(area)
             ),
-            PuzzleError::EmptyBoard { .. } => "the board has no cells".into(),
-            PuzzleError::BoardTooLarge { why, .. } => format!("the board is too large: {why}"),
-            PuzzleError::NotFlat { piece, .. } => {
+            PolyError::EmptyBoard { .. } => "the board has no cells".into(),
+            PolyError::BoardTooLarge { why, .. } => format!("the board is too large: {why}"),
+            PolyError::NotFlat { piece, .. } => {
                 format!("piece {piece} is not flat and cannot go on a flat board")
             }
-            PuzzleError::Duplicate { piece, first, .. } => format!(
+            PolyError::Duplicate { piece, first, .. } => format!(
                 "piece {piece:?} is listed twice{}; give a count instead",
                 first
                     .as_ref()
                     .map_or(String::new(), |f| format!(" (first at {f})"))
             ),
-            PuzzleError::BadPiece { piece, why, .. } => format!("piece {piece:?}: {why}"),
-            PuzzleError::TooLarge { why } => format!("the puzzle is too large: {why}"),
-            PuzzleError::SheetName { .. } => {
+            PolyError::BadPiece { piece, why, .. } => format!("piece {piece:?}: {why}"),
+            PolyError::TooLarge { why } => format!("the puzzle is too large: {why}"),
+            PolyError::SheetName { .. } => {
                 "a contact sheet is an SVG or a PNG picture: name the file .svg or .png".into()
             }
         }
     }
 }
 
-impl fmt::Display for PuzzleError {
+impl fmt::Display for PolyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.location() {
             Some(at) => write!(f, "{at}: {}", self.message()),
@@ -359,7 +359,7 @@ impl fmt::Display for PuzzleError {
     }
 }
 
-impl std::error::Error for PuzzleError {}
+impl std::error::Error for PolyError {}
 
 /// Why a piece name cannot be used, if it cannot: it names the piece's item
 /// in the exact cover problem (and in `dancer poly export`), beside the
@@ -409,10 +409,10 @@ fn knapsack_step(can: &[bool], size: usize, lo: usize, hi: usize) -> Vec<bool> {
     next
 }
 
-impl Puzzle {
+impl PolyPuzzle {
     /// A puzzle made in code (no places in a file).
     pub fn new(name: impl Into<String>, board: Board, pieces: Vec<Piece>) -> Self {
-        Puzzle {
+        PolyPuzzle {
             name: name.into(),
             board,
             pieces,
@@ -434,13 +434,13 @@ impl Puzzle {
     /// pieces' names and cells, pieces listed twice, solid pieces on a flat
     /// board, and areas that cannot add up. (Pieces that fit nowhere are
     /// found by [`crate::Model::new`].)
-    pub fn check(&self) -> Result<(), PuzzleError> {
+    pub fn check(&self) -> Result<(), PolyError> {
         let board_at = || self.board_at.clone();
         if self.board.is_empty() {
-            return Err(PuzzleError::EmptyBoard { at: board_at() });
+            return Err(PolyError::EmptyBoard { at: board_at() });
         }
         if self.board.len() > MAX_BOARD_CELLS {
-            return Err(PuzzleError::BoardTooLarge {
+            return Err(PolyError::BoardTooLarge {
                 why: format!("{} (at most {MAX_BOARD_CELLS})", cells(&self.board.len())),
                 at: board_at(),
             });
@@ -451,7 +451,7 @@ impl Puzzle {
             .iter()
             .find(|c| c.iter().any(|&v| !(0..MAX_COORD).contains(&v)))
         {
-            return Err(PuzzleError::BoardTooLarge {
+            return Err(PolyError::BoardTooLarge {
                 why: format!("cell {c:?} is out of range (coordinates 0 to {MAX_COORD})"),
                 at: board_at(),
             });
@@ -459,14 +459,14 @@ impl Puzzle {
         let [w, h, d] = self.board.extent();
         let volume = i64::from(w) * i64::from(h) * i64::from(d);
         if volume > MAX_BOARD_BOX {
-            return Err(PuzzleError::BoardTooLarge {
+            return Err(PolyError::BoardTooLarge {
                 why: format!("its bounding box is {w}x{h}x{d} (at most {MAX_BOARD_BOX} cells)"),
                 at: board_at(),
             });
         }
         let mut first: HashMap<&str, &Piece> = HashMap::new();
         for p in &self.pieces {
-            let bad = |why: String| PuzzleError::BadPiece {
+            let bad = |why: String| PolyError::BadPiece {
                 piece: p.name.clone(),
                 why,
                 at: p.at.clone(),
@@ -475,7 +475,7 @@ impl Puzzle {
                 return Err(bad(why.into()));
             }
             if let Some(q) = first.insert(&p.name, p) {
-                return Err(PuzzleError::Duplicate {
+                return Err(PolyError::Duplicate {
                     piece: p.name.clone(),
                     at: p.at.clone(),
                     first: q.at.clone(),
@@ -494,7 +494,7 @@ impl Puzzle {
                 )));
             }
             if self.board.dim == 2 && p.cells.iter().any(|c| c[2] != p.cells[0][2]) {
-                return Err(PuzzleError::NotFlat {
+                return Err(PolyError::NotFlat {
                     piece: p.name.clone(),
                     at: p.at.clone(),
                 });
@@ -519,7 +519,7 @@ impl Puzzle {
                 .iter()
                 .map(|p| format!("{} x{} ({})", p.name, p.count, cells(&p.cells.len())))
                 .collect();
-            return Err(PuzzleError::Area {
+            return Err(PolyError::Area {
                 area,
                 why: format!("no choice of counts of {} adds up to it", desc.join(", ")),
                 at: board_at(),
@@ -740,7 +740,7 @@ fn sized_board(sides: &[i64]) -> Result<Board, String> {
 
 /// Reads a puzzle file. `file` names it in messages (and is the puzzle's
 /// name when the file gives none).
-pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
+pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
     let loc = |offset: usize| {
         let (line, col) = line_col(text, offset);
         Location {
@@ -749,7 +749,7 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
             col,
         }
     };
-    let err = |offset: usize, message: String| PuzzleError::File {
+    let err = |offset: usize, message: String| PolyError::File {
         at: loc(offset),
         message,
     };
@@ -782,7 +782,7 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, PuzzleError> {
     if pieces.is_empty() {
         return Err(err(0, "no pieces: add [[piece]] tables".into()));
     }
-    let puzzle = Puzzle {
+    let puzzle = PolyPuzzle {
         name: doc.name.unwrap_or_else(|| file.to_string()),
         board,
         pieces,
@@ -883,7 +883,7 @@ shape = "##\n##"
     }
 
     /// The location an error gives, as `LINE:COL`.
-    fn place(e: &PuzzleError) -> String {
+    fn place(e: &PolyError) -> String {
         let at = e.location().unwrap_or_else(|| panic!("no location: {e}"));
         assert_eq!(at.file, "f.toml");
         assert!(e.to_string().starts_with(&format!("{at}: ")), "{e}");
@@ -891,7 +891,7 @@ shape = "##\n##"
     }
 
     /// A file's puzzle through the model: parse errors and model errors.
-    fn load(text: &str) -> Result<crate::Model, PuzzleError> {
+    fn load(text: &str) -> Result<crate::Model, PolyError> {
         crate::Model::new(parse(text, "f.toml")?)
     }
 
@@ -902,7 +902,7 @@ shape = "##\n##"
     fn checks_say_which_declaration() {
         let e = load("[board]\nrect = [3, 3]\n\n[[piece]]\nset = \"monominoes\"\ncount = \"any\"\n[[piece]]\nname = \"I\"\n").err().unwrap();
         assert!(
-            matches!(&e, PuzzleError::FitsNowhere { piece, .. } if piece == "I"),
+            matches!(&e, PolyError::FitsNowhere { piece, .. } if piece == "I"),
             "{e}"
         );
         assert_eq!(place(&e), "7:1");
@@ -914,7 +914,7 @@ shape = "##\n##"
         let e = load("name = \"n\"\n\n[board]\nrect = [5, 3]\n[[piece]]\nset = \"pentominoes\"\n")
             .err()
             .unwrap();
-        assert!(matches!(e, PuzzleError::Area { area: 15, .. }), "{e}");
+        assert!(matches!(e, PolyError::Area { area: 15, .. }), "{e}");
         assert_eq!(place(&e), "3:1");
 
         let e = load("[board]\nrect = [1, 1]\n[[piece]]\nname = \"D\"\ncells = [[0, 0], [1, 0]]\ncount = [0, 1]\n").err().unwrap();
@@ -925,7 +925,7 @@ shape = "##\n##"
 
         let e = load("[board]\nrect = [5, 4]\n[[piece]]\nset = \"pentominoes\"\ncount = [0, 1]\n[[piece]]\nname = \"X\"\n").err().unwrap();
         assert!(
-            matches!(&e, PuzzleError::Duplicate { piece, .. } if piece == "X"),
+            matches!(&e, PolyError::Duplicate { piece, .. } if piece == "X"),
             "{e}"
         );
         assert_eq!(place(&e), "6:1");
@@ -936,13 +936,13 @@ shape = "##\n##"
         let e = load("[board]\nrect = [4, 4]\n\n[[piece]]\nset = \"soma\"\n")
             .err()
             .unwrap();
-        assert!(matches!(e, PuzzleError::NotFlat { .. }), "{e}");
+        assert!(matches!(e, PolyError::NotFlat { .. }), "{e}");
         assert_eq!(place(&e), "4:1");
 
         let e = load("[[piece]]\nname = \"O\"\n[board]\nshape = \"..\\n..\"\n")
             .err()
             .unwrap();
-        assert!(matches!(e, PuzzleError::EmptyBoard { .. }), "{e}");
+        assert!(matches!(e, PolyError::EmptyBoard { .. }), "{e}");
         assert_eq!(place(&e), "3:1");
 
         // an inline board table: its place is the table
@@ -1059,7 +1059,7 @@ shape = "##\n##"
     /// area check is linear in the area).
     #[test]
     fn large_boards_check_quickly() {
-        let p = Puzzle::new(
+        let p = PolyPuzzle::new(
             "big",
             Board::rect(300, 300),
             vec![
@@ -1079,15 +1079,15 @@ shape = "##\n##"
         q.pieces[1].name = "O".into();
         assert!(matches!(
             q.check(),
-            Err(PuzzleError::Duplicate { first: None, .. })
+            Err(PolyError::Duplicate { first: None, .. })
         ));
         q.pieces[1].name = "3.4".into();
-        assert!(matches!(q.check(), Err(PuzzleError::BadPiece { .. })));
+        assert!(matches!(q.check(), Err(PolyError::BadPiece { .. })));
         q.pieces[1].name = "I".into();
         q.pieces[1].cells.clear();
-        assert!(matches!(q.check(), Err(PuzzleError::BadPiece { .. })));
-        let r = Puzzle::new("neg", Board::new(2, vec![[-1, 0, 0]]), vec![]);
-        assert!(matches!(r.check(), Err(PuzzleError::BoardTooLarge { .. })));
+        assert!(matches!(q.check(), Err(PolyError::BadPiece { .. })));
+        let r = PolyPuzzle::new("neg", Board::new(2, vec![[-1, 0, 0]]), vec![]);
+        assert!(matches!(r.check(), Err(PolyError::BoardTooLarge { .. })));
     }
 
     #[test]

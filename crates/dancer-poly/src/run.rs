@@ -16,7 +16,7 @@ use crate::catalog;
 use crate::model::Options;
 use crate::model::{Counts, Cover, Model};
 use crate::pictures::{Drawing, PictureFormat, Pictures};
-use crate::puzzle::{Puzzle, PuzzleError};
+use crate::puzzle::{PolyError, PolyPuzzle};
 use dancer_core::memo::MemoOutcome;
 use dancer_core::parallel::Stop;
 use dancer_formats::ndjson::PolyRecord;
@@ -30,7 +30,7 @@ use std::time::Instant;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PuzzleSource<'a> {
     Stdin,
-    BuiltIn(Puzzle),
+    BuiltIn(PolyPuzzle),
     File(&'a Path),
 }
 
@@ -81,17 +81,17 @@ pub struct OutputPlan<'a> {
 
 /// The outputs of a run, in the order they are checked: the sheet (an SVG
 /// or a PNG picture, by its name: any other name is
-/// [`PuzzleError::SheetName`]), then the ZDD; each must not be the
+/// [`PolyError::SheetName`]), then the ZDD; each must not be the
 /// puzzle's file nor an output before it.
 pub fn plan_outputs<'a>(
     source: &PuzzleSource<'a>,
     sheet: Option<&'a Path>,
     zdd: Option<&'a Path>,
-) -> Result<Vec<OutputPlan<'a>>, PuzzleError> {
+) -> Result<Vec<OutputPlan<'a>>, PolyError> {
     let mut not = source.inputs();
     let mut plans = Vec::new();
     if let Some(path) = sheet {
-        let format = PictureFormat::of_path(path).ok_or_else(|| PuzzleError::SheetName {
+        let format = PictureFormat::of_path(path).ok_or_else(|| PolyError::SheetName {
             path: path.to_path_buf(),
         })?;
         plans.push(OutputPlan {
@@ -297,7 +297,7 @@ mod tests {
         let e = plan_outputs(&PuzzleSource::Stdin, Some(Path::new("s.jpg")), None).unwrap_err();
         assert_eq!(
             e,
-            PuzzleError::SheetName {
+            PolyError::SheetName {
                 path: "s.jpg".into()
             }
         );

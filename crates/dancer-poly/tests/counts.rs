@@ -5,7 +5,7 @@
 use dancer_core::{EngineError, EngineKind};
 use dancer_poly::geometry::{orientations, Cell};
 use dancer_poly::model::{Model, Options};
-use dancer_poly::{catalog, Board, Copies, Piece, Puzzle};
+use dancer_poly::{catalog, Board, Copies, Piece, PolyPuzzle};
 
 fn run(m: &Model, engine: EngineKind, breaking: bool) -> (u64, u64) {
     let opts = Options {
@@ -135,13 +135,13 @@ fn symmetry_groups() {
 /// every orientation of every piece that still may be used, the piece's own
 /// first cell on it; at the end, checks the counts. Each tiling (a set of
 /// placements, identical pieces not told apart) is found once.
-fn brute(p: &Puzzle) -> u64 {
+fn brute(p: &PolyPuzzle) -> u64 {
     brute_tilings(p).len() as u64
 }
 
 /// The number of classes of tilings under the board's symmetries (all
 /// pieces free, so a symmetry only moves cells).
-fn brute_unique(p: &Puzzle) -> u64 {
+fn brute_unique(p: &PolyPuzzle) -> u64 {
     let syms = p.board.symmetries();
     let mut classes = std::collections::BTreeSet::new();
     for t in brute_tilings(p) {
@@ -165,7 +165,7 @@ fn brute_unique(p: &Puzzle) -> u64 {
     classes.len() as u64
 }
 
-fn brute_tilings(p: &Puzzle) -> Vec<Vec<(usize, Vec<usize>)>> {
+fn brute_tilings(p: &PolyPuzzle) -> Vec<Vec<(usize, Vec<usize>)>> {
     let cells: Vec<Cell> = p.board.cells.clone();
     let orients: Vec<Vec<Vec<Cell>>> = p
         .pieces
@@ -178,7 +178,7 @@ fn brute_tilings(p: &Puzzle) -> Vec<Vec<(usize, Vec<usize>)>> {
     let mut out = Vec::new();
     #[allow(clippy::too_many_arguments)]
     fn rec(
-        p: &Puzzle,
+        p: &PolyPuzzle,
         orients: &[Vec<Vec<Cell>>],
         cells: &[Cell],
         filled: &mut Vec<bool>,
@@ -296,7 +296,7 @@ fn copies_ranges_and_any_against_brute_force() {
         ),
     ];
     for (name, board, pieces) in puzzles {
-        let p = Puzzle::new(name, board, pieces);
+        let p = PolyPuzzle::new(name, board, pieces);
         let expect = brute(&p);
         let expect_unique = brute_unique(&p);
         let m = Model::new(p).unwrap();
@@ -315,7 +315,7 @@ fn copies_ranges_and_any_against_brute_force() {
 fn solids_against_brute_force() {
     let tri = |c| Piece::new("L3", &[[0, 0, 0], [1, 0, 0], [0, 1, 0]], c);
     let bar = |c| Piece::new("I2", &[[0, 0, 0], [0, 0, 1]], c);
-    let p = Puzzle::new(
+    let p = PolyPuzzle::new(
         "2x2x3",
         Board::cuboid(2, 2, 3),
         vec![tri(Copies::Between(0, 4)), bar(Copies::Any)],
@@ -333,21 +333,21 @@ fn errors_before_searching() {
         piece("I", &["#####"], Copies::Exactly(1)),
         piece("O", &["#"], Copies::Any),
     ];
-    let p = Puzzle::new("t", Board::rect(3, 3), pieces);
+    let p = PolyPuzzle::new("t", Board::rect(3, 3), pieces);
     // made in code: no place to say
     assert!(matches!(
         Model::new(p),
-        Err(dancer_poly::PuzzleError::FitsNowhere { piece, at: None }) if piece == "I"
+        Err(dancer_poly::PolyError::FitsNowhere { piece, at: None }) if piece == "I"
     ));
     // areas that cannot add up
-    let p = Puzzle::new(
+    let p = PolyPuzzle::new(
         "t",
         Board::rect(3, 3),
         vec![piece("D", &["##"], Copies::Any)],
     );
     assert!(matches!(
         Model::new(p),
-        Err(dancer_poly::PuzzleError::Area { area: 9, .. })
+        Err(dancer_poly::PolyError::Area { area: 9, .. })
     ));
 }
 

@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use dancer_poly::model::{Live, Model, Options};
 use dancer_poly::render::{self, Style, Tiling};
-use dancer_poly::{catalog, Puzzle, PuzzleError};
+use dancer_poly::{catalog, PolyError, PolyPuzzle};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -24,7 +24,7 @@ use std::sync::Arc;
 /// The name of a posted puzzle in messages.
 const TOML_FILE: &str = "puzzle.toml";
 
-fn poly_error(e: PuzzleError) -> Error {
+fn poly_error(e: PolyError) -> Error {
     let at = e
         .location()
         .map_or(At::none(), |l| At::line_col(l.line, l.col));
@@ -81,7 +81,7 @@ pub struct TomlReq {
     pub toml: String,
 }
 
-fn cell_json(p: &Puzzle, c: [i32; 3]) -> Value {
+fn cell_json(p: &PolyPuzzle, c: [i32; 3]) -> Value {
     if p.board.dim == 2 {
         json!([c[0], c[1]])
     } else {
@@ -90,7 +90,7 @@ fn cell_json(p: &Puzzle, c: [i32; 3]) -> Value {
 }
 
 /// The board (one colour) and each piece, as one picture.
-fn overview(p: &Puzzle) -> String {
+fn overview(p: &PolyPuzzle) -> String {
     let board = Tiling {
         dim: p.board.dim,
         cells: p.board.cells.iter().map(|&c| (c, 0, 0)).collect(),
@@ -175,7 +175,7 @@ pub struct RenderReq {
 }
 
 /// A solution record as a picture's input, checked against the board.
-fn tiling_of(p: &Puzzle, sol: &SolutionReq) -> Result<Tiling> {
+fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
     let mut uses = vec![0usize; p.pieces.len()];
     let mut kinds = Vec::new();
     for pl in &sol.placements {

@@ -792,7 +792,7 @@ async fn the_game() {
 
 /// Checks a polyform solution record against the puzzle: every board cell
 /// covered once, each placement a copy (turned) of its piece.
-fn check_poly(p: &dancer_poly::Puzzle, record: &Value) {
+fn check_poly(p: &dancer_poly::PolyPuzzle, record: &Value) {
     use dancer_poly::geometry::{canonical, symmetries};
     let mut seen = BTreeMap::new();
     let group = symmetries(p.board.dim);
