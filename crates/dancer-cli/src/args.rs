@@ -6,7 +6,7 @@
 
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::Args;
-use dancer_core::EngineKind;
+use dancer_core::{EngineKind, ValueError};
 use std::ffi::OsStr;
 
 /// `--threads N`: worker threads, 1 to 4 per core; all cores by default.
@@ -29,23 +29,23 @@ impl ThreadsArg {
     }
 }
 
-/// The one rule for `--threads`: a whole number from 1 to
-/// [`dancer_core::parallel::max_threads`] (4 per core: more only share the
-/// same cores).
+/// `--threads`: a whole number, as [`dancer_core::parallel::threads_allowed`]
+/// allows (1 to 4 per core: more only share the same cores).
 fn parse_threads(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".into()),
-        // one thread needs no look at the machine's cores
-        Ok(1) => Ok(1),
-        Ok(n) if n > dancer_core::parallel::max_threads() => Err(format!(
-            "must be at most {} ({} per core, and this machine has {})",
-            dancer_core::parallel::max_threads(),
-            dancer_core::parallel::THREADS_PER_CORE,
-            dancer_core::parallel::cores()
-        )),
-        Ok(n) => Ok(n),
-        Err(e) => Err(format!("not a whole number: {e}")),
-    }
+    let n = s
+        .parse::<usize>()
+        .map_err(|e| format!("not a whole number: {e}"))?;
+    dancer_core::parallel::threads_allowed(n).map_err(|e| match e {
+        ValueError::TooManyThreads {
+            max,
+            per_core,
+            cores,
+            ..
+        } => {
+            format!("must be at most {max} ({per_core} per core, and this machine has {cores})")
+        }
+        _ => "must be at least 1".into(),
+    })
 }
 
 /// The one rule for `--limit`: a whole number, at least 1 (a limit of 0
@@ -69,30 +69,9 @@ pub fn whole_in(s: &str, lo: usize, hi: usize, unit: &str) -> Result<usize, Stri
 }
 
 /// A size in bytes: a whole number, optionally followed by K, M, G or T
-/// (with or without `iB` or `B`: binary multiples all, 1K = 1024 bytes).
+/// (see [`dancer_core::memory::parse_size`], whose messages these are).
 pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
-    if digits == 0 {
-        return Err("not a size: a whole number, then K, M, G or T (2GiB, 512M)".into());
-    }
-    let n: u64 = t[..digits]
-        .parse()
-        .map_err(|_| "too large a size".to_string())?;
-    let shift = match t[digits..].trim().to_ascii_uppercase().as_str() {
-        "" | "B" => 0,
-        "K" | "KB" | "KIB" => 10,
-        "M" | "MB" | "MIB" => 20,
-        "G" | "GB" | "GIB" => 30,
-        "T" | "TB" | "TIB" => 40,
-        unit => {
-            return Err(format!(
-                "unknown unit {unit:?}: use K, M, G or T (2GiB, 512M)"
-            ))
-        }
-    };
-    n.checked_mul(1 << shift)
-        .ok_or_else(|| "too large a size".to_string())
+    dancer_core::memory::parse_size(s).map_err(|e| e.to_string())
 }
 
 /// The most seconds a flag takes (about 31 years).

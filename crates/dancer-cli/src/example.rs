@@ -61,29 +61,10 @@ pub fn run(out: &mut Out) -> Result<Found> {
     ))?;
     out.line("the first:")?;
     ensure!(s.solutions == 92, "8 queens must have 92 solutions");
-    let mut board = vec![vec!['.'; 8]; 8];
-    for &o in first.as_deref().unwrap_or_default() {
-        let mut r = 0;
-        let mut c = 0;
-        for item in q.option(o).items() {
-            let name = q.item_name(item);
-            let v = name[1..].parse::<usize>().unwrap_or(0);
-            match &name[..1] {
-                "r" => r = v,
-                "c" => c = v,
-                _ => {}
-            }
-        }
-        board[r][c] = 'Q';
-    }
+    let board = dancer_core::classic::queens_board(&q, first.as_deref().unwrap_or_default());
     for row in board {
-        out.line(&format!(
-            "  {}",
-            row.iter()
-                .map(|c| format!("{c} "))
-                .collect::<String>()
-                .trim_end()
-        ))?;
+        let cells: Vec<&str> = row.iter().map(|&q| if q { "Q" } else { "." }).collect();
+        out.line(&format!("  {}", cells.join(" ")))?;
     }
     Ok(Found::Some)
 }

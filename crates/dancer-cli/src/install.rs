@@ -3,11 +3,11 @@
 //! they always list the commands and flags there are).
 
 use crate::output::{Found, Out, EXIT_CODES};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use clap_complete::Shell;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub const COMPLETIONS_ABOUT: &str = "\
 Print a shell completion script for dancer to standard output.
@@ -54,9 +54,9 @@ pub fn man(args: ManArgs, out: &mut Out) -> Result<Found> {
     match args.dir {
         None => render(&cmd, out)?,
         Some(dir) => {
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            let n = write_pages(&cmd, &dir)?;
+            let mut pages = Vec::new();
+            collect_pages(&cmd, &mut pages)?;
+            let n = dancer_formats::out_file::write_into(&dir, pages)?;
             eprintln!(
                 "{} in {}",
                 crate::output::plural(n, "page", "pages"),
@@ -67,26 +67,23 @@ pub fn man(args: ManArgs, out: &mut Out) -> Result<Found> {
     Ok(Found::Some)
 }
 
-/// Writes the page of `cmd` and of each of its subcommands into `dir`;
-/// returns how many.
-fn write_pages(cmd: &clap::Command, dir: &Path) -> Result<usize> {
-    let mut n = 0;
+/// The page of `cmd` and of each of its subcommands (theirs first), each
+/// with its file's name (`dancer-solve.1`).
+fn collect_pages(cmd: &clap::Command, pages: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-        n += write_pages(sub, dir)?;
+        collect_pages(sub, pages)?;
     }
     let name = format!("{}.1", cmd.get_display_name().unwrap_or(cmd.get_name()));
-    let path = dir.join(name);
     let mut page = Vec::new();
     render(cmd, &mut page)?;
-    dancer_formats::out_file::OutFile::new(&path, dancer_formats::out_file::OutKind::Product, &[])?
-        .write(&page)?;
-    Ok(n + 1)
+    pages.push((name, page));
+    Ok(())
 }
 
-/// One page: clap_mangen's, with the `.TH` title line first (before its
-/// definition of the apostrophe string), and an EXIT STATUS section (from
-/// the one table of exit codes) in place of the EXTRA section it would
-/// make of the exit codes after `--help`.
+/// One page: clap_mangen's, with the `.TH` title line first and an EXIT
+/// STATUS section (from the one table of exit codes) in place of the EXTRA
+/// section it would make of the exit codes after `--help`
+/// ([`dancer_formats::roff::man_page`]).
 fn render(cmd: &clap::Command, w: &mut dyn Write) -> std::io::Result<()> {
     let cmd = cmd
         .clone()
@@ -95,34 +92,5 @@ fn render(cmd: &clap::Command, w: &mut dyn Write) -> std::io::Result<()> {
     let mut page = Vec::new();
     clap_mangen::Man::new(cmd).render(&mut page)?;
     let page = String::from_utf8(page).expect("clap_mangen writes UTF-8");
-    let mut lines: Vec<&str> = page.lines().collect();
-    if let Some(t) = lines.iter().position(|l| l.starts_with(".TH ")) {
-        let title = lines.remove(t);
-        lines.insert(0, title);
-    }
-    let mut exit = vec![".SH \"EXIT STATUS\"".to_string()];
-    for (code, what) in EXIT_CODES {
-        exit.push(format!(".TP\n{code}\n{}", roff_text(what)));
-    }
-    let at = lines
-        .iter()
-        .position(|l| l.starts_with(".SH VERSION"))
-        .unwrap_or(lines.len());
-    let exit = exit.join("\n");
-    lines.insert(at, &exit);
-    for l in lines {
-        writeln!(w, "{l}")?;
-    }
-    Ok(())
-}
-
-/// Plain text for a roff paragraph: backslashes and hyphens escaped, no
-/// line starting with a control character.
-fn roff_text(s: &str) -> String {
-    let s = s.replace('\\', "\\e").replace('-', "\\-");
-    if s.starts_with('.') || s.starts_with('\'') {
-        format!("\\&{s}")
-    } else {
-        s
-    }
+    w.write_all(dancer_formats::roff::man_page(&page, EXIT_CODES).as_bytes())
 }

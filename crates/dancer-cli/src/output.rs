@@ -13,7 +13,7 @@
 //! | head` stops the search as soon as `head` has what it wants); any other
 //! write error (a full disk) is an error, exit 2.
 
-use dancer_core::parallel::Stop;
+use dancer_core::parallel::{SearchVerdict, Stop};
 use serde::Serialize;
 use std::io::{BufWriter, ErrorKind, Write};
 
@@ -88,16 +88,13 @@ pub fn exit_codes_text(width: usize) -> String {
 }
 
 impl Found {
-    /// The rule for a search that found `solutions` and `stopped` early or
-    /// not: interrupted whatever it found (the result is partial, and a
-    /// script must not take it for a complete one); else found when there
-    /// is a solution (a `--limit` that was reached found what was asked);
-    /// else none.
+    /// What a search that found `solutions` and `stopped` early or not
+    /// found: [`SearchVerdict::of`], the one rule.
     pub fn of_search(solutions: u64, stopped: Option<Stop>) -> Found {
-        match stopped {
-            Some(Stop::Interrupted) => Found::Interrupted,
-            _ if solutions > 0 => Found::Some,
-            _ => Found::None,
+        match SearchVerdict::of(solutions, stopped) {
+            SearchVerdict::Found => Found::Some,
+            SearchVerdict::NoneFound => Found::None,
+            SearchVerdict::Interrupted => Found::Interrupted,
         }
     }
 
@@ -189,17 +186,8 @@ mod tests {
     fn the_exit_rule() {
         assert_eq!(Found::of_search(3, None), Found::Some);
         assert_eq!(Found::of_search(0, None), Found::None);
-        // a limit reached found what was asked
-        assert_eq!(Found::of_search(1, Some(Stop::Limit)), Found::Some);
-        // an interruption is never taken for a complete answer
-        assert_eq!(
-            Found::of_search(5, Some(Stop::Interrupted)),
-            Found::Interrupted
-        );
-        assert_eq!(
-            Found::of_search(0, Some(Stop::Interrupted)),
-            Found::Interrupted
-        );
+        let interrupted = Found::of_search(5, Some(Stop::Interrupted));
+        assert_eq!(interrupted, Found::Interrupted);
         let all = [Found::Some, Found::None, Found::Invalid, Found::Interrupted];
         let codes: Vec<u8> = all.iter().map(|f| f.code()).collect();
         assert_eq!(codes, vec![0, 1, 2, 130]);

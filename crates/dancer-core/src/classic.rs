@@ -7,8 +7,25 @@
 //! from the middle outwards ("organ-pipe" order, which makes the search much
 //! faster), the diagonals are secondary, and the two corner diagonals that
 //! hold a single square are left out.
+//!
+//! What a front end may ask for is checked here too, with a [`ValueError`]
+//! for what is refused: [`queens_within`] and [`langford_within`] (the
+//! sizes that fit in memory and time), [`macmahon_board`] (a board
+//! written `ROWSxCOLS`); [`queens_board`] reads a solution of [`queens`]
+//! back as a board.
 
-use crate::problem::{Problem, ProblemBuilder};
+use crate::problem::{OptionId, Problem, ProblemBuilder};
+use crate::ValueError;
+
+/// The largest board [`queens_within`] makes.
+pub const MAX_QUEENS: usize = 4096;
+
+/// The largest `n` [`langford_within`] takes.
+pub const MAX_LANGFORD: usize = 10_000;
+
+/// The colours [`macmahon_board`] takes: 2 (6 squares), 3 (MacMahon's
+/// 24), 4 (70); one colour makes a single square.
+pub const MACMAHON_COLOURS: std::ops::RangeInclusive<usize> = 2..=4;
 
 /// A coordinate as a short name: one base-36 digit when every coordinate of
 /// the problem fits in one, else decimal.
@@ -61,6 +78,48 @@ pub fn queens(n: usize) -> Problem {
     b.build().unwrap()
 }
 
+/// [`queens`] for `n` from 1 to [`MAX_QUEENS`], else
+/// [`ValueError::ProblemSize`].
+pub fn queens_within(n: usize) -> Result<Problem, ValueError> {
+    within("queens", n, MAX_QUEENS).map(queens)
+}
+
+/// [`langford`] for `n` from 1 to [`MAX_LANGFORD`], else
+/// [`ValueError::ProblemSize`].
+pub fn langford_within(n: usize) -> Result<Problem, ValueError> {
+    within("langford", n, MAX_LANGFORD).map(langford)
+}
+
+/// `n`, when it is 1 to `max`.
+fn within(problem: &'static str, n: usize, max: usize) -> Result<usize, ValueError> {
+    if n == 0 || n > max {
+        return Err(ValueError::ProblemSize { problem, n, max });
+    }
+    Ok(n)
+}
+
+/// Where the queens of `solution`, a solution of [`queens`]`(n)`, stand:
+/// `n` rows of `n` cells, `true` under a queen.
+pub fn queens_board(problem: &Problem, solution: &[OptionId]) -> Vec<Vec<bool>> {
+    let n = problem.n_primary() / 2;
+    let radix = if 2 * n < 37 { 36 } else { 10 };
+    let mut board = vec![vec![false; n]; n];
+    for &o in solution {
+        let (mut r, mut c) = (0, 0);
+        for item in problem.option(o).items() {
+            let name = problem.item_name(item);
+            let v = usize::from_str_radix(&name[1..], radix).unwrap_or(0);
+            match &name[..1] {
+                "r" => r = v,
+                "c" => c = v,
+                _ => {}
+            }
+        }
+        board[r][c] = true;
+    }
+    board
+}
+
 /// Langford pairs: arrange two copies of each of 1..=n in 2n slots so that
 /// the copies of k have k numbers between them. Items `1..n` and slots
 /// `s1..s2n`, all primary. Solutions: twice OEIS A014552 (each arrangement
@@ -83,6 +142,51 @@ pub fn langford(n: usize) -> Problem {
         }
     }
     b.build().unwrap()
+}
+
+/// A MacMahon puzzle as a front end asks for it ([`macmahon_board`]).
+#[derive(Clone, Debug)]
+pub struct MacMahon {
+    /// The exact cover problem ([`macmahon`]).
+    pub problem: Problem,
+    /// How many squares there are.
+    pub squares: usize,
+    /// The board's rows.
+    pub rows: usize,
+    /// The board's columns.
+    pub cols: usize,
+}
+
+/// How many squares `colours` colours make (each colouring of the edges
+/// up to rotation): 6 with 2, 24 with 3, 70 with 4.
+fn squares(colours: usize) -> usize {
+    let c = colours;
+    (c.pow(4) + c * c + 2 * c) / 4
+}
+
+/// [`macmahon`] on the board `board`, written `ROWSxCOLS` (`4x6`), with
+/// `colours` in [`MACMAHON_COLOURS`]: else [`ValueError::Colours`], or
+/// [`ValueError::Board`] when the board is not so written or has not one
+/// cell per square.
+pub fn macmahon_board(colours: usize, board: &str) -> Result<MacMahon, ValueError> {
+    if !MACMAHON_COLOURS.contains(&colours) {
+        return Err(ValueError::Colours { colours });
+    }
+    let squares = squares(colours);
+    let dims = (board.split_once('x'))
+        .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)));
+    let made = dims.and_then(|(rows, cols)| Some((macmahon(colours, rows, cols)?, rows, cols)));
+    let (problem, rows, cols) = made.ok_or_else(|| ValueError::Board {
+        board: board.to_string(),
+        colours,
+        squares,
+    })?;
+    Ok(MacMahon {
+        problem,
+        squares,
+        rows,
+        cols,
+    })
 }
 
 /// MacMahon's coloured squares: every square whose four edges are coloured
@@ -181,4 +285,58 @@ pub fn macmahon(colours: usize, rows: usize, cols: usize) -> Option<Problem> {
         }
     }
     Some(b.build().unwrap())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_boards_are_checked() {
+        assert_eq!(queens_within(8).unwrap().n_options(), 64);
+        let too_many = ValueError::ProblemSize {
+            problem: "queens",
+            n: 4097,
+            max: MAX_QUEENS,
+        };
+        assert_eq!(queens_within(4097).unwrap_err(), too_many);
+        assert!(matches!(
+            langford_within(0),
+            Err(ValueError::ProblemSize {
+                n: 0,
+                max: 10_000,
+                ..
+            })
+        ));
+        assert_eq!(
+            macmahon_board(5, "4x6").unwrap_err(),
+            ValueError::Colours { colours: 5 }
+        );
+        for bad in ["5x5", "4by6", "x6", "4x"] {
+            let board = bad.to_string();
+            let e = ValueError::Board {
+                board,
+                colours: 3,
+                squares: 24,
+            };
+            assert_eq!(macmahon_board(3, bad).unwrap_err(), e);
+        }
+        let m = macmahon_board(2, "2x3").unwrap();
+        assert_eq!((m.squares, m.rows, m.cols), (6, 2, 3));
+        assert_eq!(macmahon_board(4, "7x10").unwrap().squares, 70);
+    }
+
+    #[test]
+    fn a_solution_of_queens_is_a_board() {
+        for n in [1, 5, 8, 19] {
+            let p = queens(n);
+            let first = crate::first(&p).expect("a solution");
+            let board = queens_board(&p, &first);
+            assert_eq!(board.len(), n);
+            for i in 0..n {
+                assert_eq!(board[i].iter().filter(|&&q| q).count(), 1);
+                assert_eq!(board.iter().filter(|row| row[i]).count(), 1);
+            }
+        }
+    }
 }

@@ -29,6 +29,7 @@
 //! | [`classic`] | the n queens and Langford pairs, generated |
 //! | [`cpu`] | what the processor can do (AVX2, BMI), asked once; byte searches that ask nothing |
 //! | [`plural`] | `1 unit`, `2 units`: every count in a message goes through it |
+//! | [`ValueError`] | a value given to one of the rules above that it does not take (a classic problem's size, a size in bytes, threads) |
 //!
 //! ```
 //! use dancer_core::{ProblemBuilder, solutions, verify};
@@ -91,4 +92,54 @@ pub fn plural<N: std::fmt::Display>(n: N, one: &str, many: &str) -> String {
     let n = n.to_string();
     let noun = if n == "1" { one } else { many };
     format!("{n} {noun}")
+}
+
+/// A value that a rule of this crate does not take, with what was given
+/// and what is allowed: a classic problem's size or board
+/// ([`classic::queens_within`], [`classic::macmahon_board`]), a size in
+/// bytes ([`memory::parse_size`]), a number of threads
+/// ([`parallel::threads_allowed`]). A front end words it, naming its flag.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    /// `n` outside 1 to `max` for the classic `problem` (`queens`).
+    #[error("{problem}: n must be from 1 to {max}, not {n}")]
+    ProblemSize {
+        problem: &'static str,
+        n: usize,
+        max: usize,
+    },
+    /// MacMahon's squares in other than 2, 3 or 4 colours.
+    #[error("MacMahon's squares have 2, 3 or 4 colours, not {colours}")]
+    Colours { colours: usize },
+    /// A MacMahon board that is not `ROWSxCOLS` with one cell for each of
+    /// the `squares` of `colours` colours.
+    #[error("the board is ROWSxCOLS with one cell per square ({squares} with {colours} colours), not {board:?}")]
+    Board {
+        board: String,
+        colours: usize,
+        squares: usize,
+    },
+    /// A size in bytes that does not start with a whole number.
+    #[error("not a size: a whole number, then K, M, G or T (2GiB, 512M)")]
+    NotASize,
+    /// A size in bytes with a unit other than K, M, G or T.
+    #[error("unknown unit {unit:?}: use K, M, G or T (2GiB, 512M)")]
+    UnknownUnit { unit: String },
+    /// A size in bytes beyond 64 bits.
+    #[error("too large a size")]
+    SizeTooLarge,
+    /// No thread at all.
+    #[error("a search needs at least 1 thread")]
+    NoThreads,
+    /// More threads than [`parallel::max_threads`]: `per_core` for each of
+    /// the `cores`.
+    #[error(
+        "{threads} threads: at most {max} ({per_core} per core, and this machine has {cores})"
+    )]
+    TooManyThreads {
+        threads: usize,
+        max: usize,
+        per_core: usize,
+        cores: usize,
+    },
 }

@@ -26,7 +26,11 @@
 //! on other systems, or where nothing can be read, it is `None` and callers
 //! fall back to a fixed default. The parsers are pure functions of the
 //! files' text, tested on their own.
+//!
+//! A size a user gives (a cache's, `2GiB`) is read by [`parse_size`]: one
+//! rule for every front end.
 
+use crate::ValueError;
 use std::path::{Path, PathBuf};
 
 /// What the process may use, as far as it could be read (each `None` when
@@ -191,6 +195,31 @@ fn ancestors(base: &Path, path: &str) -> Vec<PathBuf> {
     dirs
 }
 
+/// A size in bytes: a whole number, optionally followed by K, M, G or T
+/// (with or without `iB` or `B`: binary multiples all, 1K = 1024 bytes),
+/// else [`ValueError::NotASize`], [`ValueError::UnknownUnit`] or
+/// [`ValueError::SizeTooLarge`].
+pub fn parse_size(s: &str) -> Result<u64, ValueError> {
+    let t = s.trim();
+    let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return Err(ValueError::NotASize);
+    }
+    let n: u64 = t[..digits].parse().map_err(|_| ValueError::SizeTooLarge)?;
+    let shift = match t[digits..].trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        unit => {
+            let unit = unit.to_string();
+            return Err(ValueError::UnknownUnit { unit });
+        }
+    };
+    n.checked_mul(1 << shift).ok_or(ValueError::SizeTooLarge)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,5 +293,22 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(Limits::read_from(&dir), Limits::default());
         assert_eq!(Limits::default().cache_size(0.25, 0.25, 1, 77), 77);
+    }
+
+    #[test]
+    fn sizes_in_binary_multiples() {
+        assert_eq!(parse_size("512"), Ok(512));
+        assert_eq!(parse_size(" 2GiB "), Ok(2 << 30));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("3 kb"), Ok(3 << 10));
+        assert_eq!(parse_size("1t"), Ok(1 << 40));
+        assert_eq!(parse_size("G"), Err(ValueError::NotASize));
+        let unit = "PB".to_string();
+        assert_eq!(parse_size("1pb"), Err(ValueError::UnknownUnit { unit }));
+        assert_eq!(parse_size("16777216T"), Err(ValueError::SizeTooLarge));
+        assert_eq!(
+            parse_size("99999999999999999999"),
+            Err(ValueError::SizeTooLarge)
+        );
     }
 }

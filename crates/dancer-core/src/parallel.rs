@@ -36,6 +36,7 @@
 use crate::engines::{DescendError, Engine, EngineError, EngineKind, Event};
 use crate::problem::{OptionId, Problem};
 use crate::stats::Stats;
+use crate::ValueError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -106,6 +107,23 @@ pub fn max_threads() -> usize {
 pub fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The rule for a number of threads a user asks for: from 1 to
+/// [`max_threads`] (1 without asking how many cores there are), else
+/// [`ValueError::NoThreads`] or [`ValueError::TooManyThreads`].
+pub fn threads_allowed(threads: usize) -> Result<usize, ValueError> {
+    match threads {
+        0 => Err(ValueError::NoThreads),
+        1 => Ok(1),
+        n if n > max_threads() => Err(ValueError::TooManyThreads {
+            threads: n,
+            max: max_threads(),
+            per_core: THREADS_PER_CORE,
+            cores: cores(),
+        }),
+        n => Ok(n),
+    }
 }
 
 /// `threads` as a search uses it: 1 to [`max_threads`].
@@ -368,6 +386,32 @@ impl Stop {
 impl std::fmt::Display for Stop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// What a search came to, from the solutions it found and why it
+/// stopped: the one rule every front end's exit status follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchVerdict {
+    /// At least one solution, also when a limit stopped the search (it
+    /// found what was asked).
+    Found,
+    /// None, after a complete search.
+    NoneFound,
+    /// Interrupted, whatever it found: the result is partial, and must not
+    /// be taken for a complete one.
+    Interrupted,
+}
+
+impl SearchVerdict {
+    /// The verdict on a search that found `solutions` and `stopped` early
+    /// or not.
+    pub fn of(solutions: u64, stopped: Option<Stop>) -> SearchVerdict {
+        match stopped {
+            Some(Stop::Interrupted) => SearchVerdict::Interrupted,
+            _ if solutions > 0 => SearchVerdict::Found,
+            _ => SearchVerdict::NoneFound,
+        }
     }
 }
 
@@ -688,5 +732,46 @@ fn report(
             continue;
         }
         deliver(&mut rep, r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_from_1_to_4_per_core() {
+        assert_eq!(threads_allowed(0), Err(ValueError::NoThreads));
+        assert_eq!(threads_allowed(1), Ok(1));
+        assert_eq!(threads_allowed(max_threads()), Ok(max_threads()));
+        let e = threads_allowed(max_threads() + 1).unwrap_err();
+        let max = max_threads();
+        let (per_core, cores) = (THREADS_PER_CORE, cores());
+        let threads = max + 1;
+        let too_many = ValueError::TooManyThreads {
+            threads,
+            max,
+            per_core,
+            cores,
+        };
+        assert_eq!(e, too_many);
+    }
+
+    #[test]
+    fn the_verdict_on_a_search() {
+        assert_eq!(SearchVerdict::of(3, None), SearchVerdict::Found);
+        assert_eq!(SearchVerdict::of(0, None), SearchVerdict::NoneFound);
+        // a limit reached found what was asked
+        assert_eq!(
+            SearchVerdict::of(1, Some(Stop::Limit)),
+            SearchVerdict::Found
+        );
+        // an interruption is never taken for a complete answer
+        for n in [0, 5] {
+            assert_eq!(
+                SearchVerdict::of(n, Some(Stop::Interrupted)),
+                SearchVerdict::Interrupted
+            );
+        }
     }
 }

@@ -9,6 +9,8 @@
 //!   documented in one place.
 //! * [`out_file`]: writing a file without losing anyone's data (never the
 //!   input, never over a FIFO, a device or a link, whole or not at all).
+//! * [`roff`]: the last touches to a man page (its title first, an EXIT
+//!   STATUS section).
 //! * [`text`]: reading an input whole as text within caps on its size and
 //!   its lines (an input is hostile until read).
 //!
@@ -20,6 +22,7 @@ pub mod dlx;
 pub mod json;
 pub mod ndjson;
 pub mod out_file;
+pub mod roff;
 pub mod text;
 
 use std::fmt;
@@ -70,6 +73,13 @@ pub enum FormatError {
     #[error("cannot read {file}")]
     Read {
         file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A folder that could not be created (see [`out_file::write_into`]).
+    #[error("cannot create {dir}")]
+    Create {
+        dir: String,
         #[source]
         source: std::io::Error,
     },

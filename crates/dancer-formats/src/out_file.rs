@@ -335,6 +335,29 @@ impl OutSet {
     }
 }
 
+/// Writes `files`, each a name and its bytes, into the folder `dir`,
+/// created first with its parents when missing ([`FormatError::Create`]
+/// when it cannot be): each an [`OutKind::Product`], checked as an
+/// [`OutSet`] checks the files of one run (a set of man pages). Returns
+/// how many were written.
+pub fn write_into(
+    dir: &Path,
+    files: impl IntoIterator<Item = (String, Vec<u8>)>,
+) -> Result<usize, FormatError> {
+    std::fs::create_dir_all(dir).map_err(|source| FormatError::Create {
+        dir: dir.display().to_string(),
+        source,
+    })?;
+    let mut set = OutSet::new([]);
+    let mut n = 0;
+    for (name, data) in files {
+        set.add(&dir.join(&name), OutKind::Product, &name)?
+            .write(&data)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -442,5 +465,19 @@ mod tests {
                 .unwrap_err();
             assert!(format!("{e:#}").contains("No space left"), "{e:#}");
         }
+    }
+
+    #[test]
+    fn a_folder_of_files_is_created_and_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let man = dir.path().join("share/man1");
+        let pages = [("a.1", "A"), ("b.1", "B")].map(|(n, t)| (n.to_string(), t.into()));
+        assert_eq!(super::write_into(&man, pages).unwrap(), 2);
+        assert_eq!(std::fs::read_to_string(man.join("b.1")).unwrap(), "B");
+        let twice = [("a.1", "A"), ("a.1", "B")].map(|(n, t)| (n.to_string(), t.into()));
+        assert!(super::write_into(&man, twice).is_err());
+        let file = man.join("a.1");
+        let e = super::write_into(&file.join("x"), []).unwrap_err();
+        assert!(e.to_string().starts_with("cannot create "), "{e}");
     }
 }
