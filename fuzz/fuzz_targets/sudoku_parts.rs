@@ -41,7 +41,7 @@
 
 use dancer_runs::batch::{
     count_lines, fingerprint, format_of, line_bytes, merge, part_lines, part_of, to_rerun,
-    MergeError, Part, PartFile, COMMANDS, FORMAT, MAX_SECONDS,
+    PartsMergeError, Part, PartFile, COMMANDS, FORMAT, MAX_SECONDS,
 };
 use dancer_runs::parts::{PartsError, MAX_LISTED};
 use dancer_runs::search::ShardSpec;
@@ -228,9 +228,9 @@ fn checked_total(t: &Tally) -> Option<u64> {
 /// What `merge` must say of `parts`, by the checks the module documents,
 /// in their order: `Err(None)` for a `Different` (checked apart: which
 /// field it names is the merge's), else the error or the tally.
-fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<MergeError>> {
+fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<PartsMergeError>> {
     let Some((_, first)) = parts.first() else {
-        return Err(Some(MergeError::Parts(PartsError::NoParts {
+        return Err(Some(PartsMergeError::Parts(PartsError::NoParts {
             noun: "part",
         })));
     };
@@ -254,7 +254,7 @@ fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<MergeErr
         .take(MAX_LISTED)
         .collect();
     if !missing.is_empty() {
-        return Err(Some(MergeError::Parts(PartsError::Missing {
+        return Err(Some(PartsMergeError::Parts(PartsError::Missing {
             noun: "part",
             n,
             missing,
@@ -269,7 +269,7 @@ fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<MergeErr
         .take(MAX_LISTED)
         .collect();
     if !incomplete.is_empty() {
-        return Err(Some(MergeError::Parts(PartsError::Incomplete {
+        return Err(Some(PartsMergeError::Parts(PartsError::Incomplete {
             noun: "part",
             n,
             incomplete,
@@ -278,17 +278,17 @@ fn expected_merge(parts: &[(String, PartFile)]) -> Result<Tally, Option<MergeErr
     let tallies: Vec<Tally> = parts.iter().map(|(_, p)| p.tally()).collect();
     match checked_sum(tallies.iter()) {
         Some(t) if checked_total(&t).is_some() => Ok(t),
-        _ => Err(Some(MergeError::Overflow)),
+        _ => Err(Some(PartsMergeError::Overflow)),
     }
 }
 
 /// The first part (by the order given) numbered outside 1 to N
 /// (`OutOfRange`, N the first part's) or given twice (`Twice`).
-fn misnumbered(parts: &[(String, PartFile)]) -> Option<MergeError> {
+fn misnumbered(parts: &[(String, PartFile)]) -> Option<PartsMergeError> {
     let n = parts.first().map_or(0, |(_, p)| p.shards);
     for (j, (f, p)) in parts.iter().enumerate() {
         if p.shard == 0 || p.shard > n {
-            return Some(MergeError::Parts(PartsError::OutOfRange {
+            return Some(PartsMergeError::Parts(PartsError::OutOfRange {
                 noun: "part",
                 file: f.clone(),
                 k: p.shard,
@@ -296,7 +296,7 @@ fn misnumbered(parts: &[(String, PartFile)]) -> Option<MergeError> {
             }));
         }
         if let Some((a, _)) = parts[..j].iter().find(|(_, q)| q.shard == p.shard) {
-            return Some(MergeError::Parts(PartsError::Twice {
+            return Some(PartsMergeError::Parts(PartsError::Twice {
                 noun: "part",
                 k: p.shard,
                 n: p.shards,
@@ -347,7 +347,7 @@ fn check_merge(parts: &[(String, PartFile)], checked: bool) {
             }
         }
         (
-            Err(MergeError::Parts(PartsError::Different {
+            Err(PartsMergeError::Parts(PartsError::Different {
                 first,
                 other,
                 first_value,
@@ -383,7 +383,7 @@ fn check_merge(parts: &[(String, PartFile)], checked: bool) {
         // the checks before the missing parts are merge's
         (
             Err(
-                e @ MergeError::Parts(
+                e @ PartsMergeError::Parts(
                     PartsError::NoParts { .. }
                     | PartsError::Different { .. }
                     | PartsError::OutOfRange { .. }
@@ -444,7 +444,7 @@ fn check_merge(parts: &[(String, PartFile)], checked: bool) {
                     r.ranges.is_empty(),
                     !matches!(
                         got,
-                        Err(MergeError::Parts(
+                        Err(PartsMergeError::Parts(
                             PartsError::Missing { .. } | PartsError::Incomplete { .. }
                         ))
                     ),
@@ -510,7 +510,7 @@ fn check_made_up(p: &PartFile) {
             let name = format!("given-{}.json", p.shard);
             assert_eq!(
                 got,
-                Err(MergeError::Parts(PartsError::Incomplete {
+                Err(PartsMergeError::Parts(PartsError::Incomplete {
                     noun: "part",
                     n,
                     incomplete: vec![(p.shard, name)]

@@ -15,7 +15,7 @@ use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use dancer_core::parallel::Stop;
 use dancer_formats::ndjson::SolveRecord;
-use dancer_runs::batch::{self, MergeError, PartFile};
+use dancer_runs::batch::{self, PartFile, PartsMergeError};
 use dancer_runs::parts::{PartsError, ToRerun};
 use dancer_runs::search::{self, Saved};
 use dancer_runs::GivenParts;
@@ -122,10 +122,10 @@ fn print_parts(args: &MergeArgs, parts: &[(String, PartFile)], out: &mut Out) ->
     }
     let m = batch::merge(parts).map_err(|e| match e {
         // what to do about it, in the command line's words
-        MergeError::Parts(PartsError::Missing { n, .. }) => {
+        PartsMergeError::Parts(PartsError::Missing { n, .. }) => {
             anyhow!("{e} (run each with --shard K/{n})")
         }
-        MergeError::Parts(PartsError::Incomplete { n, .. }) => {
+        PartsMergeError::Parts(PartsError::Incomplete { n, .. }) => {
             anyhow!("{e} (finish each with --shard K/{n} --resume FILE)")
         }
         e => e.into(),

@@ -328,7 +328,7 @@ pub struct PartFile {
 /// A part file that cannot be read back: not JSON of a part, damaged, or
 /// a field out of range.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
+pub enum PartReadError {
     #[error("not a Sudoku shard part file: {0}")]
     Json(#[from] serde_json::Error),
     #[error("not a Sudoku shard part file (format {0:?})")]
@@ -439,29 +439,29 @@ impl PartFile {
 
     /// Reads a part file and checks it whole (see the module
     /// documentation).
-    pub fn from_json(text: &str) -> Result<PartFile, ReadError> {
+    pub fn from_json(text: &str) -> Result<PartFile, PartReadError> {
         // another kind of file says so, rather than which field it lacks
         if let Some(f) = format_of(text) {
             if f != FORMAT {
-                return Err(ReadError::Format(f));
+                return Err(PartReadError::Format(f));
             }
         }
         let p: PartFile = serde_json::from_str(text)?;
         if p.checksum.is_empty() {
-            return Err(ReadError::NoChecksum);
+            return Err(PartReadError::NoChecksum);
         }
         if p.checksum != checksum_of(&p) {
-            return Err(ReadError::Checksum);
+            return Err(PartReadError::Checksum);
         }
         p.validate()?;
         Ok(p)
     }
 
     /// Every field in range, and consistent with the others.
-    pub fn validate(&self) -> Result<(), ReadError> {
-        let bad = |field: &'static str, why: String| Err(ReadError::Field { field, why });
+    pub fn validate(&self) -> Result<(), PartReadError> {
+        let bad = |field: &'static str, why: String| Err(PartReadError::Field { field, why });
         if self.format != FORMAT {
-            return Err(ReadError::Format(self.format.clone()));
+            return Err(PartReadError::Format(self.format.clone()));
         }
         if !COMMANDS.contains(&self.command.as_str()) {
             return bad(
@@ -594,7 +594,7 @@ impl PartFile {
         settings: &PartSettings,
         spec: ShardSpec,
         resume: Option<&str>,
-    ) -> Result<PartFile, ReadError> {
+    ) -> Result<PartFile, PartReadError> {
         let (print, lines) = (settings.fingerprint(text), count_lines(text));
         let command = settings.output.command();
         let Some(saved) = resume else {
@@ -787,7 +787,7 @@ impl PartRun {
 
 /// Parts that do not merge.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MergeError {
+pub enum PartsMergeError {
     #[error(transparent)]
     Parts(#[from] PartsError),
     #[error("the counts add up to more than 64 bits can hold (a damaged or forged file?)")]
@@ -807,7 +807,7 @@ fn add_tally(a: &Tally, b: &Tally) -> Option<Tally> {
 
 /// What the parts of a run add up to.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Merged {
+pub struct PartsMerged {
     /// The indices of the parts given, in the order of their numbers K:
     /// their outputs, printed in this order, are the whole run's.
     pub order: Vec<usize>,
@@ -825,14 +825,14 @@ pub struct Merged {
 /// of other inputs, commands, versions or splits, a part numbered outside
 /// 1 to N or given twice, parts missing and parts incomplete
 /// ([`crate::parts`]).
-pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
+pub fn merge(parts: &[(String, PartFile)]) -> Result<PartsMerged, PartsMergeError> {
     let numbered = crate::parts::numbered(parts)?;
     numbered.all_there::<PartFile>()?;
     numbered.all_complete(parts)?;
     let mut tally = Tally::default();
     let mut seconds = 0.0;
     for (_, p) in parts {
-        tally = add_tally(&tally, &p.tally()).ok_or(MergeError::Overflow)?;
+        tally = add_tally(&tally, &p.tally()).ok_or(PartsMergeError::Overflow)?;
         seconds += p.seconds;
     }
     // the puzzles in all, as the summary says them
@@ -843,8 +843,8 @@ pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
                 .checked_add(t.none)?
                 .checked_add(t.invalid)
         })
-        .ok_or(MergeError::Overflow)?;
-    Ok(Merged {
+        .ok_or(PartsMergeError::Overflow)?;
+    Ok(PartsMerged {
         order: numbered.by_number.into_values().collect(),
         tally,
         command: parts[0].1.command.clone(),
@@ -858,7 +858,7 @@ pub fn merge(parts: &[(String, PartFile)]) -> Result<Merged, MergeError> {
 /// as `sbatch --array` takes them: `3,5-6`), found in time and memory of
 /// the parts given (not of N). The checks of [`merge`] but the missing
 /// and incomplete parts come first.
-pub fn to_rerun(parts: &[(String, PartFile)]) -> Result<ToRerun, MergeError> {
+pub fn to_rerun(parts: &[(String, PartFile)]) -> Result<ToRerun, PartsMergeError> {
     Ok(crate::parts::numbered(parts)?.to_rerun(parts))
 }
 
@@ -1063,14 +1063,14 @@ mod tests {
         let edited = forged(&p, false, |v| v["unique"] = 2.into());
         assert!(matches!(
             PartFile::from_json(&edited),
-            Err(ReadError::Checksum)
+            Err(PartReadError::Checksum)
         ));
         let no_sum = forged(&p, false, |v| {
             v.as_object_mut().unwrap().remove("checksum");
         });
         assert!(matches!(
             PartFile::from_json(&no_sum),
-            Err(ReadError::NoChecksum)
+            Err(PartReadError::NoChecksum)
         ));
         type Edit = Box<dyn Fn(&mut serde_json::Value)>;
         let cases: Vec<(&str, Edit)> = vec![
@@ -1096,7 +1096,7 @@ mod tests {
         for (field, f) in cases {
             let text = forged(&p, true, f);
             match PartFile::from_json(&text) {
-                Err(ReadError::Field { field: got, .. }) => assert_eq!(got, field, "{text}"),
+                Err(PartReadError::Field { field: got, .. }) => assert_eq!(got, field, "{text}"),
                 other => panic!("{field}: {other:?}"),
             }
         }
@@ -1115,8 +1115,8 @@ mod tests {
         ] {
             let e = PartFile::from_json(&text).unwrap_err();
             let got = match e {
-                ReadError::Format(_) => "format",
-                ReadError::Json(_) => "json",
+                PartReadError::Format(_) => "format",
+                PartReadError::Json(_) => "json",
                 _ => "other",
             };
             assert_eq!(got, want, "{text}: {e}");
@@ -1156,7 +1156,7 @@ mod tests {
         assert!(
             matches!(
                 e,
-                MergeError::Parts(PartsError::Different {
+                PartsMergeError::Parts(PartsError::Different {
                     field: Field {
                         what: "numbers of parts",
                         ..
@@ -1194,7 +1194,7 @@ mod tests {
         );
         assert!(matches!(
             merge(&big),
-            Err(MergeError::Parts(PartsError::Missing { .. }))
+            Err(PartsMergeError::Parts(PartsError::Missing { .. }))
         ));
     }
 
@@ -1316,10 +1316,10 @@ mod tests {
             let moved = PartFile::start("1\n", "t.txt", &settings, spec(k, 3), Some(&json));
             assert!(matches!(
                 moved,
-                Err(ReadError::Resume(PartResumeError::Input { .. }))
+                Err(PartReadError::Resume(PartResumeError::Input { .. }))
             ));
             let bad = PartFile::start(TEXT, "t.txt", &settings, spec(k, 3), Some("{}"));
-            assert!(matches!(bad, Err(ReadError::Json(_))));
+            assert!(matches!(bad, Err(PartReadError::Json(_))));
         }
         let json = String::from_utf8(
             PartFile::start(TEXT, "t", &settings, spec(1, 3), None)
@@ -1334,7 +1334,7 @@ mod tests {
         let other = PartFile::start(TEXT, "t.txt", &solve, spec(1, 3), Some(&json));
         assert!(matches!(
             other,
-            Err(ReadError::Resume(PartResumeError::Command { .. }))
+            Err(PartReadError::Resume(PartResumeError::Command { .. }))
         ));
         assert_eq!(output, whole);
         assert_eq!(sum, t);

@@ -56,7 +56,7 @@ pub enum GivenError {
     #[error("{}: cannot merge it", file.display())]
     Part {
         file: PathBuf,
-        source: batch::ReadError,
+        source: batch::PartReadError,
     },
     /// A part whose file is not what it was when it was checked.
     #[error("{}: the file changed while the parts were merged", file.display())]
@@ -82,7 +82,7 @@ fn part<E: From<GivenError>>(
     };
     PartFile::from_json(&text).map_err(|e| {
         E::from(match e {
-            batch::ReadError::Format(found) => GivenError::NotAPart {
+            batch::PartReadError::Format(found) => GivenError::NotAPart {
                 file,
                 found,
                 first: files[0].to_path_buf(),
