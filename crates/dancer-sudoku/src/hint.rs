@@ -8,7 +8,7 @@
 //! on the others, and the search for a step on a grid with many solutions
 //! can be long.
 
-use crate::logic::{self, Budget, MarkedGrid, Step, Stopped};
+use crate::logic::{self, Budget, Halted, MarkedGrid, Step};
 use crate::puzzle::Puzzle;
 use crate::rules::cell_name;
 use crate::solve::{Solver, Status, SudokuEngine};
@@ -52,7 +52,7 @@ pub enum Hint {
     /// No known technique makes progress.
     Stuck,
     /// The budget ran out before the step was found ([`hint_within`]).
-    Stopped(Stopped),
+    Stopped(Halted),
 }
 
 /// A puzzle that gets no hint at all.
@@ -253,10 +253,10 @@ impl Hint {
 }
 
 /// Why a hint search stopped, and what it ruled out.
-fn stopped_text(s: &Stopped) -> String {
+fn stopped_text(s: &Halted) -> String {
     let why = match s.why {
-        logic::Stop::Timeout => "No hint within the time allowed",
-        logic::Stop::Interrupted => "Interrupted",
+        logic::Halt::Timeout => "No hint within the time allowed",
+        logic::Halt::Interrupted => "Interrupted",
     };
     format!(
         "{why}: the next step rates at least {:.1} (every easier technique was tried)",

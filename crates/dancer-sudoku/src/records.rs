@@ -389,8 +389,8 @@ mod tests {
             rate_text(&Ok(Some(r.clone())), ""),
             format!("7.2 {}", r.level.name())
         );
-        r.stopped = Some(logic::Stopped {
-            why: logic::Stop::Timeout,
+        r.stopped = Some(logic::Halted {
+            why: logic::Halt::Timeout,
             at_least: 8.0,
         });
         let t = rate_text(&Ok(Some(r.clone())), "");

@@ -21,7 +21,7 @@
 use dancer_sudoku::generate::{generate, GenerateOptions, GivensSymmetry};
 use dancer_sudoku::logic::{
     apply, find, next_step, next_step_within, rate, rate_at_most, rate_with, rate_within, Budget,
-    Level, MarkedGrid, Step, Stop, Technique as T, ORDER,
+    Halt, Level, MarkedGrid, Step, Technique as T, ORDER,
 };
 use dancer_sudoku::play::{Check, Game, PlayError};
 use dancer_sudoku::{Grid, Puzzle, Rules, Solver, SudokuEngine};
@@ -1567,7 +1567,7 @@ fn a_rating_stops_within_its_budget() {
         |_, _| {},
     );
     let stopped = r.stopped.expect("10 ms is not enough for this one");
-    assert_eq!(stopped.why, Stop::Timeout);
+    assert_eq!(stopped.why, Halt::Timeout);
     assert!(!r.solved);
     assert!(r.at_least() >= r.se && r.at_least() >= stopped.at_least);
     assert_eq!(r.level, Level::of(r.at_least()));
@@ -1579,12 +1579,12 @@ fn a_rating_stops_within_its_budget() {
         &Budget::unlimited().with_cancel(flag.clone()),
         |_, _| {},
     );
-    assert_eq!(r.stopped.map(|s| s.why), Some(Stop::Interrupted));
+    assert_eq!(r.stopped.map(|s| s.why), Some(Halt::Interrupted));
     assert_eq!(r.steps, 0);
     let b = MarkedGrid::from_grid(&g);
     assert!(matches!(
         next_step_within(&b, &Budget::unlimited().with_cancel(flag)),
-        Err(s) if s.why == Stop::Interrupted
+        Err(s) if s.why == Halt::Interrupted
     ));
 
     // a budget that is enough changes nothing

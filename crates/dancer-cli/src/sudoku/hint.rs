@@ -8,7 +8,7 @@ use crate::output::{Found, Out};
 use anyhow::Result;
 use clap::Args;
 use dancer_sudoku::hint::{hint_within, Hint, HintLevel};
-use dancer_sudoku::logic::{Budget, Stop};
+use dancer_sudoku::logic::{Budget, Halt};
 use dancer_sudoku::Layout;
 
 #[derive(Args)]
@@ -45,7 +45,7 @@ pub fn run(args: HintArgs, out: &mut Out) -> Result<Found> {
         out.text(&h.text(level))?;
     }
     Ok(match h {
-        Hint::Stopped(s) if s.why == Stop::Interrupted => Found::Interrupted,
+        Hint::Stopped(s) if s.why == Halt::Interrupted => Found::Interrupted,
         h if h.found() => Found::Some,
         _ => Found::None,
     })

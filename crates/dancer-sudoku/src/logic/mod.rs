@@ -382,7 +382,7 @@ pub fn next_step(board: &MarkedGrid) -> Option<Step> {
 /// digits and words: every equivalent form of a position (digits
 /// relabelled, rows or bands swapped, transposed...) gets the same step,
 /// moved the same way.
-pub fn next_step_within(board: &MarkedGrid, budget: &Budget) -> Result<Option<Step>, Stopped> {
+pub fn next_step_within(board: &MarkedGrid, budget: &Budget) -> Result<Option<Step>, Halted> {
     let (_, to) = crate::canon::canonical(board.values());
     let searched = board.transformed(&to);
     let back = to.inverse();
@@ -399,7 +399,7 @@ pub fn next_step_within(board: &MarkedGrid, budget: &Budget) -> Result<Option<St
 /// When the budget runs out during a group, the groups before it had no
 /// step: the step is at least the lowest base rating of that group and
 /// the ones after it.
-fn next_step_below(board: &MarkedGrid, max: f64, budget: &Budget) -> Result<Option<Step>, Stopped> {
+fn next_step_below(board: &MarkedGrid, max: f64, budget: &Budget) -> Result<Option<Step>, Halted> {
     if board.is_solved() {
         return Ok(None);
     }
@@ -423,7 +423,7 @@ fn next_step_below(board: &MarkedGrid, max: f64, budget: &Budget) -> Result<Opti
             }
             let found = (e.find)(board, limit, budget);
             if let Some(why) = budget.check() {
-                return Err(Stopped {
+                return Err(Halted {
                     why,
                     at_least: floors[i],
                 });
@@ -444,19 +444,19 @@ fn next_step_below(board: &MarkedGrid, max: f64, budget: &Budget) -> Result<Opti
 
 /// Why a search stopped before its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
+pub enum Halt {
     /// Its time ran out.
     Timeout,
     /// It was asked to stop (Ctrl-C).
     Interrupted,
 }
 
-impl Stop {
+impl Halt {
     /// `timeout` or `interrupted`.
     pub fn name(self) -> &'static str {
         match self {
-            Stop::Timeout => "timeout",
-            Stop::Interrupted => "interrupted",
+            Halt::Timeout => "timeout",
+            Halt::Interrupted => "interrupted",
         }
     }
 }
@@ -464,8 +464,8 @@ impl Stop {
 /// A search that stopped early: why, and the least rating of the step it
 /// was looking for.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Stopped {
-    pub why: Stop,
+pub struct Halted {
+    pub why: Halt,
     /// Every step rated below this was ruled out.
     pub at_least: f64,
 }
@@ -507,16 +507,16 @@ impl Budget {
     }
 
     /// `Some` once the search must stop: the flag first, then the clock.
-    pub fn check(&self) -> Option<Stop> {
+    pub fn check(&self) -> Option<Halt> {
         if self
             .cancel
             .as_ref()
             .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
         {
-            return Some(Stop::Interrupted);
+            return Some(Halt::Interrupted);
         }
         match self.deadline {
-            Some(d) if std::time::Instant::now() >= d => Some(Stop::Timeout),
+            Some(d) if std::time::Instant::now() >= d => Some(Halt::Timeout),
             _ => None,
         }
     }
@@ -630,7 +630,7 @@ pub struct Rating {
     pub level: Level,
     /// Set when the budget ran out: the rating is then only a lower bound,
     /// [`Rating::at_least`].
-    pub stopped: Option<Stopped>,
+    pub stopped: Option<Halted>,
 }
 
 impl Rating {
