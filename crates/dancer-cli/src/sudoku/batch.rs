@@ -45,17 +45,12 @@ pub struct CountArgs {
     pub shard: ShardArgs,
 }
 
-#[derive(Args)]
-#[command(after_long_help = SHARDS_HELP)]
-pub struct CheckArgs {
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// Print each puzzle as a grid with box lines above its verdict
-    #[arg(long)]
-    pub pretty: bool,
-    #[command(flatten)]
-    pub shard: ShardArgs,
-}
+/// `check` takes the flags of `solve`, its `--pretty` said as
+/// [`CHECK_PRETTY`].
+pub type CheckArgs = SolveArgs;
+
+/// What `--pretty` does for `check`.
+pub const CHECK_PRETTY: &str = "Print each puzzle as a grid with box lines above its verdict";
 
 /// What `--help` of the batch commands says of shards, after the flags.
 pub const SHARDS_HELP: &str = "\

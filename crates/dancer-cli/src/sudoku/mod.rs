@@ -21,6 +21,7 @@ pub enum SudokuCommand {
     /// Count solutions: one number per puzzle
     Count(batch::CountArgs),
     /// Check: unique / multiple / none / invalid per puzzle; exit 0 only if all are unique
+    #[command(mut_arg("pretty", |a| a.help(batch::CHECK_PRETTY)))]
     Check(batch::CheckArgs),
     /// Write a puzzle's exact cover problem: Knuth's DLX format, or JSON with --json
     Export(common::CommonArgs),
@@ -41,7 +42,8 @@ pub fn one_command(name: &str) -> Option<clap::Command> {
     let sub = match name {
         "solve" => batch::SolveArgs::augment_args(clap::Command::new("solve")),
         "count" => batch::CountArgs::augment_args(clap::Command::new("count")),
-        "check" => batch::CheckArgs::augment_args(clap::Command::new("check")),
+        "check" => batch::CheckArgs::augment_args(clap::Command::new("check"))
+            .mut_arg("pretty", |a| a.help(batch::CHECK_PRETTY)),
         _ => return None,
     };
     Some(
