@@ -40,8 +40,8 @@
 #![no_main]
 
 use dancer_runs::batch::{
-    count_lines, fingerprint, format_of, line_bytes, merge, part_lines, part_of, to_rerun,
-    PartsMergeError, Part, PartFile, COMMANDS, FORMAT, MAX_SECONDS,
+    count_lines, fingerprint, format_of, line_bytes, merge, part_lines, part_of, to_rerun, Part,
+    PartFile, PartsMergeError, COMMANDS, FORMAT, MAX_SECONDS,
 };
 use dancer_runs::parts::{PartsError, MAX_LISTED};
 use dancer_runs::search::ShardSpec;

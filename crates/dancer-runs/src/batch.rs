@@ -608,7 +608,7 @@ impl PartFile {
     /// Whether this part file (read and checked by
     /// [`from_json`](Self::from_json)) goes on with part `spec` of `command` on the
     /// input named `input`, of `lines` lines and fingerprint
-    /// `fingerprint` ([`fingerprint`](crate::batch::fingerprint)).
+    /// `fingerprint` ([`fingerprint`]).
     pub fn resumes(
         &self,
         input: &str,

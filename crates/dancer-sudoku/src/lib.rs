@@ -3,15 +3,18 @@
 //! Sudoku of every size from 4x4 to 25x25, with square or rectangular boxes
 //! or jigsaw regions, and the diagonal and windoku variants.
 //!
+//! The modules in `code` are private: what they offer is re-exported
+//! here, at the crate's root.
+//!
 //! | module | what |
 //! |---|---|
 //! | [`rules`] | [`Rules`]: the size, the boxes or jigsaw regions, the diagonal and windoku variants |
 //! | [`grid`] | [`Grid`]: the cells, parsing and printing |
-//! | [`puzzle`] | [`Puzzle`]: a grid of givens under its rules, read one a line or over several lines ([`read_puzzles`]), checked; [`check_solution`], an independent check of any answer |
+//! | `puzzle` | [`Puzzle`]: a grid of givens under its rules, read one a line or over several lines ([`read_puzzles`]), checked; [`check_solution`], an independent check of any answer |
 //! | [`cover`] | the reduction to exact cover, solved by dancing links |
 //! | [`fast9`] | a bitboard solver for plain 9x9, the fastest path |
 //! | [`propagate`] | a propagating solver for every size and variant (the engine called `logic` on the command line) |
-//! | [`solve`](mod@solve) | [`Solver`]: one API over the three; [`solve()`] |
+//! | `solve` | [`Solver`]: one API over the three; [`solve()`] |
 //! | [`batch`] | batches of puzzles as the command line runs them (the rules asked for, input sniffing: where an argument points, whether a text holds a puzzle; the run on threads in input order, with a progress callback; ratings and what they come to) |
 //! | [`logic`] | the human-style solver: techniques, steps, ratings on the Sudoku Explainer scale, levels |
 //! | [`hint`] | the next step in words |
@@ -44,12 +47,12 @@ pub mod hint;
 pub mod logic;
 pub mod play;
 pub mod propagate;
-pub mod puzzle;
+mod puzzle;
 pub mod records;
 pub mod rules;
-pub mod solve;
+mod solve;
 
 pub use grid::Grid;
-pub use puzzle::{check_solution, read_puzzles, Layout, Puzzle, PuzzleError, PuzzleLine};
+pub use puzzle::{check_solution, read_puzzles, Expected, Layout, Puzzle, PuzzleError, PuzzleLine};
 pub use rules::{Regions, Rules, RulesError};
-pub use solve::{solve, EngineMismatch, Solved, Solver, Status, SudokuEngine};
+pub use solve::{solve, EngineMismatch, Grids, Solved, Solver, Status, SudokuEngine};

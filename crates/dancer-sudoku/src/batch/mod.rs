@@ -10,7 +10,7 @@
 //!   several lines or one puzzle per line ([`is_grid_text`]).
 //! * [`run`], [`run_rendered`] and [`run_watched`] (with a progress
 //!   callback): the batch itself. The text is cut into
-//!   units of at most [`UNIT_LINES`] lines; each unit is read, solved,
+//!   units of at most `UNIT_LINES` lines; each unit is read, solved,
 //!   checked and rendered by one worker thread, and the units are handed
 //!   on in input order as they come back, at most 16 per thread ahead
 //!   of the output (fewer held a hard unit's neighbours back), so that millions of puzzles stream through in little
@@ -18,7 +18,7 @@
 //!   all. Every answer is checked against the rules and the givens before
 //!   it is handed on: an engine's wrong answer becomes an invalid outcome,
 //!   never output.
-//! * The 9x9 lane ([`lane9`]): a line of 81 plain symbols goes straight to
+//! * The 9x9 lane (`lane9`): a line of 81 plain symbols goes straight to
 //!   `fast9` and to checks with bit masks, with none of the general
 //!   structures built; its outcomes are the general path's (a property
 //!   test compares them). It is why `dancer sudoku solve` keeps most of
@@ -196,7 +196,7 @@ pub enum BatchError {
 const UNIT_LINES: usize = 128;
 
 /// The lines (or puzzles) of a unit for a batch of `lines()` on
-/// `threads`: [`UNIT_LINES`], or fewer for a small batch, so that each
+/// `threads`: `UNIT_LINES`, or fewer for a small batch, so that each
 /// thread has at least 64 units to take (a few hard puzzles in one unit
 /// would otherwise leave the other threads idle at the end: 1,465 hard
 /// puzzles in units of 45 gave two threads 1.49 times one thread's
@@ -280,7 +280,7 @@ pub struct Answers<'a> {
 /// unit at a time, with their text, in input order.
 ///
 /// Reading, solving, checking and rendering all happen on the workers, a
-/// unit of at most [`UNIT_LINES`] lines at a time; so does handing the
+/// unit of at most `UNIT_LINES` lines at a time; so does handing the
 /// answers on: a worker that has finished a unit stores it, and whichever
 /// worker holds the hand-on lock passes on every stored unit that comes
 /// next in input order (the others go back to work instead of waiting for
@@ -289,7 +289,7 @@ pub struct Answers<'a> {
 /// start a unit more than `4 x threads` units ahead of the last handed
 /// on, so what waits stays small. Plain
 /// 9x9 lines (81 symbols `1`-`9`, `.` or `0`) with the `auto` or `fast9`
-/// engine take a lane of their own ([`lane9`]) that reads, checks and
+/// engine take a lane of their own (`lane9`) that reads, checks and
 /// solves them without building the general structures; its outcomes are
 /// the same as the general path's, which any other line takes.
 pub fn run_rendered<'t, R>(
