@@ -1,23 +1,12 @@
 //! `dancer example`: the built-in examples, solved and verified, with the
 //! `dlx` engine (Knuth's counts), which they say.
 
-use crate::output::{plural, Found, Out};
+use crate::output::{Found, Out};
 use anyhow::{ensure, Result};
 use dancer_core::{verify, Dlx, Engine};
 
 /// `dancer example --help`: why its counts may differ from `dancer solve`'s.
-pub const LONG_ABOUT: &str = "\
-Solve built-in examples: Knuth's toy problem and the 8 queens, each solution
-checked independently of the engine.
-
-The examples run the dlx engine, Knuth's dancing links step for step, so
-their nodes and updates are those his DLX1 reports: 6 nodes and 30 updates
-for the toy problem. `dancer solve` picks an engine first (--engine auto),
-and for a small packing like the toy problem it picks the bitset engine,
-which searches in its own order and counts one update per item covered by an
-option tried, not one per link changed: `dancer solve toy.dlx` reports 13
-updates for the same problem. `dancer solve --engine dlx toy.dlx` reports the
-30 of this command. Every summary names its engine.";
+pub const LONG_ABOUT: &str = include_str!("../help/example.txt").trim_ascii_end();
 
 /// Knuth's example from "Dancing Links" (and the start of dlx1.w).
 pub const TOY: &str =
@@ -38,12 +27,9 @@ pub fn run(out: &mut Out) -> Result<Found> {
             out.line(&format!("  {}", p.option_text(o)))?;
         }
     }
-    let s = dlx.stats();
     // the engine is named, as in `dancer solve`'s summary: the counts are its
-    let [solutions, nodes, updates] = counts(s);
-    out.line(&format!(
-        "engine dlx: {solutions}, {nodes}, {updates} (as Knuth's DLX1 counts them)\n"
-    ))?;
+    let s = dlx.stats();
+    out.line(&format!("engine dlx: {s} (as Knuth's DLX1 counts them)\n"))?;
 
     let q = dancer_core::classic::queens(8);
     let mut dlx = Dlx::new(&q)?;
@@ -55,9 +41,9 @@ pub fn run(out: &mut Out) -> Result<Found> {
         }
     }
     let s = dlx.stats();
-    let [solutions, nodes, updates] = counts(s);
+    let (solutions, nodes, updates) = (s.solutions, s.nodes, s.updates);
     out.line(&format!(
-        "8 queens, engine dlx: {solutions} (all verified), {nodes}, {updates}"
+        "8 queens, engine dlx: {solutions} solutions (all verified), {nodes} nodes, {updates} updates"
     ))?;
     out.line("the first:")?;
     ensure!(s.solutions == 92, "8 queens must have 92 solutions");
@@ -67,13 +53,4 @@ pub fn run(out: &mut Out) -> Result<Found> {
         out.line(&format!("  {}", cells.join(" ")))?;
     }
     Ok(Found::Some)
-}
-
-/// `2 solutions`, `36 nodes`, `189 updates`: a search's counts in words.
-fn counts(s: &dancer_core::Stats) -> [String; 3] {
-    [
-        plural(s.solutions, "solution", "solutions"),
-        plural(s.nodes, "node", "nodes"),
-        plural(s.updates, "update", "updates"),
-    ]
 }

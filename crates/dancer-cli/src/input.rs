@@ -7,7 +7,7 @@
 
 use anyhow::{Context, Result};
 use dancer_formats::text;
-use dancer_formats::Parsed;
+use dancer_formats::{Parsed, ProblemFormat};
 use std::io::{BufReader, IsTerminal};
 use std::path::Path;
 
@@ -67,34 +67,25 @@ pub fn read_file(path: &Path, limit: u64) -> Result<String> {
     Ok(text::read_file(path, limit)?)
 }
 
-/// Reads a problem from `path` (`-` or none for standard input). The format
-/// is `format`, else guessed from the extension (`.json`), else DLX.
+/// Reads a problem from `path` (`-` or none for standard input), in
+/// `format`, else in the one its name says
+/// ([`ProblemFormat::of_path`]: `.json`, else DLX).
 pub fn read_problem(path: Option<&str>, format: Option<Format>) -> Result<Parsed> {
     let path = path.unwrap_or("-");
-    let format = format.unwrap_or_else(|| {
-        if Path::new(path).extension().is_some_and(|e| e == "json") {
-            Format::Json
-        } else {
-            Format::Dlx
-        }
-    });
+    let format = match format {
+        None => ProblemFormat::of_path(Path::new(path)),
+        Some(Format::Dlx) => ProblemFormat::Dlx,
+        Some(Format::Json) => ProblemFormat::Json,
+    };
     let parsed = if path == "-" {
         let what = match format {
-            Format::Dlx => "the problem (DLX)",
-            Format::Json => "the problem (JSON)",
+            ProblemFormat::Dlx => "the problem (DLX)",
+            ProblemFormat::Json => "the problem (JSON)",
         };
-        let input = stdin(what);
-        match format {
-            Format::Dlx => dancer_formats::dlx::read(input, STDIN_NAME)?,
-            Format::Json => dancer_formats::json::read(input, STDIN_NAME)?,
-        }
+        format.read(stdin(what), STDIN_NAME)?
     } else {
         let file = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
-        let reader = BufReader::with_capacity(1 << 16, file);
-        match format {
-            Format::Dlx => dancer_formats::dlx::read(reader, path)?,
-            Format::Json => dancer_formats::json::read(reader, path)?,
-        }
+        format.read(BufReader::with_capacity(1 << 16, file), path)?
     };
     for w in &parsed.warnings {
         eprintln!("{w}");

@@ -9,23 +9,9 @@ use clap_complete::Shell;
 use std::io::Write;
 use std::path::PathBuf;
 
-pub const COMPLETIONS_ABOUT: &str = "\
-Print a shell completion script for dancer to standard output.
+pub const COMPLETIONS_ABOUT: &str = include_str!("../help/completions.txt").trim_ascii_end();
 
-Install it where your shell looks for completions, e.g.:
-  bash:       dancer completions bash > ~/.local/share/bash-completion/completions/dancer
-  zsh:        dancer completions zsh > ~/.zfunc/_dancer   (with fpath+=~/.zfunc before compinit)
-  fish:       dancer completions fish > ~/.config/fish/completions/dancer.fish
-  elvish:     dancer completions elvish >> ~/.config/elvish/rc.elv
-  powershell: dancer completions powershell >> $PROFILE";
-
-pub const MAN_ABOUT: &str = "\
-Print the man page of dancer (roff) to standard output, or, with --dir, write
-one page per command into a folder: dancer.1, dancer-solve.1,
-dancer-sudoku-solve.1, ...
-
-Read it at once with `dancer man | man -l -`, or install the pages:
-  dancer man --dir ~/.local/share/man/man1   (then `man dancer`, `man dancer-solve`)";
+pub const MAN_ABOUT: &str = include_str!("../help/man.txt").trim_ascii_end();
 
 #[derive(Args)]
 pub struct CompletionsArgs {
@@ -59,7 +45,7 @@ pub fn man(args: ManArgs, out: &mut Out) -> Result<Found> {
             let n = dancer_formats::out_file::write_into(&dir, pages)?;
             eprintln!(
                 "{} in {}",
-                crate::output::plural(n, "page", "pages"),
+                dancer_core::plural(n, "page", "pages"),
                 dir.display()
             );
         }

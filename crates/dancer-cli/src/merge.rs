@@ -10,7 +10,7 @@
 
 use crate::args::JsonArg;
 use crate::input::read_file as read;
-use crate::output::{ending_text, plural, Found, Out};
+use crate::output::{Found, Out};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use dancer_core::parallel::Stop;
@@ -72,19 +72,7 @@ fn sum(args: &MergeArgs, saved: &[(String, Saved)], out: &mut Out) -> Result<Fou
     } else {
         out.line(&m.solutions.to_string())?;
     }
-    let how = match (m.complete, m.stopped) {
-        (true, _) => "complete",
-        (false, Some(s)) => ending_text(Some(s)),
-        (false, None) => "incomplete",
-    };
-    eprintln!(
-        "{}: {}, {}, {}, {:.3} s of work ({how})",
-        plural(m.shards, "shard", "shards"),
-        plural(&m.solutions, "solution", "solutions"),
-        plural(m.stats.nodes, "node", "nodes"),
-        plural(m.stats.updates, "update", "updates"),
-        m.seconds,
-    );
+    eprintln!("{m}");
     Ok(Found::of_search(m.stats.solutions, m.stopped))
 }
 
@@ -95,22 +83,7 @@ fn print_rerun(out: &mut Out, given: usize, r: &ToRerun) -> Result<Found> {
     if !array.is_empty() {
         out.line(&array)?;
     }
-    let incomplete: Vec<String> = r.incomplete.iter().map(|k| k.to_string()).collect();
-    eprintln!(
-        "{} of {}: {}{}",
-        plural(given, "part", "parts"),
-        r.n,
-        if array.is_empty() {
-            "none to run again".to_string()
-        } else {
-            format!("to run again: {array}")
-        },
-        if incomplete.is_empty() {
-            String::new()
-        } else {
-            format!(" (incomplete: {})", incomplete.join(", "))
-        }
-    );
+    eprintln!("{}", r.summary(given));
     Ok(Found::Some)
 }
 
@@ -134,13 +107,7 @@ fn print_parts(args: &MergeArgs, parts: &[(String, PartFile)], out: &mut Out) ->
         out.text(&dancer_runs::reread(&args.files, i, &parts[i].1, read)?.output)?;
     }
     out.flush()?;
-    let (t, command, seconds) = (&m.tally, &m.command, m.seconds);
-    let (parts, puzzles) = (
-        plural(m.shards, "part", "parts"),
-        plural(t.puzzles(), "puzzle", "puzzles"),
-    );
-    let (unique, multiple, none, invalid) = (t.unique, t.multiple, t.none, t.invalid);
-    let line = format!("{parts} of `sudoku {command}`: {puzzles}: {unique} unique, {multiple} multiple, {none} none, {invalid} invalid; {seconds:.3} s of work\n");
+    let line = format!("{m}\n");
     let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
-    Ok(crate::sudoku::common::found(t, m.command == "check"))
+    Ok(crate::sudoku::common::found(&m.tally, m.command == "check"))
 }

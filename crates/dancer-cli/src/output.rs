@@ -109,20 +109,6 @@ impl Found {
     }
 }
 
-/// How a search ended, for the summary on standard error: `complete`,
-/// `stopped at the limit: incomplete`, `interrupted: incomplete`.
-pub fn ending_text(stopped: Option<Stop>) -> &'static str {
-    match stopped {
-        None => "complete",
-        Some(Stop::Limit) => "stopped at the limit: incomplete",
-        Some(Stop::Interrupted) => "interrupted: incomplete",
-    }
-}
-
-/// A count and its noun: `1 solution`, `2 solutions` (see
-/// [`dancer_core::plural`], the one rule).
-pub use dancer_core::plural;
-
 /// Buffered standard output.
 pub struct Out {
     w: BufWriter<std::io::Stdout>,

@@ -1,9 +1,10 @@
 //! `dancer poly`: polyomino and polycube packing puzzles.
 
 use crate::args::{EngineArg, JsonArg, ThreadsArg};
-use crate::output::{ending_text, plural, Found, Out};
+use crate::output::{Found, Out};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{ArgGroup, Args, Subcommand};
+use dancer_core::words::plural;
 use dancer_formats::out_file::{OutFile, OutKind};
 use dancer_poly::model::{Model, Options};
 use dancer_poly::pictures::{Drawing, Pictures, CELL_SIZES};
@@ -12,76 +13,13 @@ use dancer_poly::{catalog, pieces, PolyError, PolyPuzzle};
 use std::path::{Path, PathBuf};
 
 /// `dancer poly solve --help`: the output, the coordinates and the records.
-const SOLVE_HELP: &str = "\
-Solve a puzzle file (TOML), a puzzle on standard input (-), or a built-in
-puzzle by name (see `dancer poly list`).
-
-Each solution is printed as text: one character per board cell, rows from
-y = 0 at the top, the layers of a solid side by side (z = 0 on the left), '.'
-where the board has no cell. A piece with a one-character name placed once
-shows as its name; other placements (longer names such as H01, the copies of
-a piece) get characters of their own, listed in a legend under the grid:
-`YAB: Y` says that Y, A and B are copies of the piece Y. A character the
-legend does not list is the piece of that name. Solutions are separated by a
-blank line. A summary goes to standard error.
-
-Coordinates (puzzle files and --json): a cell is [x, y], or [x, y, z] in a
-box. The origin [0, 0] is the top left cell: x grows to the right, y
-downwards (row y = 0 is the top row), z from the first layer (z = 0) on.
-`rect = [width, height]` is the cells with 0 <= x < width, 0 <= y < height;
-`box = [width, height, depth]` adds 0 <= z < depth; in a picture (`shape`,
-`layers`) the first line is y = 0 and its first character x = 0.
-
---json prints NDJSON, one record per line:
-
-  {\"type\":\"solution\",\"number\":1,\"placements\":[{\"piece\":\"F\",\"cells\":[[1,0],[2,0],...]},...]}
-    One per solution printed.
-      number: 1, 2, 3, ... in the order printed (also the number in the
-        --svg and --png file names).
-      placements: one per piece placed (each copy), by piece in the
-        puzzle's order, each with
-        piece: the piece's name (its true name, whatever the text shows);
-        cells: the board cells it covers, [x, y] or [x, y, z], sorted by z,
-          then y, then x.
-  {\"type\":\"summary\",\"solutions\":8,\"unique\":2,\"nodes\":38728,\"complete\":true,
-   \"seconds\":0.01,\"symmetries\":4}
-    The last record, always there.
-      solutions: solutions found; all of them when complete. When the
-        search stopped at --limit N: exactly the N printed, or with
-        --unique all the solutions of the N classes printed.
-      unique: classes of solutions up to the puzzle's symmetries.
-      nodes: nodes of the engine's search tree.
-      complete: the whole tree was searched (false after --limit or
-        Ctrl-C).
-      seconds: wall-clock time of the search.
-      symmetries: the rotations and reflections of the board that map the
-        puzzle onto itself, the identity included.
-
-The records are typed in the dancer-formats crate (dancer_formats::ndjson:
-PolyRecord, PiecePlacement).
-
-Exit codes: 0 when a solution was found, 1 when none, 2 on any error.";
+const SOLVE_HELP: &str = include_str!("../help/poly-solve.txt").trim_ascii_end();
 
 /// `dancer poly export --help`.
-const EXPORT_HELP: &str = "\
-Write a puzzle's exact cover problem in Knuth's DLX format (for `dancer
-solve` or Knuth's programs).
-
-Items: one primary item per board cell, named x.y (x.y.z in a box; the
-origin is the top left cell, y grows downwards, z from the first layer), and
-one per piece type with a count, named as the piece (u:v|NAME, with DLX3's
-multiplicities, unless it is used exactly once; none for pieces in \"any\"
-number or used 0 times, nor when there is only one piece type). Options:
-every placement of every piece, its cells and its piece.
-By default one piece, or the pieces covering one cell, is restricted to one
-placement per symmetry class, as `dancer poly solve` searches; a solution
-of the exported problem then stands for a whole class.";
+const EXPORT_HELP: &str = include_str!("../help/poly-export.txt").trim_ascii_end();
 
 /// `dancer poly pieces --help`.
-const PIECES_HELP: &str = "\
-Show the pieces of a set (pentominoes, tetrominoes, soma, pentacubes, ...),
-each drawn with '#' for a cell and '.' for none, row y = 0 on top, the layers
-of a solid side by side (z = 0 on the left). Without a set: list the sets.";
+const PIECES_HELP: &str = include_str!("../help/poly-pieces.txt").trim_ascii_end();
 
 #[derive(Subcommand)]
 pub enum PolyCommand {
@@ -295,9 +233,8 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         }
         drawings.iter().try_for_each(|d| write(d, &inputs))
     })?;
-    let (counts, secs) = (&end.counts, end.seconds);
     if args.json.json {
-        out.record(&model.summary_record(counts, secs))?;
+        out.record(&model.summary_record(&end.counts, end.seconds))?;
     } else if args.count {
         out.line(&end.count.to_string())?;
     }
@@ -305,48 +242,14 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     if let Some(f) = &sheet {
         f.write(&bytes(&run.pictures.sheet(f.path()))?)?;
     }
-    eprintln!(
-        "{}: {}, {} unique up to the {}; {} ({engine}, {}), {secs:.3} s ({})",
-        model.puzzle.name,
-        plural(counts.total, "solution", "solutions"),
-        counts.unique,
-        plural(model.symmetries.len(), "symmetry", "symmetries"),
-        plural(counts.nodes, "node", "nodes"),
-        plural(threads, "thread", "threads"),
-        ending_text(end.stopped),
-        engine = counts.engine.unwrap_or(args.engine.engine),
-    );
-    notes(&args, &run.pictures, end.reported);
+    eprintln!("{}", end.summary(&model, threads, args.engine.engine));
+    for note in run.pictures.notes(args.sheet.as_deref(), end.reported) {
+        eprintln!("{note}");
+    }
     Ok(match end.cancelled {
         true => Found::Interrupted,
-        false => Found::of_search(counts.total, end.stopped),
+        false => Found::of_search(end.counts.total, end.stopped),
     })
-}
-
-/// What was written, on standard error, after `n` solutions.
-fn notes(args: &SolveArgs, pictures: &Pictures, n: u64) {
-    for w in pictures.folders() {
-        let files = match w.names() {
-            None => String::new(),
-            Some((first, _)) if w.files() == 1 => format!(" ({first})"),
-            Some((first, last)) => format!(" ({first} to {last})"),
-        };
-        let kind = w.format().extension().to_uppercase();
-        let what = plural(
-            w.files(),
-            &format!("{kind} picture"),
-            &format!("{kind} pictures"),
-        );
-        eprintln!("wrote {what} to {}{files}", w.dir().display());
-    }
-    if let (Some(f), Some(kept)) = (&args.sheet, pictures.on_sheet()) {
-        let of = if n > kept as u64 {
-            format!("the first {kept} of {n} solutions")
-        } else {
-            plural(n, "solution", "solutions")
-        };
-        eprintln!("wrote a contact sheet of {of} to {}", f.display());
-    }
 }
 
 /// `poly solve --memo`: every solution counted with memos (symmetric ones
@@ -378,6 +281,6 @@ fn solve_memo(
         out.line(&r.count.to_string())?;
     }
     out.flush()?;
-    crate::solve::memo_summary(&r, None, memo.memory);
+    eprintln!("{}", memo.summary(&r, None));
     Ok(crate::solve::memo_found(&r))
 }

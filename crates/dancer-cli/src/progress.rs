@@ -1,52 +1,19 @@
 //! Progress bars on standard error, for every command: one place for their
 //! templates, so that each fits an 80-column terminal (a test renders them
-//! at 80 columns), and for the numbers they show: plain and rounded
-//! (`791 puzzles/s`, `3.2M nodes/s`, `eta 1h 05m`), never `791.3741/s`.
+//! at 80 columns). The numbers they show are said as every message says
+//! them ([`dancer_core::words`]: `791 puzzles/s`, `3.2M nodes/s`, `eta 1h
+//! 05m`).
 
+use dancer_core::memo::MemoProgress;
+use dancer_core::words::{duration, rate};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The width every bar fits in.
 #[allow(dead_code)] // (in the tests)
 pub const COLUMNS: usize = 80;
-
-/// A rate, rounded: `791`, `12.3k`, `4.57M`, `1.20G` (three significant
-/// digits from ten thousand on).
-pub fn rate(per_second: f64) -> String {
-    if !per_second.is_finite() || per_second < 0.0 {
-        return "?".into();
-    }
-    if per_second < 10_000.0 {
-        return format!("{per_second:.0}");
-    }
-    let (v, unit) = [(1e3, "k"), (1e6, "M"), (1e9, "G"), (1e12, "T")]
-        .iter()
-        .rev()
-        .find(|(scale, _)| per_second >= *scale * 0.9995)
-        .map(|(scale, unit)| (per_second / scale, *unit))
-        .unwrap_or((per_second, ""));
-    if v >= 99.95 {
-        format!("{v:.0}{unit}")
-    } else if v >= 9.995 {
-        format!("{v:.1}{unit}")
-    } else {
-        format!("{v:.2}{unit}")
-    }
-}
-
-/// A duration, short: `42 s`, `12m 05s`, `3h 07m`, `12d 03h`.
-pub fn duration(secs: f64) -> String {
-    if !secs.is_finite() || secs < 0.0 {
-        return "?".into();
-    }
-    let s = secs.round() as u64;
-    match s {
-        0..60 => format!("{s} s"),
-        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
-        3600..86400 => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
-        _ => format!("{}d {:02}h", s / 86400, s % 86400 / 3600),
-    }
-}
 
 /// Where a bar draws: standard error when it is a terminal, else nowhere.
 pub fn on_terminal() -> Option<ProgressDrawTarget> {
@@ -55,9 +22,52 @@ pub fn on_terminal() -> Option<ProgressDrawTarget> {
         .then(ProgressDrawTarget::stderr)
 }
 
+/// On a terminal, a bar of `len` (a spinner, without) drawn by
+/// `template`, ticking five times a second; elsewhere a hidden one.
+pub fn terminal_bar(len: Option<u64>, template: &str) -> ProgressBar {
+    let style = ProgressStyle::with_template(template).expect("a valid template");
+    styled(len, style)
+}
+
+/// [`terminal_bar`] with a style of its own.
+fn styled(len: Option<u64>, style: ProgressStyle) -> ProgressBar {
+    let Some(target) = on_terminal() else {
+        return ProgressBar::hidden();
+    };
+    let b = ProgressBar::with_draw_target(len, target);
+    b.set_style(style);
+    b.enable_steady_tick(Duration::from_millis(200));
+    b
+}
+
+/// On a terminal, a bar of the puzzles `count` gives, if it gives a
+/// number ([`batch_bar`]); else a hidden one. Not counted off a terminal:
+/// a batch may be a gigabyte.
+pub fn puzzles_bar(count: impl FnOnce() -> Option<u64>) -> ProgressBar {
+    let Some(n) = std::io::stderr().is_terminal().then(count).flatten() else {
+        return ProgressBar::hidden();
+    };
+    let b = batch_bar(ProgressDrawTarget::stderr(), n, "puzzles");
+    b.enable_steady_tick(Duration::from_millis(200));
+    b
+}
+
+/// On a terminal, the spinner of a memoized count, drawn from `pr` by
+/// indicatif's ticker ([`MemoProgress::message`]: within 80 columns);
+/// elsewhere a hidden one.
+pub fn memo_spinner(pr: Arc<MemoProgress>) -> ProgressBar {
+    let start = Instant::now();
+    let memo = move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = w.write_str(&pr.message(start.elapsed().as_secs_f64()));
+    };
+    let style = ProgressStyle::with_template("{spinner} {memo}").expect("a valid template");
+    styled(None, style.with_key("memo", memo))
+}
+
 /// The bar of a search (`dancer solve`): the estimated fraction done, in
 /// thousandths (`set_position(0..=1000)`), the time so far, and a message
-/// of [`search_message`]; the message is cut to fit the terminal.
+/// of a [`Progress`](dancer_core::parallel::Progress) (`92 solutions, 12.3M nodes/s, eta 42 s`); the
+/// message is cut to fit the terminal.
 pub fn search_bar(target: ProgressDrawTarget) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(1000), target);
     bar.set_style(
@@ -65,16 +75,6 @@ pub fn search_bar(target: ProgressDrawTarget) -> ProgressBar {
             .expect("a valid template"),
     );
     bar
-}
-
-/// The message of a [`search_bar`]: `92 solutions, 12.3M nodes/s, eta 42 s`.
-pub fn search_message(solutions: u64, nodes_per_second: f64, eta_seconds: Option<f64>) -> String {
-    format!(
-        "{}, {} nodes/s, eta {}",
-        dancer_core::plural(solutions, "solution", "solutions"),
-        rate(nodes_per_second),
-        eta_seconds.map_or("?".into(), duration)
-    )
 }
 
 /// The bar of a batch of `len` things (`puzzles`, `lines`): `pos/len`,
@@ -106,115 +106,42 @@ pub fn batch_bar(target: ProgressDrawTarget, len: u64, things: &'static str) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use indicatif::TermLike;
-    use std::sync::{Arc, Mutex};
+    use indicatif::InMemoryTerm;
 
-    /// A terminal of 80 columns that keeps what is drawn on it, line by
-    /// line (a line ends at a newline or where it is cleared).
-    #[derive(Debug, Clone, Default)]
-    struct Screen(Arc<Mutex<Vec<String>>>);
-
-    impl Screen {
-        fn add(&self, s: &str, end: bool) {
-            let mut lines = self.0.lock().unwrap();
-            if lines.is_empty() {
-                lines.push(String::new());
-            }
-            lines.last_mut().unwrap().push_str(s);
-            if end {
-                lines.push(String::new());
-            }
-        }
-    }
-
-    impl TermLike for Screen {
-        fn width(&self) -> u16 {
-            COLUMNS as u16
-        }
-        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn write_line(&self, s: &str) -> std::io::Result<()> {
-            self.add(s, true);
-            Ok(())
-        }
-        fn write_str(&self, s: &str) -> std::io::Result<()> {
-            self.add(s, false);
-            Ok(())
-        }
-        fn clear_line(&self) -> std::io::Result<()> {
-            self.add("", true);
-            Ok(())
-        }
-        fn flush(&self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    /// What `bar` draws last, once `set` has been applied.
+    /// What `bar` shows on a terminal of 80 columns once `set` has been
+    /// applied: one line (a line drawn too long would wrap onto a second
+    /// row of the screen, and stay there).
     fn drawn(
         make: impl Fn(ProgressDrawTarget) -> ProgressBar,
         set: impl Fn(&ProgressBar),
     ) -> String {
-        let screen = Screen::default();
+        let screen = InMemoryTerm::new(4, COLUMNS as u16);
         let bar = make(ProgressDrawTarget::term_like(Box::new(screen.clone())));
         set(&bar);
         bar.abandon();
-        let lines = screen.0.lock().unwrap();
-        // every line drawn fits, not only the last
-        for l in lines.iter() {
-            assert!(columns(l) <= COLUMNS, "{l:?}");
-        }
-        lines
-            .iter()
-            .rfind(|l| !l.trim().is_empty())
-            .cloned()
-            .unwrap_or_default()
+        let shown = screen.contents();
+        assert_eq!(shown.lines().count(), 1, "{shown:?}");
+        shown
     }
 
     fn columns(s: &str) -> usize {
         s.chars().count()
     }
 
-    #[test]
-    fn numbers_are_plain_and_rounded() {
-        assert_eq!(rate(791.3741), "791");
-        assert_eq!(rate(0.4), "0");
-        assert_eq!(rate(9_999.4), "9999");
-        assert_eq!(rate(12_345.0), "12.3k");
-        assert_eq!(rate(4_567_890.0), "4.57M");
-        assert_eq!(rate(999_999.0), "1.00M");
-        assert_eq!(rate(123_456_789.0), "123M");
-        assert_eq!(rate(f64::NAN), "?");
-        assert_eq!(duration(0.4), "0 s");
-        assert_eq!(duration(42.0), "42 s");
-        assert_eq!(duration(725.0), "12m 05s");
-        assert_eq!(duration(3.0 * 3600.0 + 7.0 * 60.0), "3h 07m");
-        assert_eq!(duration(1e9), "11574d 01h");
-        assert_eq!(
-            search_message(1, 12_345_678.9, Some(61.0)),
-            "1 solution, 12.3M nodes/s, eta 1m 01s"
-        );
-        assert_eq!(
-            search_message(92, 791.3, None),
-            "92 solutions, 791 nodes/s, eta ?"
-        );
-    }
-
     /// Every bar fits in 80 columns, with its message whole for ordinary
     /// numbers, and cut (never wrapped) for huge ones.
     #[test]
     fn bars_fit_80_columns() {
-        let ordinary = search_message(14_200, 45_600_000.0, Some(3.0 * 3600.0 + 400.0));
+        let at = |solutions, nodes, secs| dancer_core::parallel::Progress {
+            fraction: 0.523,
+            solutions,
+            nodes,
+            units_done: 0,
+            units: 1,
+            elapsed: std::time::Duration::from_secs_f64(secs),
+        };
+        let ordinary = at(14_200, 456_000_000, 10.0).to_string();
+        assert_eq!(ordinary, "14200 solutions, 45.6M nodes/s, eta 9 s");
         let line = drawn(search_bar, |b| {
             b.set_position(523);
             b.set_message(ordinary.clone());
@@ -222,7 +149,7 @@ mod tests {
         assert!(columns(&line) <= COLUMNS, "{line:?}");
         assert!(line.contains(" 52% "), "{line:?}");
         assert!(line.trim_end().ends_with(&ordinary), "{line:?}");
-        let huge = search_message(u64::MAX, 1e15, Some(1e12));
+        let huge = at(u64::MAX, u64::MAX, 1e-6).to_string();
         let line = drawn(search_bar, |b| b.set_message(huge.clone()));
         assert!(columns(&line) <= COLUMNS, "{line:?}");
 

@@ -16,35 +16,7 @@ use dancer_runs::{NewRun, RunFolder};
 use std::path::{Path, PathBuf};
 
 /// `dancer slurm --help`.
-pub const LONG_ABOUT: &str = "\
-Write, and with --submit submit, a Slurm job array that runs a dancer command
-in N parts, and a job that merges them when all have ended well.
-
-Put the command you would run on one machine after `--`:
-
-  dancer slurm --tasks 64 --time 2:00:00 --submit -- solve big.dlx --count
-  dancer slurm --tasks 8 --submit -- poly solve pentomino-6x10 --count
-  dancer slurm --tasks 16 --submit -- sudoku solve puzzles.txt
-
-The commands: `solve FILE --count` (a DLX or JSON problem), `poly solve
-PUZZLE --count` (its exact cover problem, every solution, is written into the
-run's folder) and `sudoku solve|count|check FILE` (a batch, split by lines; the
-merged output is that of one run, in input order).
-
-The run's folder (--dir) gets array.sbatch and merge.sbatch, parts/K.json,
-checkpoints/K.json, logs/ and, once merged, result.txt. It must be new or
-empty, or hold a run not yet run: a run with results, or a folder of yours,
-needs --force, which removes only that run's own parts, checkpoints and
-result, and never a file dancer did not write. Task K runs
-`dancer ... --shard K/N --shard-out DIR/parts/K.json` with its own checkpoint:
-a task killed by its time limit, by scancel or by a node failure goes on from
-its checkpoint when it runs again (requeued, or resubmitted). The merge runs
-after the array ended well (--dependency=afterok); when a task failed,
-`dancer slurm --resubmit DIR` submits the parts that are missing or stopped
-before the end, and a new merge after them.
-
-Tasks run where dancer slurm was run (sbatch --chdir), with --threads set to
---cpus-per-task unless the command sets it.";
+pub const LONG_ABOUT: &str = include_str!("../help/slurm.txt").trim_ascii_end();
 
 #[derive(Args)]
 pub struct SlurmArgs {

@@ -10,12 +10,13 @@
 
 use crate::args::{EngineArg, JsonArg, ProgressArg, ProgressMode, ThreadsArg};
 use crate::input::{read_problem, Format};
-use crate::output::{ending_text, plural, Found, Out};
+use crate::output::{Found, Out};
 use crate::{interrupt, progress};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_core::memo::MemoError;
 use dancer_core::parallel::{Progress, UnitResult};
+use dancer_core::words::plural;
 use dancer_core::Problem;
 use dancer_formats::ndjson::SolveRecord;
 use dancer_formats::out_file::{OutFile, OutKind, OutSet};
@@ -25,7 +26,7 @@ use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -107,29 +108,27 @@ impl Outputs {
     fn new(args: &SolveArgs) -> Result<Outputs> {
         let problem = args.file.as_deref().filter(|f| *f != "-").map(Path::new);
         let mut set = OutSet::new(problem.map(|p| (p, "the problem")));
-        let checkpoint = match (&args.checkpoint, &args.resume) {
-            (Some(p), _) => Some(
-                set.add(p, OutKind::State, "the checkpoint")
-                    .context("--checkpoint")?,
-            ),
-            (None, Some(p)) => Some(
-                set.add(p, OutKind::State, "the checkpoint")
-                    .context("--resume")?,
-            ),
-            _ => None,
+        let mut add = |path: Option<&Path>, kind, what, flag| {
+            let added = path.map(|p| set.add(p, kind, what).context(flag));
+            added.transpose()
         };
-        let shard = args.shard.map(|s| {
-            let path = (args.shard_out.clone())
-                .unwrap_or_else(|| PathBuf::from(format!("shard-{}-of-{}.json", s.k, s.n)));
-            set.add(&path, OutKind::State, "the shard result")
-                .context("--shard-out")
-        });
-        let zdd =
-            (args.zdd.as_ref()).map(|p| set.add(p, OutKind::Product, "the ZDD").context("--zdd"));
+        let (state, product) = (OutKind::State, OutKind::Product);
+        let (checkpoint, resume) = (args.checkpoint.as_deref(), args.resume.as_deref());
+        let flag = if checkpoint.is_some() {
+            "--checkpoint"
+        } else {
+            "--resume"
+        };
+        let checkpoint = add(checkpoint.or(resume), state, "the checkpoint", flag)?;
+        // shard-K-of-N.json by default, as a Sudoku batch's part
+        let shard_out = args.shard_out.as_deref();
+        let shard = (args.shard).map(|s| dancer_runs::batch::part_path(shard_out, None, s));
+        let shard = add(shard.as_deref(), state, "the shard result", "--shard-out")?;
+        let zdd = add(args.zdd.as_deref(), product, "the ZDD", "--zdd")?;
         Ok(Outputs {
             checkpoint,
-            shard: shard.transpose()?,
-            zdd: zdd.transpose()?,
+            shard,
+            zdd,
         })
     }
 }
@@ -207,29 +206,12 @@ impl RunHooks for Printer<'_, '_> {
     }
 
     fn progress(&self, pr: &Progress) {
-        let rate = pr.nodes_per_second();
-        let eta = pr.eta_seconds();
-        match self.args.progress.progress {
-            ProgressMode::Json => {
-                let record = SolveRecord::Progress {
-                    fraction: pr.fraction,
-                    solutions: pr.solutions,
-                    nodes: pr.nodes,
-                    nodes_per_second: rate,
-                    elapsed_seconds: pr.elapsed.as_secs_f64(),
-                    eta_seconds: eta,
-                    units_done: pr.units_done,
-                    units: pr.units,
-                };
-                let line = serde_json::to_string(&record).expect("plain data serialises");
-                eprintln!("{line}");
-            }
-            _ => {
-                if let Some(bar) = &self.bar {
-                    bar.set_position((pr.fraction * 1000.0) as u64);
-                    bar.set_message(progress::search_message(pr.solutions, rate, eta));
-                }
-            }
+        if self.args.progress.progress == ProgressMode::Json {
+            let line = serde_json::to_string(&SolveRecord::progress(pr));
+            eprintln!("{}", line.expect("plain data serialises"));
+        } else if let Some(bar) = &self.bar {
+            bar.set_position((pr.fraction * 1000.0) as u64);
+            bar.set_message(pr.to_string());
         }
     }
 
@@ -292,9 +274,9 @@ pub fn plan_error(e: PlanError, resume: Option<&Path>) -> anyhow::Error {
         }
         PlanError::MemoMemory { asked, left } => anyhow::anyhow!(
             "--memo-memory {}: the memos may take up to twice that, and this process can get at most {} more (its address-space or cgroup limit); ask for at most {}, or leave it out (the default fits the limits)",
-            human_bytes(asked),
-            human_bytes(left),
-            human_bytes(left / 2)
+            dancer_core::words::bytes(asked),
+            dancer_core::words::bytes(left),
+            dancer_core::words::bytes(left / 2)
         ),
         PlanError::Split(SplitError::Saved(e)) => {
             let path = resume.unwrap_or(Path::new("checkpoint"));
@@ -370,87 +352,19 @@ fn run_search(
     let stats = &ran.stats;
     let out = &mut *p.out;
     if args.json.json {
-        let mut record = SolveRecord::summary(stats, ran.complete, ran.stopped);
-        if let SolveRecord::Summary {
-            max_level, profile, ..
-        } = &mut record
-        {
-            if args.stats {
-                *max_level = Some(stats.max_level());
-                *profile = Some(stats.profile_trimmed().to_vec());
-            }
-        }
-        out.record(&record)?;
+        let record = SolveRecord::summary(stats, ran.complete, ran.stopped);
+        out.record(&if args.stats {
+            record.with_profile(stats)
+        } else {
+            record
+        })?;
     } else if args.count {
         out.line(&stats.solutions.to_string())?;
     }
     // the partial result of an interrupted run is out too, before the exit
     out.flush()?;
-    search_summary(args, problem, search, stats, ran.stopped, ran.verified);
+    eprintln!("{}", search.summary(problem, &ran, args.stats));
     Ok(Found::of_search(stats.solutions, ran.stopped))
-}
-
-/// What a split search did, on standard error.
-fn search_summary(
-    args: &SolveArgs,
-    problem: &Problem,
-    search: &SearchRun,
-    stats: &dancer_core::Stats,
-    stopped: Option<dancer_core::parallel::Stop>,
-    verified: Option<u64>,
-) {
-    let secs = stats.elapsed.as_secs_f64();
-    let split = &search.split;
-    // nodes and updates are counted by each engine in its own way: the
-    // summary says whose they are
-    eprintln!(
-        "engine {}: {}, {}, {}, {secs:.3} s ({})",
-        search.engine,
-        plural(stats.solutions, "solution", "solutions"),
-        plural(stats.nodes, "node", "nodes"),
-        plural(stats.updates, "update", "updates"),
-        ending_text(stopped)
-    );
-    if let Some(verified) = verified {
-        eprintln!(
-            "verified {} against the problem, not the engine: {}",
-            plural(verified, "solution", "solutions"),
-            dancer_core::what_is_checked(problem)
-        );
-    }
-    if args.stats {
-        eprintln!(
-            "{}, {} at depth {}; {} ({} primary), {}, {}",
-            plural(search.config.threads, "thread", "threads"),
-            plural(split.plan.units.len(), "unit", "units"),
-            split.plan.depth,
-            plural(problem.n_items(), "item", "items"),
-            problem.n_primary(),
-            plural(problem.n_options(), "option", "options"),
-            plural(problem.n_entries(), "entry", "entries")
-        );
-        eprintln!("maximum level {}", stats.max_level());
-        if secs > 0.0 {
-            eprintln!(
-                "{:.0} nodes/s, {:.0} updates/s",
-                stats.nodes as f64 / secs,
-                stats.updates as f64 / secs
-            );
-        }
-        eprintln!("nodes per level:");
-        for (l, n) in stats.profile_trimmed().iter().enumerate() {
-            eprintln!("  {l:3} {n:12}");
-        }
-    }
-    if let Some(s) = args.shard {
-        eprintln!(
-            "shard {} of {}: {} of {}",
-            s.k,
-            s.n,
-            split.selected.len(),
-            plural(split.plan.units.len(), "unit", "units")
-        );
-    }
 }
 
 /// `dancer solve --count --memo`: the memoizing counter
@@ -465,7 +379,7 @@ fn run_memo(
 ) -> Result<Found> {
     let show = args.progress.progress == ProgressMode::Auto;
     let r = memo_count(problem, memo, outputs.zdd.as_ref(), show)?;
-    let stopped = (!r.complete).then_some(dancer_core::parallel::Stop::Interrupted);
+    let stopped = dancer_runs::summary::memo_stopped(&r);
     if let (Some(s), Some(file)) = (args.shard, &outputs.shard) {
         let saved = Saved::memo_shard(problem, (s.k, s.n), &r);
         file.write(&saved.to_json())
@@ -489,7 +403,7 @@ fn run_memo(
         out.line(&r.count.to_string())?;
     }
     out.flush()?;
-    memo_summary(&r, args.stats.then_some(problem), memo.memory);
+    eprintln!("{}", memo.summary(&r, args.stats.then_some(problem)));
     Ok(memo_found(&r))
 }
 
@@ -505,112 +419,34 @@ pub fn memo_count(
     zdd: Option<&OutFile>,
     show: bool,
 ) -> Result<dancer_core::memo::MemoOutcome> {
-    let shown = show.then(progress::on_terminal).flatten().map(|target| {
-        let pr = Arc::new(dancer_core::memo::MemoProgress::default());
-        (pr.clone(), memo_spinner(target, pr))
-    });
-    let opts = memo.options(shown.as_ref().map(|(pr, _)| pr.clone()));
-    let _spinner = shown.map(|(_, s)| s);
-    let Some(path) = zdd else {
-        return dancer_core::memo::count(problem, &opts).map_err(memo_error);
+    let pr = Arc::new(dancer_core::memo::MemoProgress::default());
+    let spinner = match show {
+        true => progress::memo_spinner(pr.clone()),
+        false => ProgressBar::hidden(),
     };
-    let mut w = path.create()?;
-    let r = dancer_core::memo::count_to_zdd(problem, &opts, &mut w).map_err(memo_error)?;
-    if !r.complete {
-        // an interrupted count leaves no ZDD (the writer, dropped, takes
-        // its temporary file away)
-        return Ok(r);
+    let opts = memo.options((!spinner.is_hidden()).then_some(pr));
+    let r = match zdd {
+        None => dancer_core::memo::count(problem, &opts).map(|r| (r, None)),
+        Some(path) => {
+            let mut w = path.create()?;
+            let r = dancer_core::memo::count_to_zdd(problem, &opts, &mut w);
+            r.map(|r| (r, Some((w, path))))
+        }
+    };
+    spinner.finish_and_clear();
+    let (r, zdd) = r.map_err(memo_error)?;
+    // an interrupted count leaves no ZDD (the writer, dropped, takes its
+    // temporary file away)
+    if let Some((w, path)) = zdd.filter(|_| r.complete) {
+        w.commit().context("cannot write the ZDD")?;
+        eprintln!(
+            "wrote the ZDD of {} to {} ({})",
+            plural(&r.count, "solution", "solutions"),
+            path.path().display(),
+            plural(r.stats.zdd_nodes, "node", "nodes")
+        );
     }
-    w.commit().context("cannot write the ZDD")?;
-    eprintln!(
-        "wrote the ZDD of {} to {} ({})",
-        plural(&r.count, "solution", "solutions"),
-        path.path().display(),
-        plural(r.stats.zdd_nodes, "node", "nodes")
-    );
     Ok(r)
-}
-
-/// A spinner for a memoized count, redrawn five times a second from `pr`
-/// (by indicatif's ticker) until it is dropped: `memo: 12.3M
-/// sub-problems, 4.57M hits, 812 MiB cached, 1.20M/s, 42 s` (within 80
-/// columns).
-struct MemoSpinner(ProgressBar);
-
-impl Drop for MemoSpinner {
-    fn drop(&mut self) {
-        self.0.finish_and_clear();
-    }
-}
-
-fn memo_spinner(
-    target: indicatif::ProgressDrawTarget,
-    pr: Arc<dancer_core::memo::MemoProgress>,
-) -> MemoSpinner {
-    let start = Instant::now();
-    let memo = move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-        let nodes = pr.nodes.load(Ordering::Relaxed);
-        let secs = start.elapsed().as_secs_f64();
-        let (hits, bytes) = (
-            pr.hits.load(Ordering::Relaxed),
-            pr.bytes.load(Ordering::Relaxed),
-        );
-        let rate = nodes as f64 / secs.max(1e-9);
-        let _ = w.write_str(&memo_message(nodes, hits, bytes, rate, secs));
-    };
-    let bar = ProgressBar::with_draw_target(None, target);
-    let style = indicatif::ProgressStyle::with_template("{spinner} {memo}");
-    bar.set_style(style.expect("a valid template").with_key("memo", memo));
-    bar.enable_steady_tick(Duration::from_millis(200));
-    MemoSpinner(bar)
-}
-
-/// The message of a memoized count's spinner.
-pub fn memo_message(nodes: u64, hits: u64, bytes: u64, per_second: f64, secs: f64) -> String {
-    format!(
-        "memo: {} sub-problems, {} hits, {} MiB cached, {}/s, {}",
-        progress::rate(nodes as f64),
-        progress::rate(hits as f64),
-        bytes >> 20,
-        progress::rate(per_second),
-        progress::duration(secs)
-    )
-}
-
-/// What a memoized count did, on standard error; with `stats`, the
-/// problem's size and the rest of the counters too.
-pub fn memo_summary(r: &dancer_core::memo::MemoOutcome, stats: Option<&Problem>, memory: u64) {
-    let s = &r.stats;
-    let stopped = (!r.complete).then_some(dancer_core::parallel::Stop::Interrupted);
-    let mib = |b: u64| b as f64 / f64::from(1 << 20);
-    eprintln!(
-        "memo: {}, {}, {}, {} kept (peak {:.1} MiB), {:.3} s ({})",
-        plural(&r.count, "solution", "solutions"),
-        plural(s.nodes, "node", "nodes"),
-        plural(s.hits, "hit", "hits"),
-        plural(s.entries, "count", "counts"),
-        mib(s.peak_bytes),
-        s.elapsed.as_secs_f64(),
-        ending_text(stopped)
-    );
-    if let Some(problem) = stats {
-        eprintln!(
-            "{} tried, {} stored, {} dropped for the {:.0} MiB cap; frontier of at most {}; {} order",
-            plural(s.options_tried, "option", "options"),
-            plural(s.stored, "count", "counts"),
-            s.evicted,
-            mib(memory),
-            plural(s.width, "item", "items"),
-            if s.own_order { "the problem's own" } else { "a grown" }
-        );
-        eprintln!(
-            "{} ({} primary), {}, {}; one thread",
-            plural(problem.n_items(), "item", "items"),
-            problem.n_primary(),
-            plural(problem.n_options(), "option", "options"),
-            plural(problem.n_entries(), "entry", "entries")
-        );
-    }
 }
 
 /// What a memoized count found, for the exit code.
@@ -621,15 +457,6 @@ pub fn memo_found(r: &dancer_core::memo::MemoOutcome) -> Found {
         Found::None
     } else {
         Found::Some
-    }
-}
-
-/// `512 MiB`, `3.2 GiB`.
-fn human_bytes(b: u64) -> String {
-    if b >= 1 << 30 {
-        format!("{:.1} GiB", b as f64 / f64::from(1 << 30))
-    } else {
-        format!("{} MiB", b >> 20)
     }
 }
 
@@ -659,25 +486,6 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "ck.json: the checkpoint was made with --engine dlx, not bitset"
-        );
-    }
-
-    /// The spinner's message fits 80 columns with its spinner, at the
-    /// largest numbers it shows.
-    #[test]
-    fn memo_message_fits_80_columns() {
-        let m = super::memo_message(
-            999_000_000_000,
-            999_000_000_000,
-            u64::MAX >> 24,
-            9.99e11,
-            9e8,
-        );
-        assert!(m.chars().count() + 2 <= 80, "{m}");
-        let m = super::memo_message(12_300_000, 4_570_000, 812 << 20, 1.2e6, 42.0);
-        assert_eq!(
-            m,
-            "memo: 12.3M sub-problems, 4.57M hits, 812 MiB cached, 1.20M/s, 42 s"
         );
     }
 }

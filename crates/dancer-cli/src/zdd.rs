@@ -6,11 +6,11 @@
 
 use crate::args::JsonArg;
 use crate::input::{read_file, read_problem, read_stdin, Format, MAX_TEXT, STDIN_NAME};
-use crate::output::{plural, Found, Out};
+use crate::output::{Found, Out};
 use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
 use dancer_core::zdd::{verify_solution, work_budget as budget, Zdd, ZddError, ZddForm};
-use dancer_core::Problem;
+use dancer_core::{plural, Problem};
 use dancer_formats::ndjson::ZddRecord;
 use dancer_poly::model::{Cover, Model};
 use dancer_sudoku::{cover::sudoku_grid, PuzzleError};

@@ -28,7 +28,7 @@
 //! | [`rng`] | every random number, through one interface ([`rng::Draw`]): [`rng::SplitMix64`] for new code, the two older streams users got (estimates, generated puzzles) |
 //! | [`classic`] | the n queens and Langford pairs, generated |
 //! | [`cpu`] | what the processor can do (AVX2, BMI), asked once; byte searches that ask nothing |
-//! | [`plural`] | `1 unit`, `2 units`: every count in a message goes through it |
+//! | [`words`] | numbers in messages, said one way by every front end: [`plural`] (`1 unit`, `2 units`: every count in a message goes through it), rates (`12.3M`), durations (`3h 07m`), sizes (`812 MiB`), how a search ended |
 //! | [`ValueError`] | a value given to one of the rules above that it does not take (a classic problem's size, a size in bytes, threads) |
 //!
 //! ```
@@ -58,6 +58,7 @@ mod sink;
 mod solve;
 mod stats;
 mod verify;
+pub mod words;
 pub mod zdd;
 
 pub use count::Count;
@@ -75,24 +76,7 @@ pub use sink::{CollectSink, CountSink, FirstSink, Flow, Sink};
 pub use solve::{all, count, first, solutions, solve, Outcome, Solutions, SolveOptions};
 pub use stats::{Estimate, Stats};
 pub use verify::{verify, what_is_checked, VerifyError};
-
-/// A count and its noun, in the singular for exactly one: `plural(1,
-/// "unit", "units")` is `1 unit`, `plural(0, "unit", "units")` is `0
-/// units`. Every message of the workspace that prints a count before a
-/// noun says it through this (the command line too), so that `1 units`
-/// cannot come back.
-///
-/// ```
-/// use dancer_core::plural;
-/// assert_eq!(plural(1u64, "solution", "solutions"), "1 solution");
-/// assert_eq!(plural(92usize, "solution", "solutions"), "92 solutions");
-/// assert_eq!(plural(0, "time", "times"), "0 times");
-/// ```
-pub fn plural<N: std::fmt::Display>(n: N, one: &str, many: &str) -> String {
-    let n = n.to_string();
-    let noun = if n == "1" { one } else { many };
-    format!("{n} {noun}")
-}
+pub use words::plural;
 
 /// A value that a rule of this crate does not take, with what was given
 /// and what is allowed: a classic problem's size or board

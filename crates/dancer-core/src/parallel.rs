@@ -313,6 +313,27 @@ impl Progress {
     }
 }
 
+/// `92 solutions, 12.3M nodes/s, eta 42 s` (`eta ?` before anything is
+/// done), as progress bars show it.
+///
+/// ```
+/// use dancer_core::parallel::Progress;
+/// use std::time::Duration;
+/// let p = Progress { fraction: 0.0, solutions: 1, nodes: 791, units_done: 0, units: 4, elapsed: Duration::from_secs(1) };
+/// assert_eq!(p.to_string(), "1 solution, 791 nodes/s, eta ?");
+/// let p = Progress { fraction: 0.5, nodes: 12_345_678 * 61, elapsed: Duration::from_secs(61), ..p };
+/// assert_eq!(p.to_string(), "1 solution, 12.3M nodes/s, eta 1m 01s");
+/// ```
+impl std::fmt::Display for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::words::{duration, plural, rate};
+        let solutions = plural(self.solutions, "solution", "solutions");
+        let eta = self.eta_seconds().map_or("?".into(), duration);
+        let rate = rate(self.nodes_per_second());
+        write!(f, "{solutions}, {rate} nodes/s, eta {eta}")
+    }
+}
+
 /// Receives the results of a run. Calls are serialised.
 pub trait Observer: Sync {
     /// A unit is finished (or was stopped): its counters, and its

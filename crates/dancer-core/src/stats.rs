@@ -20,6 +20,20 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
+/// `2 solutions, 36 nodes, 189 updates`: the counters of a search.
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::words::plural;
+        write!(
+            f,
+            "{}, {}, {}",
+            plural(self.solutions, "solution", "solutions"),
+            plural(self.nodes, "node", "nodes"),
+            plural(self.updates, "update", "updates")
+        )
+    }
+}
+
 impl Stats {
     pub(crate) fn new(levels: usize) -> Self {
         Stats {

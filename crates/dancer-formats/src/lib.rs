@@ -136,9 +136,58 @@ pub struct Parsed {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// The formats a problem is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProblemFormat {
+    /// Knuth's text format ([`dlx`]).
+    Dlx,
+    /// The JSON form ([`json`]).
+    Json,
+}
+
+impl ProblemFormat {
+    /// The format a file's name says: JSON when it ends in `.json`, else
+    /// DLX.
+    pub fn of_path(path: &std::path::Path) -> ProblemFormat {
+        match path.extension().is_some_and(|e| e == "json") {
+            true => ProblemFormat::Json,
+            false => ProblemFormat::Dlx,
+        }
+    }
+
+    /// Reads a problem in this format from `input`, named `file` in
+    /// messages.
+    pub fn read<R: std::io::BufRead>(self, input: R, file: &str) -> Result<Parsed, FormatError> {
+        match self {
+            ProblemFormat::Dlx => dlx::read(input, file),
+            ProblemFormat::Json => json::read(input, file),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_problem_is_read_in_the_format_its_name_says() {
+        use std::path::Path;
+        let json = ProblemFormat::of_path(Path::new("p.json"));
+        assert_eq!(json, ProblemFormat::Json);
+        assert_eq!(
+            ProblemFormat::of_path(Path::new("p.json.dlx")),
+            ProblemFormat::Dlx
+        );
+        let p = json.read(
+            r#"{"primary":["A"],"options":[["A"]]}"#.as_bytes(),
+            "p.json",
+        );
+        assert_eq!(p.unwrap().problem.n_options(), 1);
+        let e = ProblemFormat::Dlx
+            .read("A\nB\n".as_bytes(), "p.dlx")
+            .unwrap_err();
+        assert!(e.to_string().starts_with("p.dlx:2:"), "{e}");
+    }
 
     #[test]
     fn locations_are_one_based_and_complete() {

@@ -118,6 +118,33 @@ impl SolveRecord {
         }
     }
 
+    /// This summary with the deepest level and the nodes per level of
+    /// `stats` (what `--stats` adds); other records as they are.
+    pub fn with_profile(mut self, stats: &dancer_core::Stats) -> Self {
+        if let SolveRecord::Summary {
+            max_level, profile, ..
+        } = &mut self
+        {
+            *max_level = Some(stats.max_level());
+            *profile = Some(stats.profile_trimmed().to_vec());
+        }
+        self
+    }
+
+    /// The progress record of a running search.
+    pub fn progress(pr: &dancer_core::parallel::Progress) -> Self {
+        SolveRecord::Progress {
+            fraction: pr.fraction,
+            solutions: pr.solutions,
+            nodes: pr.nodes,
+            nodes_per_second: pr.nodes_per_second(),
+            elapsed_seconds: pr.elapsed.as_secs_f64(),
+            eta_seconds: pr.eta_seconds(),
+            units_done: pr.units_done,
+            units: pr.units,
+        }
+    }
+
     /// The summary of a memoized count (`dancer solve --count --memo`):
     /// `nodes` are the sub-problems it branched on, `updates` the options
     /// it tried.

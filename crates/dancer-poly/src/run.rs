@@ -19,6 +19,8 @@ use crate::pictures::{Drawing, PictureFormat, Pictures};
 use crate::puzzle::{PolyError, PolyPuzzle};
 use dancer_core::memo::MemoOutcome;
 use dancer_core::parallel::Stop;
+use dancer_core::words::{ending, plural};
+use dancer_core::EngineKind;
 use dancer_formats::ndjson::PolyRecord;
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -238,6 +240,59 @@ impl SolveRun {
             cancelled,
             counts,
         })
+    }
+}
+
+impl SolveEnd {
+    /// What the search of `model` did, in words: `pentomino-6x10: 9356
+    /// solutions, 2339 unique up to the 4 symmetries; 1,234 nodes (dlx, 2
+    /// threads), 0.512 s (complete)`; `engine` is the one asked for, said
+    /// when the counts do not name the one that ran.
+    pub fn summary(&self, model: &Model, threads: usize, engine: EngineKind) -> String {
+        let c = &self.counts;
+        format!(
+            "{}: {}, {} unique up to the {}; {} ({}, {}), {:.3} s ({})",
+            model.puzzle.name,
+            plural(c.total, "solution", "solutions"),
+            c.unique,
+            plural(model.symmetries.len(), "symmetry", "symmetries"),
+            plural(c.nodes, "node", "nodes"),
+            c.engine.unwrap_or(engine),
+            plural(threads, "thread", "threads"),
+            self.seconds,
+            ending(self.stopped)
+        )
+    }
+}
+
+impl Pictures {
+    /// What was written, in words, after `n` solutions: a line for each
+    /// folder of pictures (`wrote 3 SVG pictures to out (solution-00001.svg
+    /// to solution-00003.svg)`), and one for the contact sheet written to
+    /// `sheet`.
+    pub fn notes(&self, sheet: Option<&Path>, n: u64) -> Vec<String> {
+        let mut notes: Vec<String> = (self.folders())
+            .map(|w| {
+                let files = match w.names() {
+                    None => String::new(),
+                    Some((first, _)) if w.files() == 1 => format!(" ({first})"),
+                    Some((first, last)) => format!(" ({first} to {last})"),
+                };
+                let kind = w.format().extension().to_uppercase();
+                let (one, many) = (format!("{kind} picture"), format!("{kind} pictures"));
+                let what = plural(w.files(), &one, &many);
+                format!("wrote {what} to {}{files}", w.dir().display())
+            })
+            .collect();
+        if let (Some(f), Some(kept)) = (sheet, self.on_sheet()) {
+            let of = if n > kept as u64 {
+                format!("the first {kept} of {n} solutions")
+            } else {
+                plural(n, "solution", "solutions")
+            };
+            notes.push(format!("wrote a contact sheet of {of} to {}", f.display()));
+        }
+        notes
     }
 }
 

@@ -13,6 +13,7 @@
 //! | [`slurm`] | Slurm job arrays: the scripts, the checks on their values, what a task runs ([`slurm::Task`]), the run's record, what stops a run ([`slurm::ClusterError`]) |
 //! | `folder` (private) | a Slurm run's folder and jobs: a new run's folder checked and written ([`NewRun`]: nothing that is not dancer's removed or overwritten), a run written there ([`RunFolder`]: its parts missing, submitted again, its merge waited for) |
 //! | `given` (private) | the files given to a merge, read: their kind and each part checked ([`GivenParts`]), a part's output read again ([`reread`]) |
+//! | [`summary`] | what a run did, in words: each summary displays itself (a split search's, a memoized count's, the sums of parts) |
 //! | [`signals`] | Ctrl-C, SIGTERM and SIGHUP: the one handler of a process, the cancel flag a run watches |
 //!
 //! The engines, the plans that shards are cut from and the batch itself
@@ -28,6 +29,7 @@ pub mod plan;
 pub mod search;
 pub mod signals;
 pub mod slurm;
+pub mod summary;
 
 mod folder;
 mod given;

@@ -325,6 +325,24 @@ impl ToRerun {
             .collect::<Vec<_>>()
             .join(",")
     }
+
+    /// What is to run again, in words, when `given` parts were given: `3
+    /// of 8 parts: to run again: 4-8 (incomplete: 4)`, or `none to run
+    /// again`.
+    pub fn summary(&self, given: usize) -> String {
+        let array = self.array();
+        let what = match array.is_empty() {
+            true => "none to run again".to_string(),
+            false => format!("to run again: {array}"),
+        };
+        let incomplete: Vec<String> = self.incomplete.iter().map(|k| k.to_string()).collect();
+        let incomplete = match incomplete.is_empty() {
+            true => String::new(),
+            false => format!(" (incomplete: {})", incomplete.join(", ")),
+        };
+        let parts = dancer_core::plural(given, "part", "parts");
+        format!("{parts} of {}: {what}{incomplete}", self.n)
+    }
 }
 
 #[cfg(test)]

@@ -526,6 +526,13 @@ impl Effort {
         }
     }
 
+    /// How far the search is, in words: `412 candidates tried, hardest
+    /// seen SE 7.2`.
+    pub fn message(&self) -> String {
+        let best = (self.best()).map_or(String::new(), |x| format!(", hardest seen SE {x:.1}"));
+        format!("{} candidates tried{best}", self.tries())
+    }
+
     /// An effort that gives up when `cancel` is set or at `deadline`.
     pub fn until(cancel: Arc<AtomicBool>, deadline: std::time::Instant) -> Self {
         Effort {
@@ -656,6 +663,20 @@ pub struct Generated {
 }
 
 impl Generated {
+    /// What a run that made these in `secs` on `threads` from `seed` did,
+    /// in words: `10 puzzles in 0.52 s (52.0 ms each, 2 threads), seed 7`.
+    pub fn summary(&self, secs: f64, threads: usize, seed: u64) -> String {
+        let each = match self.made {
+            0 => String::new(),
+            n => format!("{:.1} ms each, ", secs * 1000.0 / n as f64),
+        };
+        format!(
+            "{} in {secs:.2} s ({each}{}), seed {seed}",
+            dancer_core::plural(self.made, "puzzle", "puzzles"),
+            dancer_core::plural(threads, "thread", "threads"),
+        )
+    }
+
     /// Whether every puzzle was made (with `range`, the ratings wanted,
     /// and `effort`, what the run tried); else [`RequestError::Unmet`].
     pub fn all_made(

@@ -6,7 +6,7 @@
 //! every `--checkpoint-every` seconds, at its end or on a signal), which
 //! `dancer merge` puts back together. Here: flags, bar and messages.
 
-use super::common::{batch_error, found, puzzles_bar, CommonArgs, BOX_HINT};
+use super::common::{batch_error, found, CommonArgs, BOX_HINT};
 use crate::output::{Found, Out};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -53,16 +53,7 @@ pub type CheckArgs = SolveArgs;
 pub const CHECK_PRETTY: &str = "Print each puzzle as a grid with box lines above its verdict";
 
 /// What `--help` of the batch commands says of shards, after the flags.
-pub const SHARDS_HELP: &str = "\
-Shards: a batch file too large for one machine runs in parts, one job each
-(a Slurm array task, say): `--shard K/N` answers the K-th of N even ranges of
-its lines and writes them to a part file, not to standard output; then
-`dancer merge PARTS...` prints exactly what the command prints run whole.
-A part stopped by a signal saves what it answered (exit 130), and so does a
-running part every --checkpoint-every seconds; `--resume PART` goes on from
-it. `dancer merge --missing PARTS...` lists the parts to run again.
-  dancer sudoku solve big.txt --shard 3/16 --shard-out parts/3.json
-  dancer merge parts/*.json > answers.txt";
+pub const SHARDS_HELP: &str = include_str!("../../help/sudoku-shards.txt").trim_ascii_end();
 
 /// `--shard K/N` and its company, for the batch commands.
 #[derive(Args, Clone, Debug)]
@@ -145,7 +136,7 @@ fn run(a: &CommonArgs, sa: &ShardArgs, output: BatchOutput, out: &mut Out) -> Re
 /// of puzzles solved.
 fn bar(text: &str) -> ProgressBar {
     let many = |n: &u64| *n > 100 && !batch::is_grid_text(text, Layout::Auto);
-    puzzles_bar(|| Some(batch::puzzle_lines(text)).filter(many))
+    crate::progress::puzzles_bar(|| Some(batch::puzzle_lines(text)).filter(many))
 }
 
 /// Names a unit's invalid puzzles on standard error.
@@ -159,21 +150,11 @@ fn report(name: &str, a: &Answers) -> std::io::Result<()> {
 }
 
 /// The summary line of a batch on standard error (for more than one
-/// puzzle, or when `--threads` was given).
+/// puzzle, or when `--threads` was given), in one write: standard error
+/// is not buffered.
 fn summary(t: &Tally, elapsed: Duration, threads: usize, threads_given: bool) {
-    let (n, secs) = (t.puzzles(), elapsed.as_secs_f64());
-    if n > 1 || threads_given {
-        // one write: standard error is not buffered
-        let line = format!(
-            "{} in {secs:.3} s: {:.0} puzzles/s ({}); {} unique, {} multiple, {} none, {} invalid\n",
-            plural(n, "puzzle", "puzzles"),
-            n as f64 / secs.max(1e-9),
-            plural(threads, "thread", "threads"),
-            t.unique,
-            t.multiple,
-            t.none,
-            t.invalid
-        );
+    if t.puzzles() > 1 || threads_given {
+        let line = format!("{}\n", t.summary(elapsed.as_secs_f64(), threads));
         let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     }
 }
@@ -212,8 +193,7 @@ fn run_part(
     let p = PartFile::start(&text, &name, &settings, s, saved.transpose()?.as_deref())
         .with_context(|| format!("{from}: cannot resume from it"))?;
     if let Some(path) = resume.filter(|_| p.complete) {
-        let lines = lines_text(&p);
-        eprintln!("{from}: part {s} ({lines}) is complete: nothing to do");
+        eprintln!("{from}: {p} is complete: nothing to do");
         if !same_file(path, &out_path) {
             write_part(&out_file, &p)?;
         }
@@ -233,16 +213,15 @@ fn run_part(
     bar.finish_and_clear();
     summary(&tally, start.elapsed(), b.threads, a.threads.given());
     let (p, file) = (run.part(), out_path.display());
-    let lines = lines_text(p);
     if tally.stopped {
         eprintln!(
-            "interrupted: part {s} ({lines}) saved to {file}, to go on from line {}: run it again with --resume {file}",
+            "interrupted: {p} saved to {file}, to go on from line {}: run it again with --resume {file}",
             p.next
         );
         return Ok(Found::Interrupted);
     }
     let n = plural(p.tally().puzzles(), "puzzle", "puzzles");
-    eprintln!("part {s} ({lines}) complete: {n} in {file}");
+    eprintln!("{p} complete: {n} in {file}");
     Ok(found(&p.tally(), output.all_unique()))
 }
 
@@ -265,14 +244,6 @@ fn part_files(a: &CommonArgs, sa: &ShardArgs, s: ShardSpec) -> Result<(PathBuf, 
     }
     let out_file = OutFile::new(&out_path, OutKind::State, &inputs).context("--shard-out")?;
     Ok((out_path, out_file))
-}
-
-/// `lines 2501 to 5000 of 10000` (or `no line of 3`).
-fn lines_text(p: &PartFile) -> String {
-    match p.first == p.end {
-        true => format!("no line of {}", p.lines),
-        false => format!("lines {} to {} of {}", p.first, p.end - 1, p.lines),
-    }
 }
 
 /// Writes a part file, whole or not at all ([`OutFile::write`]).

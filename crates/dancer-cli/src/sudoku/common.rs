@@ -1,7 +1,7 @@
 //! What the Sudoku subcommands share: the input and rules flags, reading
 //! the input (a file, standard input, or a puzzle given as the argument:
-//! `dancer_sudoku::batch::source` tells which), the progress bars, and the
-//! exit code of a batch's verdict.
+//! `dancer_sudoku::batch::source` tells which), and the exit code of a
+//! batch's verdict.
 
 use crate::args::{JsonArg, Named, ThreadsArg};
 use crate::input::{MAX_SMALL, MAX_TEXT, STDIN_NAME};
@@ -10,10 +10,7 @@ use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use dancer_sudoku::batch::{self, BatchError, BatchVerdict, RulesSpec, Source, SpecError, Tally};
 use dancer_sudoku::{Layout, Puzzle, SudokuEngine};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::Path;
-use std::time::Duration;
 
 #[derive(Args, Clone)]
 pub struct CommonArgs {
@@ -140,32 +137,6 @@ pub fn batch_error(e: BatchError) -> anyhow::Error {
         BatchError::Threads(e) => e.into(),
         e => e.into(),
     }
-}
-
-/// On a terminal, a bar of the puzzles `count` gives, if it gives a
-/// number ([`crate::progress::batch_bar`]: within 80 columns, plain
-/// numbers); else a hidden one.
-pub fn puzzles_bar(count: impl FnOnce() -> Option<u64>) -> ProgressBar {
-    // not counted off a terminal: a batch may be a gigabyte
-    let Some(n) = std::io::stderr().is_terminal().then(count).flatten() else {
-        return ProgressBar::hidden();
-    };
-    let b = crate::progress::batch_bar(ProgressDrawTarget::stderr(), n, "puzzles");
-    b.enable_steady_tick(Duration::from_millis(200));
-    b
-}
-
-/// On a terminal, a bar of `len` (a line, without) drawn by `template`;
-/// elsewhere a hidden one.
-pub fn terminal_bar(len: Option<u64>, template: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let b = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(template);
-    b.set_style(style.unwrap_or_else(|_| ProgressStyle::default_bar()));
-    b.enable_steady_tick(Duration::from_millis(200));
-    b
 }
 
 /// The exit code of a verdict ([`Tally::verdict`], `RateCounts::verdict`).

@@ -3,12 +3,11 @@
 //! blocks are `dancer_sudoku::generate`'s; here are the flags, the words,
 //! the bar and the printing).
 
-use super::common::{batch_error, terminal_bar};
+use super::common::batch_error;
 use crate::args::{JsonArg, Named, ThreadsArg};
 use crate::output::{Found, Out};
 use anyhow::Result;
 use clap::Args;
-use dancer_core::plural;
 use dancer_sudoku::generate::{
     clock_seed, generate_blocks, Effort, GivensSymmetry, Made, RangeError, RatingRange, Request,
     RequestError, ATTEMPTS,
@@ -90,14 +89,12 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
             r.min, r.max
         );
     }
-    let bar = terminal_bar(Some(count), "{pos}/{len} puzzles {elapsed} {wide_msg}");
+    let bar =
+        crate::progress::terminal_bar(Some(count), "{pos}/{len} puzzles {elapsed} {wide_msg}");
     let tick = || {
         if !bar.is_hidden() {
             bar.inc(1);
-            let best = effort
-                .best()
-                .map_or(String::new(), |x| format!(", hardest seen SE {x:.1}"));
-            bar.set_message(format!("{} candidates tried{best}", effort.tries()));
+            bar.set_message(effort.message());
         }
     };
     let (symmetry, json, pretty) = (args.symmetry, args.json.json, args.pretty);
@@ -111,15 +108,9 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
     let g = generate_blocks(&opts, seed, count, range, threads, &effort, tick, print)
         .map_err(batch_error)?;
     bar.finish_and_clear();
-    let secs = start.elapsed().as_secs_f64();
-    let each = match g.made {
-        0 => String::new(),
-        n => format!("{:.1} ms each, ", secs * 1000.0 / n as f64),
-    };
     eprintln!(
-        "{} in {secs:.2} s ({each}{}), seed {seed}",
-        plural(g.made, "puzzle", "puzzles"),
-        plural(threads, "thread", "threads"),
+        "{}",
+        g.summary(start.elapsed().as_secs_f64(), threads, seed)
     );
     if effort.stopped() {
         eprintln!("interrupted: {} of {count} made", g.made);

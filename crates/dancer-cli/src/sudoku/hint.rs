@@ -1,7 +1,7 @@
 //! `dancer sudoku hint`: the easiest next step, in words or as a record
 //! (both made by `dancer_sudoku::hint`).
 
-use super::common::{read_input, read_one, terminal_bar};
+use super::common::{read_input, read_one};
 use super::rate::{parse_timeout, Timeout};
 use crate::args::{JsonArg, Named};
 use crate::output::{Found, Out};
@@ -35,7 +35,7 @@ pub fn run(args: HintArgs, out: &mut Out) -> Result<Found> {
     let cancel = crate::interrupt::cancel_flag();
     let budget = Budget::within(args.timeout.0).with_cancel(cancel);
     // The search is quick but for the hardest puzzles: say so on a terminal.
-    let spinner = terminal_bar(None, "looking for the easiest step... {elapsed}");
+    let spinner = crate::progress::terminal_bar(None, "looking for the easiest step... {elapsed}");
     let h = hint_within(&p, &budget);
     spinner.finish_and_clear();
     let h = h?;

@@ -6,7 +6,7 @@
 //! puzzles being rated print what they know, the others are not started
 //! (`dancer_sudoku::batch::rate`, `RateCounts`, `records::rate_text`).
 
-use super::common::{found_of, puzzles_bar, read_input, terminal_bar, BOX_HINT};
+use super::common::{found_of, read_input, BOX_HINT};
 use crate::args::{parse_seconds, JsonArg, ThreadsArg};
 use crate::output::{Found, Out};
 use anyhow::Result;
@@ -54,8 +54,8 @@ pub fn run(args: RateArgs, out: &mut Out) -> Result<Found> {
     let total = read_puzzles(&text, None, Layout::Lines).len();
     let bar = match total {
         0 => ProgressBar::hidden(),
-        1 => terminal_bar(None, "rating: {elapsed} {wide_msg}"),
-        n => puzzles_bar(|| Some(n as u64)),
+        1 => crate::progress::terminal_bar(None, "rating: {elapsed} {wide_msg}"),
+        n => crate::progress::puzzles_bar(|| Some(n as u64)),
     };
     let opts = RateOptions {
         threads: args.threads.get(),
@@ -92,20 +92,8 @@ pub fn run(args: RateArgs, out: &mut Out) -> Result<Found> {
     }
     out.flush()?;
     let c = RateCounts::of(&results);
-    let secs = start.elapsed().as_secs_f64();
     if c.answered > 1 || c.stopped > 0 {
-        let early = match c.stopped {
-            0 => String::new(),
-            n => format!(
-                "; {} stopped early (a lower bound: \"at least\")",
-                plural(n, "rating", "ratings")
-            ),
-        };
-        eprintln!(
-            "{} rated in {secs:.2} s ({:.0}/s){early}",
-            plural(c.answered, "puzzle", "puzzles"),
-            c.answered as f64 / secs.max(1e-9),
-        );
+        eprintln!("{}", c.summary(start.elapsed().as_secs_f64()));
     }
     let verdict = c.verdict(cancel.load(Ordering::Relaxed));
     if verdict == BatchVerdict::Stopped {

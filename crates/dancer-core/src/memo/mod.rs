@@ -110,7 +110,7 @@ use search::{Part, Search, ZddOut};
 use crate::count::Count;
 use crate::problem::Problem;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -173,6 +173,26 @@ pub struct MemoProgress {
     pub nodes: AtomicU64,
     pub hits: AtomicU64,
     pub bytes: AtomicU64,
+}
+
+impl MemoProgress {
+    /// How far the count is after `secs`, in words, as a spinner shows it
+    /// (within 80 columns at any size): `memo: 12.3M sub-problems, 4.57M
+    /// hits, 812 MiB cached, 1.20M/s, 42 s`.
+    pub fn message(&self, secs: f64) -> String {
+        use crate::words::{duration, rate};
+        let nodes = self.nodes.load(Ordering::Relaxed);
+        let hits = self.hits.load(Ordering::Relaxed);
+        let bytes = self.bytes.load(Ordering::Relaxed);
+        format!(
+            "memo: {} sub-problems, {} hits, {} MiB cached, {}/s, {}",
+            rate(nodes as f64),
+            rate(hits as f64),
+            bytes >> 20,
+            rate(nodes as f64 / secs.max(1e-9)),
+            duration(secs)
+        )
+    }
 }
 
 /// How a count in parts was split: the sub-problems `depth` levels down
@@ -369,6 +389,26 @@ fn run(
 mod tests {
     use super::*;
     use crate::ProblemBuilder;
+
+    /// The spinner's message fits 80 columns with its spinner, at the
+    /// largest numbers it shows.
+    #[test]
+    fn the_progress_message_fits_80_columns() {
+        let at = |nodes, hits, bytes, secs| {
+            let p = MemoProgress::default();
+            p.nodes.store(nodes, Ordering::Relaxed);
+            p.hits.store(hits, Ordering::Relaxed);
+            p.bytes.store(bytes, Ordering::Relaxed);
+            p.message(secs)
+        };
+        let m = at(999_000_000_000, 999_000_000_000, u64::MAX >> 24, 9e8);
+        assert!(m.chars().count() + 2 <= 80, "{m}");
+        let m = at(50_400_000, 4_570_000, 812 << 20, 42.0);
+        assert_eq!(
+            m,
+            "memo: 50.4M sub-problems, 4.57M hits, 812 MiB cached, 1.20M/s, 42 s"
+        );
+    }
 
     fn dominoes(m: usize, n: usize) -> Problem {
         let mut b = ProblemBuilder::new();

@@ -36,6 +36,7 @@ pub use spec::*;
 use crate::puzzle::{check_solution, Layout, Puzzle, PuzzleError, PuzzleLine};
 use crate::rules::{Rules, RulesError};
 use crate::solve::{EngineMismatch, Solved, Solver, Status, SudokuEngine};
+use dancer_core::plural;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -106,6 +107,20 @@ impl Tally {
     /// Puzzles in all.
     pub fn puzzles(&self) -> u64 {
         self.unique + self.multiple + self.none + self.invalid
+    }
+
+    /// What a batch of this tally did in `secs` on `threads`, in words:
+    /// `1000 puzzles in 0.123 s: 8130 puzzles/s (2 threads); 998 unique, 1
+    /// multiple, 1 none, 0 invalid`.
+    pub fn summary(&self, secs: f64, threads: usize) -> String {
+        let n = self.puzzles();
+        let (u, m, none, i) = (self.unique, self.multiple, self.none, self.invalid);
+        format!(
+            "{} in {secs:.3} s: {:.0} puzzles/s ({}); {u} unique, {m} multiple, {none} none, {i} invalid",
+            plural(n, "puzzle", "puzzles"),
+            n as f64 / secs.max(1e-9),
+            plural(threads, "thread", "threads"),
+        )
     }
 
     /// What the tally says of the batch as a whole (the rule of its exit

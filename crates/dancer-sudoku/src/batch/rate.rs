@@ -5,6 +5,7 @@
 use super::{BatchError, BatchVerdict, Invalid};
 use crate::logic::{self, Rating};
 use crate::puzzle::{read_puzzles, Layout};
+use dancer_core::plural;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering;
 
@@ -101,6 +102,23 @@ pub struct RateCounts {
 }
 
 impl RateCounts {
+    /// What a rating of these counts did in `secs`, in words: `12 puzzles
+    /// rated in 3.40 s (4/s)`, and how many ratings stopped early.
+    pub fn summary(&self, secs: f64) -> String {
+        let early = match self.stopped {
+            0 => String::new(),
+            n => format!(
+                "; {} stopped early (a lower bound: \"at least\")",
+                plural(n, "rating", "ratings")
+            ),
+        };
+        format!(
+            "{} rated in {secs:.2} s ({:.0}/s){early}",
+            plural(self.answered, "puzzle", "puzzles"),
+            self.answered as f64 / secs.max(1e-9),
+        )
+    }
+
     /// The counts of `results` (as [`rate`] gives them).
     pub fn of(results: &[(usize, RateResult)]) -> Self {
         let mut c = RateCounts {
