@@ -2,13 +2,13 @@
 
 use crate::args::{EngineArg, JsonArg, ThreadsArg};
 use crate::output::{Found, Out};
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::{ArgGroup, Args, Subcommand};
 use dancer_core::words::plural;
-use dancer_formats::out_file::{OutFile, OutKind};
+use dancer_formats::out_file::{OutFile, OutKind, OutSet};
 use dancer_poly::model::{Model, Options};
-use dancer_poly::pictures::{Drawing, Pictures, CELL_SIZES};
-use dancer_poly::run::{plan_outputs, PuzzleSource, RunOutput, ShowAs, Shown, SolveRun};
+use dancer_poly::pictures::{Drawing, PictureFormat, Pictures, CELL_SIZES};
+use dancer_poly::run::{PuzzleSource, ShowAs, Shown, SolveRun};
 use dancer_poly::{catalog, pieces, PolyError, PolyPuzzle};
 use std::path::{Path, PathBuf};
 
@@ -171,21 +171,23 @@ pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
 }
 
 /// The contact sheet and the ZDD `poly solve` writes, checked before it
-/// starts (`dancer_poly::run::plan_outputs`, `dancer_formats::out_file`).
+/// starts (`dancer_formats::out_file::OutSet`): never the puzzle's file,
+/// never one another; a sheet is named `.svg` or `.png`.
 fn outputs(args: &SolveArgs, source: &PuzzleSource) -> Result<[Option<OutFile>; 2]> {
-    let plans = plan_outputs(source, args.sheet.as_deref(), args.zdd.as_deref());
-    let mut files = [None, None];
-    for plan in plans.map_err(|e| match e {
-        PolyError::SheetName { ref path } => anyhow!("--sheet {}: {e}", path.display()),
-        e => e.into(),
-    })? {
-        let (k, flag) = match plan.output {
-            RunOutput::Sheet(_) => (0, "--sheet"),
-            RunOutput::Zdd => (1, "--zdd"),
+    let sheet = args.sheet.as_deref();
+    if let Some(path) = sheet.filter(|p| PictureFormat::of_path(p).is_none()) {
+        let e = PolyError::SheetName {
+            path: path.to_path_buf(),
         };
-        files[k] = Some(OutFile::new(plan.path, OutKind::Product, &plan.not).context(flag)?);
+        bail!("--sheet {}: {e}", path.display());
     }
-    Ok(files)
+    let mut set = OutSet::new(source.inputs());
+    let mut add = |path: Option<&Path>, what, flag| {
+        let added = path.map(|p| set.add(p, OutKind::Product, what).context(flag));
+        added.transpose()
+    };
+    let sheet = add(sheet, "the contact sheet", "--sheet")?;
+    Ok([sheet, add(args.zdd.as_deref(), "the ZDD", "--zdd")?])
 }
 
 /// A picture's bytes (a PNG rasterised).

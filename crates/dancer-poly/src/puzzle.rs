@@ -299,7 +299,7 @@ pub enum PolyError {
     /// The exact cover problem would be too large to build.
     TooLarge { why: String },
     /// A contact sheet named neither `.svg` nor `.png` (the name says
-    /// which picture it is: [`crate::run::plan_outputs`]).
+    /// which picture it is: [`crate::pictures::PictureFormat::of_path`]).
     SheetName { path: std::path::PathBuf },
 }
 

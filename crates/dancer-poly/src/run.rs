@@ -1,6 +1,6 @@
 //! What a front end's run of a puzzle decides besides the search: where
-//! the puzzle comes from ([`PuzzleSource`]), the files the run writes and
-//! what each must not overwrite ([`plan_outputs`]), what it prints for each
+//! the puzzle comes from ([`PuzzleSource`]) and the inputs its outputs
+//! must not overwrite ([`PuzzleSource::inputs`]), what it prints for each
 //! solution ([`Model::shown`]), and the search itself with its pictures
 //! ([`SolveRun`]: each solution handed to the front end as what it prints
 //! and the pictures it writes, and how the search ended).
@@ -15,8 +15,8 @@
 use crate::catalog;
 use crate::model::Options;
 use crate::model::{Counts, Cover, Model};
-use crate::pictures::{Drawing, PictureFormat, Pictures};
-use crate::puzzle::{PolyError, PolyPuzzle};
+use crate::pictures::{Drawing, Pictures};
+use crate::puzzle::PolyPuzzle;
 use dancer_core::memo::MemoOutcome;
 use dancer_core::parallel::Stop;
 use dancer_core::words::{ending, plural};
@@ -61,56 +61,6 @@ impl<'a> PuzzleSource<'a> {
     pub fn inputs(&self) -> Vec<(&'a Path, &'static str)> {
         self.file().map(|f| (f, "the puzzle")).into_iter().collect()
     }
-}
-
-/// A file a run writes besides its pictures' folders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunOutput {
-    /// The contact sheet, in its format.
-    Sheet(PictureFormat),
-    /// The ZDD of all the solutions (a count with memos).
-    Zdd,
-}
-
-/// An output to check before the run starts: what it is, where, and the
-/// files it must not be (each with what it is).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutputPlan<'a> {
-    pub output: RunOutput,
-    pub path: &'a Path,
-    pub not: Vec<(&'a Path, &'static str)>,
-}
-
-/// The outputs of a run, in the order they are checked: the sheet (an SVG
-/// or a PNG picture, by its name: any other name is
-/// [`PolyError::SheetName`]), then the ZDD; each must not be the
-/// puzzle's file nor an output before it.
-pub fn plan_outputs<'a>(
-    source: &PuzzleSource<'a>,
-    sheet: Option<&'a Path>,
-    zdd: Option<&'a Path>,
-) -> Result<Vec<OutputPlan<'a>>, PolyError> {
-    let mut not = source.inputs();
-    let mut plans = Vec::new();
-    if let Some(path) = sheet {
-        let format = PictureFormat::of_path(path).ok_or_else(|| PolyError::SheetName {
-            path: path.to_path_buf(),
-        })?;
-        plans.push(OutputPlan {
-            output: RunOutput::Sheet(format),
-            path,
-            not: not.clone(),
-        });
-        not.push((path, "the contact sheet"));
-    }
-    if let Some(path) = zdd {
-        plans.push(OutputPlan {
-            output: RunOutput::Zdd,
-            path,
-            not,
-        });
-    }
-    Ok(plans)
 }
 
 /// What a run prints for each solution.
@@ -331,31 +281,16 @@ mod tests {
     }
 
     #[test]
-    fn outputs_are_checked_against_the_puzzle_and_each_other() {
-        let src = PuzzleSource::of("p.toml");
-        let (sheet, zdd) = (Path::new("s.PNG"), Path::new("z.zdd"));
-        let plans = plan_outputs(&src, Some(sheet), Some(zdd)).unwrap();
-        assert_eq!(plans.len(), 2);
-        assert_eq!(plans[0].output, RunOutput::Sheet(PictureFormat::Png));
-        assert_eq!(plans[0].not, vec![(Path::new("p.toml"), "the puzzle")]);
-        assert_eq!(plans[1].output, RunOutput::Zdd);
-        assert_eq!(plans[1].path, zdd);
-        assert_eq!(plans[1].not[1], (sheet, "the contact sheet"));
-        let built_in = PuzzleSource::of("pentomino-3x20");
-        let only_zdd = plan_outputs(&built_in, None, Some(zdd)).unwrap();
-        assert!(only_zdd[0].not.is_empty());
-        assert!(plan_outputs(&src, None, None).unwrap().is_empty());
-    }
-
-    #[test]
     fn a_sheet_is_named_svg_or_png() {
-        let e = plan_outputs(&PuzzleSource::Stdin, Some(Path::new("s.jpg")), None).unwrap_err();
+        use crate::pictures::PictureFormat;
         assert_eq!(
-            e,
-            PolyError::SheetName {
-                path: "s.jpg".into()
-            }
+            PictureFormat::of_path(Path::new("s.PNG")),
+            Some(PictureFormat::Png)
         );
+        assert_eq!(PictureFormat::of_path(Path::new("s.jpg")), None);
+        let e = crate::PolyError::SheetName {
+            path: "s.jpg".into(),
+        };
         assert_eq!(e.location(), None);
         assert!(e.to_string().contains(".svg or .png"), "{e}");
     }
