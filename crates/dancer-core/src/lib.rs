@@ -28,7 +28,7 @@
 //! | [`rng`] | every random number, through one interface ([`rng::Draw`]): [`rng::SplitMix64`] for new code, the two older streams users got (estimates, generated puzzles) |
 //! | [`classic`] | the n queens and Langford pairs, generated |
 //! | [`cpu`] | what the processor can do (AVX2, BMI), asked once; byte searches that ask nothing |
-//! | [`words`] | numbers in messages, said one way by every front end: [`plural`] (`1 unit`, `2 units`: every count in a message goes through it), rates (`12.3M`), durations (`3h 07m`), sizes (`812 MiB`), how a search ended |
+//! | [`words`] | numbers in messages, said one way by every front end: [`plural`] (`1 unit`, `2 units`: every count in a message goes through it), rates (`12.3M`), durations (`3h 07m`), sizes (`812 MiB`) |
 //! | [`ValueError`] | a value given to one of the rules above that it does not take (a classic problem's size, a size in bytes, threads) |
 //!
 //! ```

@@ -404,6 +404,21 @@ impl Stop {
     }
 }
 
+/// How a search ended, for a summary: `complete`, `stopped at the limit:
+/// incomplete`, `interrupted: incomplete`.
+///
+/// ```
+/// use dancer_core::parallel::{ending, Stop};
+/// assert_eq!(ending(Some(Stop::Limit)), "stopped at the limit: incomplete");
+/// ```
+pub fn ending(stopped: Option<Stop>) -> &'static str {
+    match stopped {
+        None => "complete",
+        Some(Stop::Limit) => "stopped at the limit: incomplete",
+        Some(Stop::Interrupted) => "interrupted: incomplete",
+    }
+}
+
 impl std::fmt::Display for Stop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

@@ -1,11 +1,9 @@
-//! Numbers in messages, said one way by every front end (the command
-//! line's summaries and progress bars, the web app's, the Python
-//! package's): a count before its noun ([`plural`]), a rate rounded to
-//! three digits ([`rate`]), a duration ([`duration`]), a size in bytes
-//! ([`bytes`]), and how a search ended ([`ending`]). Plain and rounded
-//! (`791 puzzles/s`, `3.2M nodes/s`, `eta 1h 05m`), never `791.3741/s`.
-
-use crate::parallel::Stop;
+//! Numbers in messages, said one way wherever dancer says them (the
+//! summaries of runs, progress bars, errors): a count before its noun
+//! ([`plural`]), a rate rounded to three digits ([`rate`]), a duration
+//! ([`duration`]), a size in bytes ([`bytes`]). Plain and rounded (`791
+//! puzzles/s`, `3.2M nodes/s`, `eta 1h 05m`), never `791.3741/s`. A leaf:
+//! it imports nothing of this crate, so that every module may use it.
 
 /// A count and its noun, in the singular for exactly one: `plural(1,
 /// "unit", "units")` is `1 unit`, `plural(0, "unit", "units")` is `0
@@ -79,16 +77,6 @@ pub fn bytes(b: u64) -> String {
     }
 }
 
-/// How a search ended, for a summary: `complete`, `stopped at the limit:
-/// incomplete`, `interrupted: incomplete`.
-pub fn ending(stopped: Option<Stop>) -> &'static str {
-    match stopped {
-        None => "complete",
-        Some(Stop::Limit) => "stopped at the limit: incomplete",
-        Some(Stop::Interrupted) => "interrupted: incomplete",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,9 +98,5 @@ mod tests {
         assert_eq!(duration(1e9), "11574d 01h");
         assert_eq!(bytes(812 << 20), "812 MiB");
         assert_eq!(bytes(3 << 30), "3.0 GiB");
-        assert_eq!(
-            ending(Some(Stop::Limit)),
-            "stopped at the limit: incomplete"
-        );
     }
 }

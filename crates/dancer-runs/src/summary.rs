@@ -10,8 +10,9 @@ use crate::batch::{PartFile, PartsMerged};
 use crate::plan::{MemoRun, SearchOutcome, SearchRun};
 use crate::search::Merged;
 use dancer_core::memo::MemoOutcome;
+use dancer_core::parallel::ending;
 use dancer_core::parallel::Stop;
-use dancer_core::words::{ending, plural};
+use dancer_core::words::plural;
 use dancer_core::Problem;
 use std::fmt;
 
