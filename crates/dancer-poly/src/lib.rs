@@ -9,6 +9,11 @@
 //! ([`run`]), and the pictures of its solutions, numbered files and a
 //! contact sheet ([`pictures`]).
 //!
+//! [`grid`] describes more grids than the square and cubic ones: triangles,
+//! hexagons, and the edges of the square, hexagonal and triangular grids,
+//! each with its symmetries, and enumerates the pieces on any of them (a
+//! first step of issue 31; the model does not use it yet).
+//!
 //! Coordinates everywhere (files, text, pictures, NDJSON) are `[x, y]` or
 //! `[x, y, z]` with the origin at the top left cell, `y` growing downwards
 //! and `z` from the first layer: see [`puzzle`].
@@ -22,6 +27,7 @@
 
 pub mod catalog;
 pub mod geometry;
+pub mod grid;
 pub mod model;
 pub mod pictures;
 pub mod pieces;

@@ -1,0 +1,192 @@
+//! The square grid, its edges, and the cubic grid.
+//!
+//! ## Square: polyominoes
+//!
+//! A cell `[x, y, 0]` is the unit square with top left corner at `(x, y)`,
+//! `y` growing downwards as everywhere in the crate. Its point is `[x, y,
+//! 0]` itself (the symmetries turn about the centre of square `[0, 0, 0]`,
+//! which is as good as any point: [`Grid::normalize`] takes the
+//! translation away). Neighbours share a side: four of them.
+//!
+//! ```text
+//!        x=0   x=1   x=2
+//!      +-----+-----+-----+
+//! y=0  | 0,0 | 1,0 | 2,0 |
+//!      +-----+-----+-----+
+//! y=1  | 0,1 | 1,1 | 2,1 |
+//!      +-----+-----+-----+
+//! ```
+//!
+//! The symmetries are the 8 signed permutations of `x, y`: 4 rotations,
+//! 4 reflections.
+//!
+//! ## Cube: polycubes
+//!
+//! A cell `[x, y, z]` is the unit cube at `(x, y, z)`, `z` the layer; six
+//! neighbours, and the 48 signed permutations of the axes (24 rotations).
+//!
+//! ## Stick: polysticks
+//!
+//! A cell is a unit edge of the square grid: `[x, y, 0]` the horizontal
+//! edge from corner `(x, y)` to `(x + 1, y)`, `[x, y, 1]` the vertical edge
+//! from `(x, y)` down to `(x, y + 1)`. Its point is its midpoint doubled,
+//! `[2x + 1, 2y, 0]` or `[2x, 2y + 1, 0]`, so the kind is the parity and
+//! the symmetries turn about the corner `(0, 0)`: the same 8 matrices as
+//! the square's. Two edges are neighbours when they share an endpoint: six
+//! of them (three at each end).
+//!
+//! ```text
+//!   (0,0)  [0,0,0]  (1,0)  [1,0,0]  (2,0)
+//!     +-------------+-------------+
+//!     |             |
+//!  [0,0,1]       [1,0,1]
+//!     |             |
+//!     +-------------+
+//!   (0,1)  [0,1,0]  (1,1)
+//! ```
+
+use super::{generate, Cell, Grid, Point, Symmetry};
+
+/// The square grid (polyominoes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Square;
+
+/// The cubic grid (polycubes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cube;
+
+/// The edges of the square grid (polysticks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stick;
+
+/// The 8 symmetries of the square lattice about the origin.
+fn square_group() -> Vec<Symmetry> {
+    generate(&[Symmetry::plane(0, -1, 1, 0), Symmetry::plane(0, 1, 1, 0)])
+}
+
+/// The cells one step away along `axes` of the lattice coordinates.
+fn steps(cell: Cell, axes: usize) -> Vec<Cell> {
+    let mut out = Vec::with_capacity(2 * axes);
+    for k in 0..axes {
+        for d in [-1, 1] {
+            let mut n = cell;
+            n[k] += d;
+            out.push(n);
+        }
+    }
+    out
+}
+
+impl Grid for Square {
+    fn name(&self) -> &'static str {
+        "square"
+    }
+
+    fn lattice_dim(&self) -> usize {
+        2
+    }
+
+    fn neighbours(&self, cell: Cell) -> Vec<Cell> {
+        steps(cell, 2)
+    }
+
+    fn embed(&self, cell: Cell) -> Point {
+        cell
+    }
+
+    fn cell_at(&self, p: Point) -> Option<Cell> {
+        (p[2] == 0).then_some(p)
+    }
+
+    fn symmetries(&self) -> Vec<Symmetry> {
+        square_group()
+    }
+}
+
+impl Grid for Cube {
+    fn name(&self) -> &'static str {
+        "cube"
+    }
+
+    fn lattice_dim(&self) -> usize {
+        3
+    }
+
+    fn neighbours(&self, cell: Cell) -> Vec<Cell> {
+        steps(cell, 3)
+    }
+
+    fn embed(&self, cell: Cell) -> Point {
+        cell
+    }
+
+    fn cell_at(&self, p: Point) -> Option<Cell> {
+        Some(p)
+    }
+
+    fn symmetries(&self) -> Vec<Symmetry> {
+        let quarter_z = Symmetry::plane(0, -1, 1, 0);
+        let quarter_x = Symmetry {
+            m: [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
+        };
+        let mirror_x = Symmetry::plane(-1, 0, 0, 1);
+        generate(&[quarter_z, quarter_x, mirror_x])
+    }
+}
+
+impl Stick {
+    /// The edges meeting at corner `(x, y)`.
+    fn edges_at(x: i32, y: i32) -> [Cell; 4] {
+        [[x, y, 0], [x - 1, y, 0], [x, y, 1], [x, y - 1, 1]]
+    }
+
+    /// The two endpoints of an edge.
+    fn ends(cell: Cell) -> [(i32, i32); 2] {
+        let [x, y, k] = cell;
+        if k == 0 {
+            [(x, y), (x + 1, y)]
+        } else {
+            [(x, y), (x, y + 1)]
+        }
+    }
+}
+
+impl Grid for Stick {
+    fn name(&self) -> &'static str {
+        "stick"
+    }
+
+    fn lattice_dim(&self) -> usize {
+        2
+    }
+
+    fn neighbours(&self, cell: Cell) -> Vec<Cell> {
+        let ends = Stick::ends(cell);
+        ends.iter()
+            .flat_map(|&(x, y)| Stick::edges_at(x, y))
+            .filter(|&e| e != cell)
+            .collect()
+    }
+
+    fn embed(&self, cell: Cell) -> Point {
+        let [x, y, k] = cell;
+        match k {
+            0 => [2 * x + 1, 2 * y, 0],
+            1 => [2 * x, 2 * y + 1, 0],
+            _ => [2 * x, 2 * y, k],
+        }
+    }
+
+    fn cell_at(&self, p: Point) -> Option<Cell> {
+        let [x, y, z] = p;
+        match (x.rem_euclid(2), y.rem_euclid(2), z) {
+            (1, 0, 0) => Some([(x - 1) / 2, y / 2, 0]),
+            (0, 1, 0) => Some([x / 2, (y - 1) / 2, 1]),
+            _ => None,
+        }
+    }
+
+    fn symmetries(&self) -> Vec<Symmetry> {
+        square_group()
+    }
+}
