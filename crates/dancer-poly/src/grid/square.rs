@@ -5,7 +5,7 @@
 //! A cell `[x, y, 0]` is the unit square with top left corner at `(x, y)`,
 //! `y` growing downwards as everywhere in the crate. Its point is `[x, y,
 //! 0]` itself (the symmetries turn about the centre of square `[0, 0, 0]`,
-//! which is as good as any point: [`Grid::normalize`] takes the
+//! which is as good as any point: [`PolyGrid::normalize`] takes the
 //! translation away). Neighbours share a side: four of them.
 //!
 //! ```text
@@ -45,7 +45,7 @@
 //!   (0,1)  [0,1,0]  (1,1)
 //! ```
 
-use super::{generate, Cell, Grid, Point, Symmetry};
+use super::{generate, Cell, GridSymmetry, Point, PolyGrid};
 
 /// The square grid (polyominoes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,8 +60,11 @@ pub struct Cube;
 pub struct Stick;
 
 /// The 8 symmetries of the square lattice about the origin.
-fn square_group() -> Vec<Symmetry> {
-    generate(&[Symmetry::plane(0, -1, 1, 0), Symmetry::plane(0, 1, 1, 0)])
+fn square_group() -> Vec<GridSymmetry> {
+    generate(&[
+        GridSymmetry::plane(0, -1, 1, 0),
+        GridSymmetry::plane(0, 1, 1, 0),
+    ])
 }
 
 /// The cells one step away along `axes` of the lattice coordinates.
@@ -77,7 +80,7 @@ fn steps(cell: Cell, axes: usize) -> Vec<Cell> {
     out
 }
 
-impl Grid for Square {
+impl PolyGrid for Square {
     fn name(&self) -> &'static str {
         "square"
     }
@@ -98,12 +101,12 @@ impl Grid for Square {
         (p[2] == 0).then_some(p)
     }
 
-    fn symmetries(&self) -> Vec<Symmetry> {
+    fn symmetries(&self) -> Vec<GridSymmetry> {
         square_group()
     }
 }
 
-impl Grid for Cube {
+impl PolyGrid for Cube {
     fn name(&self) -> &'static str {
         "cube"
     }
@@ -124,12 +127,12 @@ impl Grid for Cube {
         Some(p)
     }
 
-    fn symmetries(&self) -> Vec<Symmetry> {
-        let quarter_z = Symmetry::plane(0, -1, 1, 0);
-        let quarter_x = Symmetry {
+    fn symmetries(&self) -> Vec<GridSymmetry> {
+        let quarter_z = GridSymmetry::plane(0, -1, 1, 0);
+        let quarter_x = GridSymmetry {
             m: [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
         };
-        let mirror_x = Symmetry::plane(-1, 0, 0, 1);
+        let mirror_x = GridSymmetry::plane(-1, 0, 0, 1);
         generate(&[quarter_z, quarter_x, mirror_x])
     }
 }
@@ -151,7 +154,7 @@ impl Stick {
     }
 }
 
-impl Grid for Stick {
+impl PolyGrid for Stick {
     fn name(&self) -> &'static str {
         "stick"
     }
@@ -186,7 +189,7 @@ impl Grid for Stick {
         }
     }
 
-    fn symmetries(&self) -> Vec<Symmetry> {
+    fn symmetries(&self) -> Vec<GridSymmetry> {
         square_group()
     }
 }

@@ -4,13 +4,13 @@
 use super::*;
 use crate::geometry;
 
-fn counts<G: Grid + ?Sized>(grid: &G, up_to: usize, one_sided: bool) -> Vec<usize> {
+fn counts<G: PolyGrid + ?Sized>(grid: &G, up_to: usize, one_sided: bool) -> Vec<usize> {
     (1..=up_to)
         .map(|n| enumerate(grid, n, one_sided).len())
         .collect()
 }
 
-fn all_grids() -> Vec<Box<dyn Grid>> {
+fn all_grids() -> Vec<Box<dyn PolyGrid>> {
     [
         "square", "cube", "stick", "triangle", "hexagon", "twig", "trig",
     ]
@@ -51,7 +51,7 @@ fn check_group_finds_a_missing_element() {
     let mut g = Square.symmetries();
     g.remove(1);
     assert!(check_group(&g).is_err());
-    let g = generate(&[Symmetry::plane(0, -1, 1, 0)]);
+    let g = generate(&[GridSymmetry::plane(0, -1, 1, 0)]);
     assert_eq!(g.len(), 4);
     assert!(check_group(&g).is_err(), "no reflections: not half");
 }
@@ -65,7 +65,7 @@ fn translations_keep_the_kind() {
         vec![[0, 1, 1], [1, 0, 0]]
     );
     // the turn by 60 degrees maps up-triangles to down-triangles
-    let turn = Symmetry::plane(1, -1, 1, 0);
+    let turn = GridSymmetry::plane(1, -1, 1, 0);
     assert_eq!(t.apply(&turn, [0, 0, 0]), [-1, 0, 1]);
     assert_eq!(Cube.normalize(&[[1, -2, 3]]), vec![[0, 0, 0]]);
 }

@@ -68,7 +68,7 @@
 //! segment, so two twigs are neighbours when their segments are sides of
 //! one triangle (four of them).
 
-use super::{generate, Cell, Grid, Point, Symmetry};
+use super::{generate, Cell, GridSymmetry, Point, PolyGrid};
 
 /// The triangular grid (polyiamonds).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,8 +87,11 @@ pub struct Twig;
 pub struct Trig;
 
 /// The 12 symmetries of the triangular lattice about `P(0, 0)`.
-fn hex_group() -> Vec<Symmetry> {
-    generate(&[Symmetry::plane(1, -1, 1, 0), Symmetry::plane(0, 1, 1, 0)])
+fn hex_group() -> Vec<GridSymmetry> {
+    generate(&[
+        GridSymmetry::plane(1, -1, 1, 0),
+        GridSymmetry::plane(0, 1, 1, 0),
+    ])
 }
 
 /// The steps to a lattice point's six nearest neighbours.
@@ -97,7 +100,7 @@ const STEPS: [(i32, i32); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -
 /// `v_0, v_1, v_2`: the segment directions.
 const V: [(i32, i32); 3] = [(1, 0), (0, 1), (1, 1)];
 
-impl Grid for Triangle {
+impl PolyGrid for Triangle {
     fn name(&self) -> &'static str {
         "triangle"
     }
@@ -134,12 +137,12 @@ impl Grid for Triangle {
         }
     }
 
-    fn symmetries(&self) -> Vec<Symmetry> {
+    fn symmetries(&self) -> Vec<GridSymmetry> {
         hex_group()
     }
 }
 
-impl Grid for Hexagon {
+impl PolyGrid for Hexagon {
     fn name(&self) -> &'static str {
         "hexagon"
     }
@@ -161,7 +164,7 @@ impl Grid for Hexagon {
         (p[2] == 0).then_some(p)
     }
 
-    fn symmetries(&self) -> Vec<Symmetry> {
+    fn symmetries(&self) -> Vec<GridSymmetry> {
         hex_group()
     }
 }
@@ -199,7 +202,7 @@ impl Trig {
     }
 }
 
-impl Grid for Trig {
+impl PolyGrid for Trig {
     fn name(&self) -> &'static str {
         "trig"
     }
@@ -225,7 +228,7 @@ impl Grid for Trig {
         segment_at(p)
     }
 
-    fn symmetries(&self) -> Vec<Symmetry> {
+    fn symmetries(&self) -> Vec<GridSymmetry> {
         hex_group()
     }
 }
@@ -252,7 +255,7 @@ impl Twig {
     }
 }
 
-impl Grid for Twig {
+impl PolyGrid for Twig {
     fn name(&self) -> &'static str {
         "twig"
     }
@@ -277,7 +280,7 @@ impl Grid for Twig {
         segment_at(p)
     }
 
-    fn symmetries(&self) -> Vec<Symmetry> {
+    fn symmetries(&self) -> Vec<GridSymmetry> {
         hex_group()
     }
 }
