@@ -11,8 +11,8 @@
 //!
 //! [`grid`] describes more grids than the square and cubic ones: triangles,
 //! hexagons, and the edges of the square, hexagonal and triangular grids,
-//! each with its symmetries, and enumerates the pieces on any of them (a
-//! first step of issue 31; the model does not use it yet).
+//! each with its symmetries, and enumerates the pieces on any of them (the
+//! model does not use it yet).
 //!
 //! Coordinates everywhere (files, text, pictures, NDJSON) are `[x, y]` or
 //! `[x, y, z]` with the origin at the top left cell, `y` growing downwards

@@ -1,6 +1,6 @@
 //! Grids of cells: the square, cubic, triangular and hexagonal grids and
 //! the edges of some of them, with their symmetries, and every polyform of
-//! a given size on any of them (issue 31).
+//! a given size on any of them.
 //!
 //! This is the grid abstraction the rest of the crate may later be built on;
 //! for now nothing else uses it, and [`crate::geometry`] still serves the
@@ -37,23 +37,20 @@
 //!   [`PolyGrid::normalize`]d image of a shape is a canonical form: two shapes
 //!   have the same one exactly when a symmetry maps one onto the other.
 //!
-//! ## Why a trait object
+//! ## Why an enum
 //!
-//! [`PolyGrid`] is object safe (no generic methods, no `Self` in a signature) so
-//! that a puzzle file can name its grid and the program hold a
-//! `Box<dyn PolyGrid>` ([`by_name`]); the functions over grids take
-//! `&G where G: PolyGrid + ?Sized` and so serve both `&Square` and `&dyn PolyGrid`.
-//! Dynamic dispatch costs nothing that matters here: pieces are
-//! enumerated and oriented once, before a search.
+//! [`PolyGrid`] is one enum with a variant per grid: a puzzle file names
+//! its grid and the program holds the value (a `Copy` word), each method
+//! matches on it and calls the grid's own functions in `square.rs` or
+//! `tri.rs`, and a new grid is a variant and its arms. The methods that
+//! every grid shares (normal forms, images, canonical forms, connection)
+//! are written once, over the six that differ.
 
 pub mod square;
 pub mod tri;
 
 #[cfg(test)]
 mod tests;
-
-pub use square::{Cube, Square, Stick};
-pub use tri::{Hexagon, Triangle, Trig, Twig};
 
 use std::collections::HashSet;
 
@@ -131,38 +128,119 @@ pub fn generate(gens: &[GridSymmetry]) -> Vec<GridSymmetry> {
     group
 }
 
-/// A grid of cells: see the module documentation.
-pub trait PolyGrid {
+/// A grid of cells: see the module documentation, and each grid's
+/// coordinates in its module (`square.rs`, `tri.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PolyGrid {
+    /// Squares (polyominoes).
+    Square,
+    /// Cubes (polycubes).
+    Cube,
+    /// The edges of the square grid (polysticks).
+    Stick,
+    /// Triangles (polyiamonds).
+    Triangle,
+    /// Hexagons (polyhexes).
+    Hexagon,
+    /// The edges of the hexagonal grid (polytwigs).
+    Twig,
+    /// The edges of the triangular grid (polytrigs).
+    Trig,
+}
+
+impl PolyGrid {
+    /// Every grid.
+    pub const ALL: [PolyGrid; 7] = [
+        PolyGrid::Square,
+        PolyGrid::Cube,
+        PolyGrid::Stick,
+        PolyGrid::Triangle,
+        PolyGrid::Hexagon,
+        PolyGrid::Twig,
+        PolyGrid::Trig,
+    ];
+
+    /// The grid of that name (as [`PolyGrid::name`] gives it).
+    pub fn from_name(name: &str) -> Option<PolyGrid> {
+        PolyGrid::ALL.into_iter().find(|g| g.name() == name)
+    }
+
     /// A short lower-case name: `square`, `cube`, `triangle`, ...
-    fn name(&self) -> &'static str;
+    pub fn name(self) -> &'static str {
+        match self {
+            PolyGrid::Square => "square",
+            PolyGrid::Cube => "cube",
+            PolyGrid::Stick => "stick",
+            PolyGrid::Triangle => "triangle",
+            PolyGrid::Hexagon => "hexagon",
+            PolyGrid::Twig => "twig",
+            PolyGrid::Trig => "trig",
+        }
+    }
 
     /// How many leading coordinates of a cell are lattice coordinates
     /// (translations act on them); 2 in the plane, 3 in space.
-    fn lattice_dim(&self) -> usize;
+    pub fn lattice_dim(self) -> usize {
+        match self {
+            PolyGrid::Cube => 3,
+            _ => 2,
+        }
+    }
 
     /// The cells sharing an edge (a face in space; an endpoint for the
     /// edges of a grid) with `cell`: the adjacency that makes a piece
     /// connected.
-    fn neighbours(&self, cell: Cell) -> Vec<Cell>;
+    pub fn neighbours(self, cell: Cell) -> Vec<Cell> {
+        match self {
+            PolyGrid::Square => square::steps(cell, 2),
+            PolyGrid::Cube => square::steps(cell, 3),
+            PolyGrid::Stick => square::stick_neighbours(cell),
+            PolyGrid::Triangle => tri::triangle_neighbours(cell),
+            PolyGrid::Hexagon => tri::hexagon_neighbours(cell),
+            PolyGrid::Twig => tri::twig_neighbours(cell),
+            PolyGrid::Trig => tri::trig_neighbours(cell),
+        }
+    }
 
     /// The cell's centre as an integer point.
-    fn embed(&self, cell: Cell) -> Point;
+    pub fn embed(self, cell: Cell) -> Point {
+        match self {
+            PolyGrid::Square | PolyGrid::Cube | PolyGrid::Hexagon => cell,
+            PolyGrid::Stick => square::stick_point(cell),
+            PolyGrid::Triangle => tri::triangle_point(cell),
+            PolyGrid::Twig | PolyGrid::Trig => tri::segment_point(cell),
+        }
+    }
 
     /// The cell centred on `p`, if any: the inverse of [`PolyGrid::embed`].
-    fn cell_at(&self, p: Point) -> Option<Cell>;
+    pub fn cell_at(self, p: Point) -> Option<Cell> {
+        match self {
+            PolyGrid::Square | PolyGrid::Hexagon => (p[2] == 0).then_some(p),
+            PolyGrid::Cube => Some(p),
+            PolyGrid::Stick => square::stick_at(p),
+            PolyGrid::Triangle => tri::triangle_at(p),
+            PolyGrid::Twig | PolyGrid::Trig => tri::segment_at(p),
+        }
+    }
 
     /// The symmetries fixing the origin: identity first, rotations before
     /// reflections (see [`generate`]).
-    fn symmetries(&self) -> Vec<GridSymmetry>;
+    pub fn symmetries(self) -> Vec<GridSymmetry> {
+        match self {
+            PolyGrid::Square | PolyGrid::Stick => square::square_group(),
+            PolyGrid::Cube => square::cube_group(),
+            _ => tri::hex_group(),
+        }
+    }
 
     /// The rotations among [`PolyGrid::symmetries`].
-    fn rotations(&self) -> Vec<GridSymmetry> {
+    pub fn rotations(self) -> Vec<GridSymmetry> {
         let all = self.symmetries();
         all.into_iter().filter(GridSymmetry::is_rotation).collect()
     }
 
     /// The group pieces move by: rotations only when `one_sided`.
-    fn group(&self, one_sided: bool) -> Vec<GridSymmetry> {
+    pub fn group(self, one_sided: bool) -> Vec<GridSymmetry> {
         if one_sided {
             self.rotations()
         } else {
@@ -171,19 +249,19 @@ pub trait PolyGrid {
     }
 
     /// Whether `cell` is a cell of this grid (its kind exists).
-    fn is_cell(&self, cell: Cell) -> bool {
+    pub fn is_cell(self, cell: Cell) -> bool {
         self.cell_at(self.embed(cell)) == Some(cell)
     }
 
     /// The image of a cell under a symmetry.
-    fn apply(&self, t: &GridSymmetry, cell: Cell) -> Cell {
+    pub fn apply(self, t: &GridSymmetry, cell: Cell) -> Cell {
         self.cell_at(t.apply(self.embed(cell)))
             .expect("a symmetry of the grid maps cells to cells")
     }
 
     /// `cell` moved by the lattice vector `by` (its coordinates past
     /// [`PolyGrid::lattice_dim`] are ignored: a translation keeps the kind).
-    fn translate(&self, cell: Cell, by: [i32; 3]) -> Cell {
+    pub fn translate(self, cell: Cell, by: [i32; 3]) -> Cell {
         let mut out = cell;
         for k in 0..self.lattice_dim() {
             out[k] += by[k];
@@ -193,7 +271,7 @@ pub trait PolyGrid {
 
     /// The shape translated so that its smallest lattice coordinate on each
     /// axis is 0, sorted, without repeats: its normal form.
-    fn normalize(&self, cells: &[Cell]) -> Vec<Cell> {
+    pub fn normalize(self, cells: &[Cell]) -> Vec<Cell> {
         let Some(&first) = cells.first() else {
             return Vec::new();
         };
@@ -208,14 +286,14 @@ pub trait PolyGrid {
     }
 
     /// The shape's image under `t`, normalised.
-    fn image(&self, t: &GridSymmetry, cells: &[Cell]) -> Vec<Cell> {
+    pub fn image(self, t: &GridSymmetry, cells: &[Cell]) -> Vec<Cell> {
         let moved: Vec<Cell> = cells.iter().map(|&c| self.apply(t, c)).collect();
         self.normalize(&moved)
     }
 
     /// The distinct normalised images of a shape under `group`, in the
     /// group's order.
-    fn orientations(&self, cells: &[Cell], group: &[GridSymmetry]) -> Vec<Vec<Cell>> {
+    pub fn orientations(self, cells: &[Cell], group: &[GridSymmetry]) -> Vec<Vec<Cell>> {
         let mut out: Vec<Vec<Cell>> = Vec::new();
         for t in group {
             let v = self.image(t, cells);
@@ -227,7 +305,7 @@ pub trait PolyGrid {
     }
 
     /// The smallest normalised image of a shape under `group`.
-    fn canonical_under(&self, cells: &[Cell], group: &[GridSymmetry]) -> Vec<Cell> {
+    pub fn canonical_under(self, cells: &[Cell], group: &[GridSymmetry]) -> Vec<Cell> {
         group
             .iter()
             .map(|t| self.image(t, cells))
@@ -237,12 +315,12 @@ pub trait PolyGrid {
 
     /// The canonical form of a shape: its smallest normalised image under
     /// the whole group, or under rotations only when `one_sided`.
-    fn canonical(&self, cells: &[Cell], one_sided: bool) -> Vec<Cell> {
+    pub fn canonical(self, cells: &[Cell], one_sided: bool) -> Vec<Cell> {
         self.canonical_under(cells, &self.group(one_sided))
     }
 
     /// Whether the cells are connected through [`PolyGrid::neighbours`].
-    fn is_connected(&self, cells: &[Cell]) -> bool {
+    pub fn is_connected(self, cells: &[Cell]) -> bool {
         let Some(&first) = cells.first() else {
             return true;
         };
@@ -269,7 +347,7 @@ pub trait PolyGrid {
 /// by every neighbour and keeping the canonical forms finds them all. Every
 /// kind of cell is a start: on the triangle grid a monoiamond is an up- or a
 /// down-triangle, one piece.
-pub fn enumerate<G: PolyGrid + ?Sized>(grid: &G, n: usize, one_sided: bool) -> Vec<Vec<Cell>> {
+pub fn enumerate(grid: PolyGrid, n: usize, one_sided: bool) -> Vec<Vec<Cell>> {
     if n == 0 {
         return Vec::new();
     }
@@ -300,7 +378,7 @@ pub fn enumerate<G: PolyGrid + ?Sized>(grid: &G, n: usize, one_sided: bool) -> V
 }
 
 /// The cells of the repeating unit at the origin, one of each kind.
-pub fn kinds<G: PolyGrid + ?Sized>(grid: &G) -> Vec<Cell> {
+pub fn kinds(grid: PolyGrid) -> Vec<Cell> {
     if grid.lattice_dim() == 3 {
         return vec![[0, 0, 0]];
     }
@@ -310,23 +388,9 @@ pub fn kinds<G: PolyGrid + ?Sized>(grid: &G) -> Vec<Cell> {
         .collect()
 }
 
-/// The grid of that name (as [`PolyGrid::name`] gives it), boxed.
-pub fn by_name(name: &str) -> Option<Box<dyn PolyGrid>> {
-    let all: [Box<dyn PolyGrid>; 7] = [
-        Box::new(Square),
-        Box::new(Cube),
-        Box::new(Stick),
-        Box::new(Triangle),
-        Box::new(Hexagon),
-        Box::new(Twig),
-        Box::new(Trig),
-    ];
-    all.into_iter().find(|g| g.name() == name)
-}
-
 /// Checks the invariants of the module documentation on the cells within
 /// `radius` of the origin; the first one broken, as a sentence.
-pub fn check_grid<G: PolyGrid + ?Sized>(grid: &G, radius: i32) -> Result<(), String> {
+pub fn check_grid(grid: PolyGrid, radius: i32) -> Result<(), String> {
     let group = grid.symmetries();
     check_group(&group)?;
     for c in cells_near(grid, radius) {
@@ -374,7 +438,7 @@ pub fn check_group(group: &[GridSymmetry]) -> Result<(), String> {
 }
 
 /// The cells whose lattice coordinates are all within `radius` of 0.
-fn cells_near<G: PolyGrid + ?Sized>(grid: &G, radius: i32) -> Vec<Cell> {
+fn cells_near(grid: PolyGrid, radius: i32) -> Vec<Cell> {
     let r = radius;
     let z = if grid.lattice_dim() == 3 {
         -r..=r

@@ -5,7 +5,7 @@
 //! A cell `[x, y, 0]` is the unit square with top left corner at `(x, y)`,
 //! `y` growing downwards as everywhere in the crate. Its point is `[x, y,
 //! 0]` itself (the symmetries turn about the centre of square `[0, 0, 0]`,
-//! which is as good as any point: [`PolyGrid::normalize`] takes the
+//! which is as good as any point: [`normalize`](super::PolyGrid::normalize) takes the
 //! translation away). Neighbours share a side: four of them.
 //!
 //! ```text
@@ -45,22 +45,10 @@
 //!   (0,1)  [0,1,0]  (1,1)
 //! ```
 
-use super::{generate, Cell, GridSymmetry, Point, PolyGrid};
-
-/// The square grid (polyominoes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Square;
-
-/// The cubic grid (polycubes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Cube;
-
-/// The edges of the square grid (polysticks).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stick;
+use super::{generate, Cell, GridSymmetry, Point};
 
 /// The 8 symmetries of the square lattice about the origin.
-fn square_group() -> Vec<GridSymmetry> {
+pub(super) fn square_group() -> Vec<GridSymmetry> {
     generate(&[
         GridSymmetry::plane(0, -1, 1, 0),
         GridSymmetry::plane(0, 1, 1, 0),
@@ -68,7 +56,7 @@ fn square_group() -> Vec<GridSymmetry> {
 }
 
 /// The cells one step away along `axes` of the lattice coordinates.
-fn steps(cell: Cell, axes: usize) -> Vec<Cell> {
+pub(super) fn steps(cell: Cell, axes: usize) -> Vec<Cell> {
     let mut out = Vec::with_capacity(2 * axes);
     for k in 0..axes {
         for d in [-1, 1] {
@@ -80,116 +68,56 @@ fn steps(cell: Cell, axes: usize) -> Vec<Cell> {
     out
 }
 
-impl PolyGrid for Square {
-    fn name(&self) -> &'static str {
-        "square"
-    }
+/// The 48 symmetries of the cubic lattice about the origin.
+pub(super) fn cube_group() -> Vec<GridSymmetry> {
+    let quarter_z = GridSymmetry::plane(0, -1, 1, 0);
+    let quarter_x = GridSymmetry {
+        m: [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
+    };
+    let mirror_x = GridSymmetry::plane(-1, 0, 0, 1);
+    generate(&[quarter_z, quarter_x, mirror_x])
+}
 
-    fn lattice_dim(&self) -> usize {
-        2
-    }
+/// The edges meeting at corner `(x, y)`.
+fn edges_at(x: i32, y: i32) -> [Cell; 4] {
+    [[x, y, 0], [x - 1, y, 0], [x, y, 1], [x, y - 1, 1]]
+}
 
-    fn neighbours(&self, cell: Cell) -> Vec<Cell> {
-        steps(cell, 2)
-    }
-
-    fn embed(&self, cell: Cell) -> Point {
-        cell
-    }
-
-    fn cell_at(&self, p: Point) -> Option<Cell> {
-        (p[2] == 0).then_some(p)
-    }
-
-    fn symmetries(&self) -> Vec<GridSymmetry> {
-        square_group()
+/// The two endpoints of an edge.
+fn ends(cell: Cell) -> [(i32, i32); 2] {
+    let [x, y, k] = cell;
+    if k == 0 {
+        [(x, y), (x + 1, y)]
+    } else {
+        [(x, y), (x, y + 1)]
     }
 }
 
-impl PolyGrid for Cube {
-    fn name(&self) -> &'static str {
-        "cube"
-    }
+/// A stick's neighbours: the edges sharing one of its endpoints.
+pub(super) fn stick_neighbours(cell: Cell) -> Vec<Cell> {
+    let ends = ends(cell);
+    ends.iter()
+        .flat_map(|&(x, y)| edges_at(x, y))
+        .filter(|&e| e != cell)
+        .collect()
+}
 
-    fn lattice_dim(&self) -> usize {
-        3
-    }
-
-    fn neighbours(&self, cell: Cell) -> Vec<Cell> {
-        steps(cell, 3)
-    }
-
-    fn embed(&self, cell: Cell) -> Point {
-        cell
-    }
-
-    fn cell_at(&self, p: Point) -> Option<Cell> {
-        Some(p)
-    }
-
-    fn symmetries(&self) -> Vec<GridSymmetry> {
-        let quarter_z = GridSymmetry::plane(0, -1, 1, 0);
-        let quarter_x = GridSymmetry {
-            m: [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
-        };
-        let mirror_x = GridSymmetry::plane(-1, 0, 0, 1);
-        generate(&[quarter_z, quarter_x, mirror_x])
+/// A stick's point: its midpoint doubled.
+pub(super) fn stick_point(cell: Cell) -> Point {
+    let [x, y, k] = cell;
+    match k {
+        0 => [2 * x + 1, 2 * y, 0],
+        1 => [2 * x, 2 * y + 1, 0],
+        _ => [2 * x, 2 * y, k],
     }
 }
 
-impl Stick {
-    /// The edges meeting at corner `(x, y)`.
-    fn edges_at(x: i32, y: i32) -> [Cell; 4] {
-        [[x, y, 0], [x - 1, y, 0], [x, y, 1], [x, y - 1, 1]]
-    }
-
-    /// The two endpoints of an edge.
-    fn ends(cell: Cell) -> [(i32, i32); 2] {
-        let [x, y, k] = cell;
-        if k == 0 {
-            [(x, y), (x + 1, y)]
-        } else {
-            [(x, y), (x, y + 1)]
-        }
-    }
-}
-
-impl PolyGrid for Stick {
-    fn name(&self) -> &'static str {
-        "stick"
-    }
-
-    fn lattice_dim(&self) -> usize {
-        2
-    }
-
-    fn neighbours(&self, cell: Cell) -> Vec<Cell> {
-        let ends = Stick::ends(cell);
-        ends.iter()
-            .flat_map(|&(x, y)| Stick::edges_at(x, y))
-            .filter(|&e| e != cell)
-            .collect()
-    }
-
-    fn embed(&self, cell: Cell) -> Point {
-        let [x, y, k] = cell;
-        match k {
-            0 => [2 * x + 1, 2 * y, 0],
-            1 => [2 * x, 2 * y + 1, 0],
-            _ => [2 * x, 2 * y, k],
-        }
-    }
-
-    fn cell_at(&self, p: Point) -> Option<Cell> {
-        let [x, y, z] = p;
-        match (x.rem_euclid(2), y.rem_euclid(2), z) {
-            (1, 0, 0) => Some([(x - 1) / 2, y / 2, 0]),
-            (0, 1, 0) => Some([x / 2, (y - 1) / 2, 1]),
-            _ => None,
-        }
-    }
-
-    fn symmetries(&self) -> Vec<GridSymmetry> {
-        square_group()
+/// The stick whose doubled midpoint is `p`.
+pub(super) fn stick_at(p: Point) -> Option<Cell> {
+    let [x, y, z] = p;
+    match (x.rem_euclid(2), y.rem_euclid(2), z) {
+        (1, 0, 0) => Some([(x - 1) / 2, y / 2, 0]),
+        (0, 1, 0) => Some([x / 2, (y - 1) / 2, 1]),
+        _ => None,
     }
 }

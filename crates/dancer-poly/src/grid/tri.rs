@@ -59,35 +59,19 @@
 //! midpoint doubled, `[2x + 1, 2y, 0]`, `[2x, 2y + 1, 0]`, `[2x + 1,
 //! 2y + 1, 0]`, so the kind is the parity.
 //!
-//! For [`Trig`] the segment is itself an edge of the triangle grid; two
+//! For [`Trig`](super::PolyGrid::Trig) the segment is itself an edge of the triangle grid; two
 //! are neighbours when they share an endpoint (ten of them: five more at
-//! each end). For [`Twig`] the segment names the edge of the hexagonal grid
+//! each end). For [`Twig`](super::PolyGrid::Twig) the segment names the edge of the hexagonal grid
 //! that crosses it, the side shared by hexagons `P(x, y)` and `P(x, y) +
-//! v_k` (so twigs and [`Hexagon`] agree on coordinates). A hexagonal
+//! v_k` (so twigs and [`Hexagon`](super::PolyGrid::Hexagon) agree on coordinates). A hexagonal
 //! edge's endpoints are the centres of the two triangles beside the
 //! segment, so two twigs are neighbours when their segments are sides of
 //! one triangle (four of them).
 
-use super::{generate, Cell, GridSymmetry, Point, PolyGrid};
-
-/// The triangular grid (polyiamonds).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Triangle;
-
-/// The hexagonal grid (polyhexes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Hexagon;
-
-/// The edges of the hexagonal grid (polytwigs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Twig;
-
-/// The edges of the triangular grid (polytrigs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Trig;
+use super::{generate, Cell, GridSymmetry, Point};
 
 /// The 12 symmetries of the triangular lattice about `P(0, 0)`.
-fn hex_group() -> Vec<GridSymmetry> {
+pub(super) fn hex_group() -> Vec<GridSymmetry> {
     generate(&[
         GridSymmetry::plane(1, -1, 1, 0),
         GridSymmetry::plane(0, 1, 1, 0),
@@ -100,78 +84,46 @@ const STEPS: [(i32, i32); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -
 /// `v_0, v_1, v_2`: the segment directions.
 const V: [(i32, i32); 3] = [(1, 0), (0, 1), (1, 1)];
 
-impl PolyGrid for Triangle {
-    fn name(&self) -> &'static str {
-        "triangle"
-    }
-
-    fn lattice_dim(&self) -> usize {
-        2
-    }
-
-    fn neighbours(&self, cell: Cell) -> Vec<Cell> {
-        let [x, y, k] = cell;
-        if k == 0 {
-            vec![[x - 1, y, 1], [x, y, 1], [x, y + 1, 1]]
-        } else {
-            vec![[x, y, 0], [x + 1, y, 0], [x, y - 1, 0]]
-        }
-    }
-
-    fn embed(&self, cell: Cell) -> Point {
-        let [x, y, k] = cell;
-        match k {
-            0 => [3 * x + 1, 3 * y + 2, 0],
-            1 => [3 * x + 2, 3 * y + 1, 0],
-            _ => [3 * x, 3 * y, k],
-        }
-    }
-
-    fn cell_at(&self, p: Point) -> Option<Cell> {
-        let [x, y, z] = p;
-        let (qx, qy) = (x.div_euclid(3), y.div_euclid(3));
-        match (x.rem_euclid(3), y.rem_euclid(3), z) {
-            (1, 2, 0) => Some([qx, qy, 0]),
-            (2, 1, 0) => Some([qx, qy, 1]),
-            _ => None,
-        }
-    }
-
-    fn symmetries(&self) -> Vec<GridSymmetry> {
-        hex_group()
+/// A triangle's neighbours: the three triangles across its sides.
+pub(super) fn triangle_neighbours(cell: Cell) -> Vec<Cell> {
+    let [x, y, k] = cell;
+    if k == 0 {
+        vec![[x - 1, y, 1], [x, y, 1], [x, y + 1, 1]]
+    } else {
+        vec![[x, y, 0], [x + 1, y, 0], [x, y - 1, 0]]
     }
 }
 
-impl PolyGrid for Hexagon {
-    fn name(&self) -> &'static str {
-        "hexagon"
+/// A triangle's point: its centroid times 3.
+pub(super) fn triangle_point(cell: Cell) -> Point {
+    let [x, y, k] = cell;
+    match k {
+        0 => [3 * x + 1, 3 * y + 2, 0],
+        1 => [3 * x + 2, 3 * y + 1, 0],
+        _ => [3 * x, 3 * y, k],
     }
+}
 
-    fn lattice_dim(&self) -> usize {
-        2
+/// The triangle whose point is `p`.
+pub(super) fn triangle_at(p: Point) -> Option<Cell> {
+    let [x, y, z] = p;
+    let (qx, qy) = (x.div_euclid(3), y.div_euclid(3));
+    match (x.rem_euclid(3), y.rem_euclid(3), z) {
+        (1, 2, 0) => Some([qx, qy, 0]),
+        (2, 1, 0) => Some([qx, qy, 1]),
+        _ => None,
     }
+}
 
-    fn neighbours(&self, cell: Cell) -> Vec<Cell> {
-        let [x, y, k] = cell;
-        STEPS.iter().map(|&(dx, dy)| [x + dx, y + dy, k]).collect()
-    }
-
-    fn embed(&self, cell: Cell) -> Point {
-        cell
-    }
-
-    fn cell_at(&self, p: Point) -> Option<Cell> {
-        (p[2] == 0).then_some(p)
-    }
-
-    fn symmetries(&self) -> Vec<GridSymmetry> {
-        hex_group()
-    }
+/// A hexagon's six neighbours.
+pub(super) fn hexagon_neighbours(cell: Cell) -> Vec<Cell> {
+    let [x, y, k] = cell;
+    STEPS.iter().map(|&(dx, dy)| [x + dx, y + dy, k]).collect()
 }
 
 /// The doubled midpoint of segment `[x, y, k]` (an impossible point for a
 /// kind past 2).
-fn segment_point(cell: Cell) -> Point {
+pub(super) fn segment_point(cell: Cell) -> Point {
     let [x, y, k] = cell;
     match V.get(k as usize) {
         Some(&(dx, dy)) if k >= 0 => [2 * x + dx, 2 * y + dy, 0],
@@ -180,7 +132,7 @@ fn segment_point(cell: Cell) -> Point {
 }
 
 /// The segment whose doubled midpoint is `p`.
-fn segment_at(p: Point) -> Option<Cell> {
+pub(super) fn segment_at(p: Point) -> Option<Cell> {
     let [x, y, z] = p;
     let k = match (x.rem_euclid(2), y.rem_euclid(2), z) {
         (1, 0, 0) => 0,
@@ -192,95 +144,50 @@ fn segment_at(p: Point) -> Option<Cell> {
     Some([(x - dx) / 2, (y - dy) / 2, k as i32])
 }
 
-impl Trig {
-    /// The six segments at lattice point `(x, y)`.
-    fn segments_at(x: i32, y: i32) -> impl Iterator<Item = Cell> {
-        (0..3).flat_map(move |k| {
-            let (dx, dy) = V[k as usize];
-            [[x, y, k], [x - dx, y - dy, k]]
-        })
-    }
-}
-
-impl PolyGrid for Trig {
-    fn name(&self) -> &'static str {
-        "trig"
-    }
-
-    fn lattice_dim(&self) -> usize {
-        2
-    }
-
-    fn neighbours(&self, cell: Cell) -> Vec<Cell> {
-        let [x, y, k] = cell;
+/// The six segments at lattice point `(x, y)`.
+fn segments_at(x: i32, y: i32) -> impl Iterator<Item = Cell> {
+    (0..3).flat_map(move |k| {
         let (dx, dy) = V[k as usize];
-        Trig::segments_at(x, y)
-            .chain(Trig::segments_at(x + dx, y + dy))
-            .filter(|&s| s != cell)
-            .collect()
-    }
+        [[x, y, k], [x - dx, y - dy, k]]
+    })
+}
 
-    fn embed(&self, cell: Cell) -> Point {
-        segment_point(cell)
-    }
+/// A trig's neighbours: the segments sharing one of its endpoints.
+pub(super) fn trig_neighbours(cell: Cell) -> Vec<Cell> {
+    let [x, y, k] = cell;
+    let (dx, dy) = V[k as usize];
+    segments_at(x, y)
+        .chain(segments_at(x + dx, y + dy))
+        .filter(|&s| s != cell)
+        .collect()
+}
 
-    fn cell_at(&self, p: Point) -> Option<Cell> {
-        segment_at(p)
-    }
-
-    fn symmetries(&self) -> Vec<GridSymmetry> {
-        hex_group()
+/// The three sides of up-triangle (`down` false) or down-triangle
+/// `(x, y)`, as segments.
+fn sides(x: i32, y: i32, down: bool) -> [Cell; 3] {
+    if down {
+        [[x, y, 0], [x, y, 2], [x + 1, y, 1]]
+    } else {
+        [[x, y, 1], [x, y, 2], [x, y + 1, 0]]
     }
 }
 
-impl Twig {
-    /// The three sides of up-triangle (`down` false) or down-triangle
-    /// `(x, y)`, as segments.
-    fn sides(x: i32, y: i32, down: bool) -> [Cell; 3] {
-        if down {
-            [[x, y, 0], [x, y, 2], [x + 1, y, 1]]
-        } else {
-            [[x, y, 1], [x, y, 2], [x, y + 1, 0]]
-        }
-    }
-
-    /// The two triangles beside a segment.
-    fn beside(cell: Cell) -> [(i32, i32, bool); 2] {
-        let [x, y, k] = cell;
-        match k {
-            0 => [(x, y, true), (x, y - 1, false)],
-            1 => [(x, y, false), (x - 1, y, true)],
-            _ => [(x, y, false), (x, y, true)],
-        }
+/// The two triangles beside a segment.
+fn beside(cell: Cell) -> [(i32, i32, bool); 2] {
+    let [x, y, k] = cell;
+    match k {
+        0 => [(x, y, true), (x, y - 1, false)],
+        1 => [(x, y, false), (x - 1, y, true)],
+        _ => [(x, y, false), (x, y, true)],
     }
 }
 
-impl PolyGrid for Twig {
-    fn name(&self) -> &'static str {
-        "twig"
-    }
-
-    fn lattice_dim(&self) -> usize {
-        2
-    }
-
-    fn neighbours(&self, cell: Cell) -> Vec<Cell> {
-        Twig::beside(cell)
-            .iter()
-            .flat_map(|&(x, y, down)| Twig::sides(x, y, down))
-            .filter(|&s| s != cell)
-            .collect()
-    }
-
-    fn embed(&self, cell: Cell) -> Point {
-        segment_point(cell)
-    }
-
-    fn cell_at(&self, p: Point) -> Option<Cell> {
-        segment_at(p)
-    }
-
-    fn symmetries(&self) -> Vec<GridSymmetry> {
-        hex_group()
-    }
+/// A twig's neighbours: the other sides of the two triangles beside its
+/// segment.
+pub(super) fn twig_neighbours(cell: Cell) -> Vec<Cell> {
+    beside(cell)
+        .iter()
+        .flat_map(|&(x, y, down)| sides(x, y, down))
+        .filter(|&s| s != cell)
+        .collect()
 }
