@@ -24,6 +24,17 @@ async function pick(panel, name) {
   await expect(panel.locator('#poly-check')).toContainText('No errors');
 }
 
+/**
+ * Puts into the editor a puzzle whose search runs for minutes, so that a
+ * job cannot end before a test cancels it (ypent-5x5x5's took a second and
+ * a half, and a cancel sometimes came after it): the 35 hexominoes cannot
+ * tile a rectangle, but the search takes long to find that out.
+ */
+async function loadLong(panel) {
+  const toml = 'name = "long"\n[board]\nrect = [15, 14]\n[[piece]]\nset = "hexominoes"\n';
+  await fillAndCheck(panel.getByLabel('Puzzle (TOML)'), toml, panel.locator('#poly-check'), ['No errors']);
+}
+
 /** A number shown in the live statistics (data-stat = name). */
 async function stat(panel, name) {
   const t = await panel.locator(`#poly-stats [data-stat="${name}"]`).textContent();
@@ -90,7 +101,7 @@ test('Count counts without pictures', async ({ page }) => {
 
 test('a long solve shows its progress moving and is cancelled', async ({ page, request }) => {
   const panel = await open(page);
-  await pick(panel, 'ypent-5x5x5');
+  await loadLong(panel);
   const id = await startedJob(page, () => panel.getByRole('button', { name: 'Solve' }).click());
   await expect(panel.getByRole('button', { name: 'Cancel' })).toBeEnabled();
   await expect(panel.getByRole('button', { name: 'Solve' })).toBeDisabled();
@@ -112,7 +123,7 @@ test('a long solve shows its progress moving and is cancelled', async ({ page, r
 
 test('closing the tab cancels its running job', async ({ page, request }) => {
   const panel = await open(page);
-  await pick(panel, 'ypent-5x5x5');
+  await loadLong(panel);
   const id = await startedJob(page, () => panel.getByRole('button', { name: 'Count' }).click());
   await waitForJob(request, id, { state: 'running', timeout: 5_000 });
   // the page follows it: its progress arrives (the stream is open)
