@@ -117,7 +117,7 @@ fn parse_size(s: &str) -> Result<u32, String> {
 /// The puzzle: standard input for `-`, a built-in one by name, else a file.
 pub fn load(spec: &str) -> Result<PolyPuzzle> {
     let text = match PuzzleSource::of(spec) {
-        PuzzleSource::BuiltIn(p) => return Ok(p),
+        PuzzleSource::BuiltIn(p) => return Ok(*p),
         PuzzleSource::Stdin => crate::input::read_stdin("the puzzle")?,
         PuzzleSource::File(f) if !f.exists() => {
             let names: Vec<&str> = catalog::CATALOG.iter().map(|e| e.name).collect();

@@ -212,6 +212,58 @@ pub const SETS: &[&str] = &[
     "pentacubes",
 ];
 
+/// The grid a named set or piece (`set/NAME`, or a bare name as
+/// [`piece`] finds it) lives on.
+pub fn grid_of(name: &str) -> Option<crate::grid::PolyGrid> {
+    use crate::grid::PolyGrid;
+    let shape = match name.split_once('/') {
+        Some(_) => piece(name)?,
+        None => match set(name) {
+            Some(shapes) => shapes.into_iter().next()?,
+            None => piece(name)?,
+        },
+    };
+    Some(if shape.dim == 3 {
+        PolyGrid::Cube
+    } else {
+        PolyGrid::Square
+    })
+}
+
+/// The one-sided set of free pieces: each piece, and after it its mirror
+/// image when that is no rotation of a piece of the set, named with its
+/// first letter lower-cased (P -> p). Every piece then goes unturned.
+pub fn one_sided(grid: crate::grid::PolyGrid, shapes: Vec<Shape>) -> Vec<Shape> {
+    let rotations = grid.rotations();
+    let Some(mirror) = grid.symmetries().into_iter().find(|t| !t.is_rotation()) else {
+        return shapes;
+    };
+    let mut seen: Vec<Vec<Cell>> = shapes
+        .iter()
+        .map(|s| grid.canonical_under(&s.cells, &rotations))
+        .collect();
+    let mut out = Vec::new();
+    for s in shapes {
+        let image = grid.image(&mirror, &s.cells);
+        let key = grid.canonical_under(&image, &rotations);
+        let twin = (!seen.contains(&key)).then(|| {
+            let mut name = s.name.clone();
+            if let Some(first) = name.chars().next() {
+                name.replace_range(..first.len_utf8(), &first.to_lowercase().to_string());
+            }
+            Shape {
+                name,
+                cells: image,
+                dim: s.dim,
+            }
+        });
+        seen.push(key);
+        out.push(s);
+        out.extend(twin);
+    }
+    out
+}
+
 /// Finds one piece: `set/NAME`, or a bare name looked up in the
 /// pentominoes, then tetrominoes, trominoes, soma, pentacubes, hexominoes.
 pub fn piece(name: &str) -> Option<Shape> {

@@ -33,7 +33,7 @@ use std::time::Instant;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PuzzleSource<'a> {
     Stdin,
-    BuiltIn(PolyPuzzle),
+    BuiltIn(Box<PolyPuzzle>),
     File(&'a Path),
 }
 
@@ -42,7 +42,7 @@ impl<'a> PuzzleSource<'a> {
         if spec == "-" {
             PuzzleSource::Stdin
         } else if let Some(p) = catalog::puzzle(spec) {
-            PuzzleSource::BuiltIn(p)
+            PuzzleSource::BuiltIn(Box::new(p))
         } else {
             PuzzleSource::File(Path::new(spec))
         }

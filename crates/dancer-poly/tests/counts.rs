@@ -170,7 +170,15 @@ fn brute_tilings(p: &PolyPuzzle) -> Vec<Vec<(usize, Vec<usize>)>> {
     let orients: Vec<Vec<Vec<Cell>>> = p
         .pieces
         .iter()
-        .map(|pc| orientations(&pc.cells, &p.piece_group(pc)))
+        .map(|pc| {
+            // the square and cubic grids' own symmetries, independent of
+            // the grid module the model uses
+            let group: Vec<_> = dancer_poly::geometry::symmetries(p.board.dim)
+                .into_iter()
+                .filter(|t| !pc.one_sided || t.is_rotation())
+                .collect();
+            orientations(&pc.cells, &group)
+        })
         .collect();
     let mut filled = vec![false; cells.len()];
     let mut used = vec![0u32; p.pieces.len()];

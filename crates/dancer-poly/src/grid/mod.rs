@@ -46,6 +46,7 @@
 //! every grid shares (normal forms, images, canonical forms, connection)
 //! are written once, over the six that differ.
 
+pub mod edges;
 pub mod square;
 pub mod tri;
 
@@ -185,6 +186,31 @@ impl PolyGrid {
             PolyGrid::Cube => 3,
             _ => 2,
         }
+    }
+
+    /// 2 for the grids in the plane, 3 for those in space.
+    pub fn dim(self) -> u8 {
+        self.lattice_dim() as u8
+    }
+
+    /// Whether the cells are the edges of a grid of faces (sticks, twigs,
+    /// trigs).
+    pub fn is_edge_grid(self) -> bool {
+        edges::face_grid(self).is_some()
+    }
+
+    /// The lattice vector that moves cell `from` onto cell `to`, if one
+    /// does (their kinds are the same).
+    pub fn shift_between(self, from: Cell, to: Cell) -> Option<[i32; 3]> {
+        let d = self.lattice_dim();
+        if from[d..] != to[d..] {
+            return None;
+        }
+        let mut by = [0; 3];
+        for k in 0..d {
+            by[k] = to[k] - from[k];
+        }
+        Some(by)
     }
 
     /// The cells sharing an edge (a face in space; an endpoint for the
