@@ -367,6 +367,32 @@ impl Model {
         best.map(|(_, _, r, k)| (r, k))
     }
 
+    /// The symmetries `--unique` counts up to, in words: `the 4
+    /// symmetries (2 rotations, 2 reflections)`, `the 2 symmetries
+    /// (rotations)`, `the 8 symmetries (rotations only, as the puzzle
+    /// asks)`, `the 1 symmetry (the identity)`.
+    pub fn symmetry_words(&self) -> String {
+        let n = self.symmetries.len();
+        let rotations = self.symmetries.iter().filter(|s| s.transform.is_rotation()).count();
+        let which = if n == 1 {
+            "the identity".to_string()
+        } else if self.puzzle.unique_under == UniqueUnder::Rotations {
+            "rotations only, as the puzzle asks".to_string()
+        } else if rotations == n {
+            "rotations".to_string()
+        } else {
+            format!(
+                "{}, {}",
+                dancer_core::plural(rotations, "rotation", "rotations"),
+                dancer_core::plural(n - rotations, "reflection", "reflections")
+            )
+        };
+        format!(
+            "the {} ({which})",
+            dancer_core::plural(n, "symmetry", "symmetries")
+        )
+    }
+
     /// The placement that symmetry `g` maps placement `q` to.
     pub fn image_placement(&self, g: usize, q: usize) -> usize {
         let s = &self.symmetries[g];
