@@ -179,6 +179,20 @@ impl PolyGrid {
         }
     }
 
+    /// What the pieces of the grid are called: `polyominoes`,
+    /// `polyiamonds`, ...
+    pub fn forms(self) -> &'static str {
+        match self {
+            PolyGrid::Square => "polyominoes",
+            PolyGrid::Cube => "polycubes",
+            PolyGrid::Stick => "polysticks",
+            PolyGrid::Triangle => "polyiamonds",
+            PolyGrid::Hexagon => "polyhexes",
+            PolyGrid::Twig => "polytwigs",
+            PolyGrid::Trig => "polytrigs",
+        }
+    }
+
     /// How many leading coordinates of a cell are lattice coordinates
     /// (translations act on them); 2 in the plane, 3 in space.
     pub fn lattice_dim(self) -> usize {
