@@ -14,7 +14,7 @@ fn main() {
         .find_map(|a| a.parse::<dancer_core::EngineKind>().ok())
         .unwrap_or_default();
     for e in catalog::entries() {
-        if args.iter().any(|a| !a.starts_with("--")) && !args.iter().any(|a| *a == e.name) {
+        if args.iter().any(|a| !a.starts_with("--")) && !args.contains(&e.name) {
             continue;
         }
         let m = Model::new(catalog::puzzle(&e.name).unwrap()).unwrap();
