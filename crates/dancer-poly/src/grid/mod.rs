@@ -47,6 +47,7 @@
 //! are written once, over the six that differ.
 
 pub mod edges;
+pub mod picture;
 pub mod square;
 pub mod tri;
 
