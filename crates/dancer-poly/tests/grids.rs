@@ -79,3 +79,33 @@ fn tetrasticks_on_a_5x5_grid() {
     );
     assert_eq!(counts(p).1, 1795);
 }
+
+/// Pictures on the triangle and hexagon grids read as the design says, and
+/// a bad one is an error that says where.
+#[test]
+fn pictures_of_boards_and_pieces() {
+    // the hexagon of six triangles (up where column + line is even), and
+    // the 7-cell hexagon of hexagons
+    let p = parse(
+        "grid = \"triangle\"\n[board]\nshape = \"\"\"\n###\n###\n\"\"\"\n[[piece]]\nname = \"T\"\nshape = \"#\"\ncount = 6\n",
+        "t.toml",
+    )
+    .unwrap();
+    assert_eq!(p.board.len(), 6);
+    assert_eq!(p.board.symmetries().len(), 12);
+    assert_eq!(counts(p), (1, 1));
+    let p = parse(
+        "grid = \"hexagon\"\n[board]\nshape = \"\"\"\n # #\n# # #\n # #\n\"\"\"\n[[piece]]\nname = \"H\"\nshape = \"#\"\ncount = 7\n",
+        "t.toml",
+    )
+    .unwrap();
+    assert_eq!(p.board.len(), 7);
+    assert_eq!(p.board.symmetries().len(), 12);
+    let e = parse(
+        "grid = \"hexagon\"\n[board]\nshape = \"\"\"\n# #\n# #\n\"\"\"\n[[piece]]\nname = \"H\"\nshape = \"#\"\ncount = 4\n",
+        "t.toml",
+    )
+    .unwrap_err();
+    assert!(e.to_string().starts_with("t.toml:2:1: "), "{e}");
+    assert!(e.to_string().contains("line 2, column 1"), "{e}");
+}

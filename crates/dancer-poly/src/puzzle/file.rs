@@ -178,10 +178,12 @@ fn picture_cells(grid: PolyGrid, text: &str) -> Result<Vec<Cell>, String> {
     let text = text.trim_matches('\n');
     match grid {
         PolyGrid::Square | PolyGrid::Cube => Ok(pieces::picture(&text.lines().collect::<Vec<_>>())),
-        _ => Err(format!(
-            "pictures of the {} grid are not read yet: give cells",
+        PolyGrid::Twig | PolyGrid::Trig => Err(format!(
+            "the {} grid has no text pictures: give cells (or faces)",
             grid.name()
         )),
+        _ => crate::grid::picture::read(grid, text)
+            .map_err(|e| format!("a picture with a fault at {e}")),
     }
 }
 
