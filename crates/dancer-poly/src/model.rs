@@ -866,6 +866,13 @@ impl Model {
     pub fn ascii(&self, sol: &[usize]) -> String {
         let b = &self.puzzle.board;
         let glyphs = Glyphs::new(self, sol);
+        let grid = self.puzzle.grid();
+        if !matches!(
+            grid,
+            crate::grid::PolyGrid::Square | crate::grid::PolyGrid::Cube
+        ) {
+            return self.other_grid_text(sol, &glyphs);
+        }
         let [w, h, d] = b.extent();
         let mut at = vec![' '; (w * h * d) as usize];
         for (k, &q) in sol.iter().enumerate() {
@@ -890,10 +897,61 @@ impl Model {
             out.push_str(line.trim_end());
             out.push('\n');
         }
-        // the legend, wrapped
         let width = ((w * d + 3 * (d - 1)) as usize).max(72);
+        out.push_str(&glyphs.legend_lines(self, width));
+        out
+    }
+
+    /// A solution on a grid other than squares and cubes: its picture
+    /// ([`crate::grid::picture::write`]), or on grids without text pictures
+    /// each placement's cells; then the legend.
+    fn other_grid_text(&self, sol: &[usize], glyphs: &Glyphs) -> String {
+        let b = &self.puzzle.board;
+        let grid = self.puzzle.grid();
+        let marked: Vec<(Cell, char)> = sol
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &q)| {
+                self.placements[q]
+                    .cells
+                    .iter()
+                    .map(move |&c| (b.cells[c], glyphs.of[k]))
+            })
+            .collect();
+        let mut out = match crate::grid::picture::write(grid, &marked) {
+            Some(picture) => picture,
+            None => sol
+                .iter()
+                .enumerate()
+                .map(|(k, &q)| {
+                    let cells: Vec<String> = self.placements[q]
+                        .cells
+                        .iter()
+                        .map(|&c| {
+                            let [x, y, z] = b.cells[c];
+                            format!("{x}.{y}.{z}")
+                        })
+                        .collect();
+                    format!("{} {}\n", glyphs.of[k], cells.join(" "))
+                })
+                .collect(),
+        };
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&glyphs.legend_lines(self, 72));
+        out
+    }
+}
+
+impl Glyphs {
+    /// The legend (`F: F  I: I ...`), wrapped at `width` columns, each line
+    /// ending with a newline.
+    fn legend_lines(&self, model: &Model, width: usize) -> String {
+        let glyphs = self;
+        let mut out = String::new();
         let mut line = String::new();
-        for (piece, chars) in glyphs.legend(self) {
+        for (piece, chars) in glyphs.legend(model) {
             let entry = format!("{chars}: {piece}");
             if !line.is_empty() && line.chars().count() + 2 + entry.chars().count() > width {
                 out.push_str(&line);
