@@ -770,6 +770,7 @@ shape = "##\n##"
     #[test]
     fn hostile_files_are_errors_with_places() {
         let piece = "[[piece]]\nname = \"O\"\n";
+        let any = "[[piece]]\nname = \"Q\"\ncells = [[0, 0, 0]]\ncount = \"any\"\n";
         let cases: Vec<(String, &str)> = vec![
             (format!("[board]\nrect = [65536, 65537]\n{piece}"), "at most 100000 cells"),
             (format!("[board]\nrect = [9223372036854775807, 2]\n{piece}"), "at most 100000 cells"),
@@ -805,6 +806,29 @@ shape = "##\n##"
             ("[board]\nrect = [2, 1]\nrect = [2, 1]\n".into(), ""),
             ("[board]\nrect = [2.5, 1]\n".into(), ""),
             ("[board]\nrect = [2, 1]\nwhat = 1\n".into(), "what"),
+            // grids
+            (format!("grid = \"pentagon\"\n[board]\nrect = [2, 2]\n{any}"), "unknown grid \"pentagon\" (known: square, cube"),
+            (format!("grid = \"triangle\"\n[board]\nrect = [2, 2]\n{any}"), "rect is a board of squares"),
+            (format!("grid = \"hexagon\"\n[board]\nbox = [2, 2, 2]\n{any}"), "box is a board of cubes"),
+            (format!("[board]\nparallelogram = [2, 2]\n{any}"), "parallelogram is a board of triangles or hexagons"),
+            (format!("grid = \"triangle\"\n[board]\nhexagon = 0\n{any}"), "a side is 1 to"),
+            (format!("grid = \"triangle\"\n[board]\nhexagon = 9999999999\n{any}"), "a side is 1 to"),
+            (format!("grid = \"triangle\"\n[board]\nparallelogram = [3, -1]\n{any}"), "a side is 1 to"),
+            (format!("grid = \"triangle\"\n[board]\ncells = [[0, 0, 0], [0, 0, 7]]\n{any}"), "[0, 0, 7] is not a cell of the triangle grid"),
+            (format!("grid = \"hexagon\"\n[board]\ncells = [[0, 0], [5, 5]]\n{any}"), "not connected on the hexagon grid"),
+            (format!("grid = \"triangle\"\n[board]\nhexagon = 2\nborder = false\n{any}"), "border is for the edge grids"),
+            (format!("grid = \"square\"\n[board]\nfaces = [[0, 0]]\n{any}"), "faces is for the edge grids"),
+            (format!("grid = \"trig\"\n[board]\nfaces = [[0, 0, 5]]\n{any}"), "face [0, 0, 5] is not a cell of the triangle grid"),
+            (format!("grid = \"trig\"\n[board]\nshape = \"#\"\n{any}"), "no text pictures"),
+            (format!("grid = \"hexagon\"\n[board]\nshape = \"# #\\n# #\"\n{any}"), "line 2, column 1"),
+            (format!("grid = \"hexagon\"\n[board]\nlayers = [\"#\"]\n{any}"), "layers are for boards in space"),
+            (format!("crossings = true\n[board]\nrect = [2, 2]\n{any}"), "crossings are for the edge grids"),
+            (format!("unique = \"mirrors\"\n[board]\nrect = [2, 2]\n{any}"), "expected \"all\" or \"rotations\""),
+            ("grid = \"triangle\"\n[board]\nhexagon = 1\n[[piece]]\nname = \"Q\"\ncells = [[0, 0, 0], [0, 0, 2]]\n".into(), "[0, 0, 2] is not a cell of the triangle grid"),
+            ("grid = \"triangle\"\n[board]\nhexagon = 1\n[[piece]]\nname = \"Q\"\ncells = [[0, 0, 0], [2, 0, 0]]\ncount = 3\n".into(), "empty or not connected"),
+            ("grid = \"triangle\"\n[board]\nhexagon = 1\n[[piece]]\nset = \"pentominoes\"\n".into(), "lives on the square grid, not on the triangle grid"),
+            ("grid = \"stick\"\n[board]\nrect = [1, 1]\n[[piece]]\nname = \"p.1.2\"\ncells = [[0, 0, 0]]\ncount = 4\n".into(), "crossing point"),
+            ("[board]\nrect = [2, 1]\n[known]\nunique = -1\nsource = \"x\"\n[[piece]]\nname = \"D\"\ncells = [[0, 0], [1, 0]]\n".into(), ""),
         ];
         for (text, says) in cases {
             let e = match load(&text) {
