@@ -46,6 +46,7 @@
 //! every grid shares (normal forms, images, canonical forms, connection)
 //! are written once, over the six that differ.
 
+pub mod picture;
 pub mod square;
 pub mod tri;
 
