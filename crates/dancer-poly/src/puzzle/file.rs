@@ -363,7 +363,7 @@ impl PieceDoc {
                 })?;
                 on_grid(plain)?;
                 let shapes = if twins {
-                    pieces::one_sided(grid, shapes)
+                    pieces::one_sided(grid, &shapes)
                 } else {
                     shapes
                 };
