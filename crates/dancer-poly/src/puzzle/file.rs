@@ -564,6 +564,26 @@ fn sized_board(sides: &[i64]) -> Result<Board, String> {
     })
 }
 
+/// Names pieces of sets that share a name with another piece by their
+/// set too: the I tromino and the I tetromino of `set = "trominoes"` and
+/// `set = "tetrominoes"` become `trominoes/I` and `tetrominoes/I` (as
+/// `name = "trominoes/I"` finds them). Pieces named by the file itself keep
+/// their names, so that one listed twice is still an error.
+fn qualify_set_names(pieces: &mut [Piece], from_set: &[Option<String>]) {
+    let mut count: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for p in pieces.iter() {
+        *count.entry(p.name.clone()).or_default() += 1;
+    }
+    for (p, set) in pieces.iter_mut().zip(from_set) {
+        if let Some(set) = set {
+            if count[&p.name] > 1 {
+                let set = set.strip_prefix("one-sided-").unwrap_or(set);
+                p.name = format!("{set}/{}", p.name);
+            }
+        }
+    }
+}
+
 /// Reads a puzzle file. `file` names it in messages (and is the puzzle's
 /// name when the file gives none).
 pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
@@ -593,6 +613,7 @@ pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
         .board(grid)
         .map_err(|m| err(bspan, m))?;
     let mut pieces = Vec::new();
+    let mut from_set = Vec::new();
     for sp in doc.pieces {
         let off = sp.span().start;
         let p = sp.into_inner();
@@ -609,8 +630,10 @@ pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
                 one_sided: one_sided || twin,
                 at: Some(loc(off)),
             });
+            from_set.push(p.set.clone());
         }
     }
+    qualify_set_names(&mut pieces, &from_set);
     if pieces.is_empty() {
         return Err(err(0, "no pieces: add [[piece]] tables".into()));
     }
