@@ -59,6 +59,7 @@
 //! total = 520                   # optional
 //! source = "Dana Scott, 1958"
 //! slow = false                  # too slow for every test run
+//! memo = false                  # the total is for the memoized counter
 //! ```
 //!
 //! # Grids
@@ -129,6 +130,8 @@ struct KnownDoc {
     source: String,
     #[serde(default)]
     slow: bool,
+    #[serde(default)]
+    memo: bool,
 }
 
 #[derive(Deserialize)]
@@ -649,6 +652,7 @@ pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
             total: k.total,
             source: k.source,
             slow: k.slow,
+            memo: k.memo,
         }),
         board_at: Some(loc(bspan)),
     };
