@@ -109,3 +109,63 @@ fn pictures_of_boards_and_pieces() {
     assert!(e.to_string().starts_with("t.toml:2:1: "), "{e}");
     assert!(e.to_string().contains("line 2, column 1"), "{e}");
 }
+
+/// The perfect matchings of a board's cells by its grid's neighbours, by
+/// brute force: the tilings by dominoes, independent of the model.
+fn matchings(grid: PolyGrid, cells: &[dancer_poly::grid::Cell]) -> u64 {
+    fn rec(grid: PolyGrid, left: &mut Vec<dancer_poly::grid::Cell>) -> u64 {
+        let Some(first) = left.pop() else {
+            return 1;
+        };
+        let mut n = 0;
+        for m in grid.neighbours(first) {
+            if let Some(i) = left.iter().position(|&c| c == m) {
+                let taken = left.remove(i);
+                n += rec(grid, left);
+                left.insert(i, taken);
+            }
+        }
+        left.push(first);
+        n
+    }
+    rec(grid, &mut cells.to_vec())
+}
+
+/// Dominoes on packed spheres and on prisms, against brute force: the
+/// tetrahedron of 4 spheres (3 ways), the square pyramid of 9 + 4 + 1 (as
+/// layers), and the hexagonal prism of 12 triangular prisms (with flat and
+/// upright dominoes, which no rotation turns into each other: flat ones
+/// alone tile it in 2 x 2 ways).
+#[test]
+fn dominoes_on_spheres_and_prisms() {
+    let cases = [
+        (
+            "grid = \"sphere\"\n[board]\ncells = [[0, 0, 0], [1, 1, 0], [1, 0, 1], [0, 1, 1]]\n",
+            "[[0, 0, 0], [1, 1, 0]]",
+            Some(3),
+        ),
+        (
+            "grid = \"sphere\"\n[board]\nlayers = [\". A .\\n B C\\nD E F\\n G H\\n. I .\", \" . .\\n. J .\\n K L\\n. M .\", \". . .\\n . .\\n. N .\"]\n",
+            "[[0, 0, 0], [1, 1, 0]]",
+            None,
+        ),
+        (
+            "grid = \"prism\"\n[board]\nlayers = [\"###\\n###\", \"###\\n###\"]\n",
+            // two triangles side by side, and two stacked: every pair of
+            // neighbours is one or the other
+            "[[0, 0, 0], [0, 0, 1]]\ncount = \"any\"\n[[piece]]\nname = \"V\"\ncells = [[0, 0, 0], [0, 0, 2]]",
+            None,
+        ),
+    ];
+    for (board, domino, known) in cases {
+        let text = format!("{board}[[piece]]\nname = \"D\"\ncells = {domino}\ncount = \"any\"\n");
+        let p = parse(&text, "t.toml").unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let grid = p.grid();
+        let brute = matchings(grid, &p.board.cells);
+        if let Some(k) = known {
+            assert_eq!(brute, k);
+        }
+        assert!(brute > 0, "{text}");
+        assert_eq!(counts(p).0, brute, "{text}");
+    }
+}

@@ -13,19 +13,20 @@ fn counts(grid: PolyGrid, up_to: usize, one_sided: bool) -> Vec<usize> {
 
 #[test]
 fn every_grid_keeps_its_invariants() {
-    let sizes = [8, 48, 8, 12, 12, 12, 12];
+    let sizes = [8, 48, 8, 12, 12, 12, 12, 48, 24];
     for (g, size) in PolyGrid::ALL.iter().zip(sizes) {
         assert_eq!(g.symmetries().len(), size, "{}", g.name());
         assert_eq!(g.rotations().len(), size / 2, "{}", g.name());
         check_grid(*g, 3).unwrap();
     }
-    assert!(PolyGrid::from_name("sphere").is_none());
+    assert!(PolyGrid::from_name("ball").is_none());
     assert_eq!(PolyGrid::from_name("twig"), Some(Twig));
+    assert_eq!(PolyGrid::from_name("prism"), Some(PolyGrid::Prism));
 }
 
 #[test]
 fn neighbour_counts() {
-    let expect = [4, 6, 6, 3, 6, 4, 10];
+    let expect = [4, 6, 6, 3, 6, 4, 10, 12, 5];
     for (g, n) in PolyGrid::ALL.iter().zip(expect) {
         for c in kinds(*g) {
             assert_eq!(g.neighbours(c).len(), n, "{} {c:?}", g.name());

@@ -294,8 +294,28 @@ impl BoardDoc {
         picture_fits(&layers.join("\n")).map_err(|m| format!("the board is {m}"))?;
         let mut cells = Vec::new();
         for (z, l) in layers.iter().enumerate() {
-            for c in picture_cells(PolyGrid::Square, l)? {
-                cells.push([c[0], c[1], z as i32]);
+            let l = l.trim_matches('\n');
+            let fault = |e: crate::grid::layers::LayerError| {
+                format!("layer {} is a picture with a fault at {e}", z + 1)
+            };
+            match grid {
+                PolyGrid::Sphere => cells.extend(
+                    crate::grid::sphere::read_layer(l, z as i32)
+                        .map_err(fault)?
+                        .into_iter()
+                        .map(|(c, _)| c),
+                ),
+                PolyGrid::Prism => cells.extend(
+                    crate::grid::prism::read_layer(l, z as i32)
+                        .map_err(fault)?
+                        .into_iter()
+                        .map(|(c, _)| c),
+                ),
+                _ => cells.extend(
+                    picture_cells(PolyGrid::Square, l)?
+                        .into_iter()
+                        .map(|c| [c[0], c[1], z as i32]),
+                ),
             }
         }
         Ok(cells)
@@ -567,22 +587,31 @@ fn sized_board(sides: &[i64]) -> Result<Board, String> {
     })
 }
 
-/// Names pieces of sets that share a name with another piece by their
-/// set too: the I tromino and the I tetromino of `set = "trominoes"` and
-/// `set = "tetrominoes"` become `trominoes/I` and `tetrominoes/I` (as
-/// `name = "trominoes/I"` finds them). Pieces named by the file itself keep
-/// their names, so that one listed twice is still an error.
+/// Names pieces of two sets that share a name by their set too: the I
+/// tromino and the I tetromino of `set = "trominoes"` and `set =
+/// "tetrominoes"` become `trominoes/I` and `tetrominoes/I` (as `name =
+/// "trominoes/I"` finds them). A piece of a set that shares its name with
+/// a piece the file names itself keeps it, so that the piece listed twice
+/// is still an error.
 fn qualify_set_names(pieces: &mut [Piece], from_set: &[Option<String>]) {
-    let mut count: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for p in pieces.iter() {
-        *count.entry(p.name.clone()).or_default() += 1;
-    }
-    for (p, set) in pieces.iter_mut().zip(from_set) {
+    let mut sets: std::collections::HashMap<String, Vec<&str>> = std::collections::HashMap::new();
+    for (p, set) in pieces.iter().zip(from_set) {
         if let Some(set) = set {
-            if count[&p.name] > 1 {
-                let set = set.strip_prefix("one-sided-").unwrap_or(set);
-                p.name = format!("{set}/{}", p.name);
+            let of = sets.entry(p.name.clone()).or_default();
+            if !of.contains(&set.as_str()) {
+                of.push(set);
             }
+        }
+    }
+    let shared: std::collections::HashSet<String> = sets
+        .into_iter()
+        .filter(|(_, of)| of.len() > 1)
+        .map(|(name, _)| name)
+        .collect();
+    for (p, set) in pieces.iter_mut().zip(from_set) {
+        if let Some(set) = set.as_deref().filter(|_| shared.contains(&p.name)) {
+            let set = set.strip_prefix("one-sided-").unwrap_or(set);
+            p.name = format!("{set}/{}", p.name);
         }
     }
 }

@@ -428,9 +428,11 @@ impl PolyPuzzle {
         self.board.grid
     }
 
-    /// The symmetry group used for a piece's orientations.
+    /// The symmetry group used for a piece's orientations
+    /// ([`PolyGrid::group_of`]: a flat piece of spheres turns over in space
+    /// even when one-sided).
     pub fn piece_group(&self, p: &Piece) -> Vec<GridSymmetry> {
-        self.board.grid.group(p.one_sided)
+        self.board.grid.group_of(&p.cells, p.one_sided)
     }
 
     /// Checks what can be checked before searching: the board's size, the
