@@ -50,10 +50,10 @@
 //! * **twig, trig**: no text pictures (their edges do not sit on a grid of
 //!   characters that reads well); cell lists and SVG only.
 //! * **cube**: a layer at a time, each a square picture; [`read`] reads one
-//!   layer as `z = 0`, [`write`] prints the layers side by side, `z = 0`
+//!   layer as `z = 0`, [`write()`] prints the layers side by side, `z = 0`
 //!   first, three spaces apart, as solutions are printed.
 //!
-//! [`write`] prints cells so that [`read`] gives them back translated by
+//! [`write()`] prints cells so that [`read`] gives them back translated by
 //! one lattice vector, with their marks: the smallest lattice coordinates
 //! go to the top left (for triangles, at the column of the right parity).
 //! Blanks inside a line's run of cells are `.` where a cell could be, so
