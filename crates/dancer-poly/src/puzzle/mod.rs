@@ -440,57 +440,8 @@ impl PolyPuzzle {
     /// board, and areas that cannot add up. (Pieces that fit nowhere are
     /// found by [`crate::Model::new`].)
     pub fn check(&self) -> Result<(), PolyError> {
+        self.check_board()?;
         let board_at = || self.board_at.clone();
-        if self.board.is_empty() {
-            return Err(PolyError::EmptyBoard { at: board_at() });
-        }
-        if self.board.len() > MAX_BOARD_CELLS {
-            return Err(PolyError::BoardTooLarge {
-                why: format!("{} (at most {MAX_BOARD_CELLS})", cells(&self.board.len())),
-                at: board_at(),
-            });
-        }
-        if let Some(c) = self
-            .board
-            .cells
-            .iter()
-            .find(|c| c.iter().any(|&v| !(0..MAX_COORD).contains(&v)))
-        {
-            return Err(PolyError::BoardTooLarge {
-                why: format!("cell {c:?} is out of range (coordinates 0 to {MAX_COORD})"),
-                at: board_at(),
-            });
-        }
-        let [w, h, d] = self.board.extent();
-        let volume = i64::from(w) * i64::from(h) * i64::from(d);
-        if volume > MAX_BOARD_BOX {
-            return Err(PolyError::BoardTooLarge {
-                why: format!("its bounding box is {w}x{h}x{d} (at most {MAX_BOARD_BOX} cells)"),
-                at: board_at(),
-            });
-        }
-        let grid = self.board.grid;
-        if let Some(c) = self.board.cells.iter().find(|&&c| !grid.is_cell(c)) {
-            return Err(PolyError::BadBoard {
-                why: format!("{c:?} is not a cell of the {} grid", grid.name()),
-                at: board_at(),
-            });
-        }
-        if !grid.is_connected(&self.board.cells) {
-            return Err(PolyError::BadBoard {
-                why: format!("its cells are not connected on the {} grid", grid.name()),
-                at: board_at(),
-            });
-        }
-        if self.crossings && !grid.is_edge_grid() {
-            return Err(PolyError::BadBoard {
-                why: format!(
-                    "crossings are for the edge grids, not the {} grid",
-                    grid.name()
-                ),
-                at: board_at(),
-            });
-        }
         let mut first: HashMap<&str, &Piece> = HashMap::new();
         for p in &self.pieces {
             let bad = |why: String| PolyError::BadPiece {
@@ -563,6 +514,63 @@ impl PolyPuzzle {
             return Err(PolyError::Area {
                 area,
                 why: format!("no choice of counts of {} adds up to it", desc.join(", ")),
+                at: board_at(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The board's part of [`PolyPuzzle::check`]: not empty, not too
+    /// large, in range, cells of its grid, connected.
+    fn check_board(&self) -> Result<(), PolyError> {
+        let board_at = || self.board_at.clone();
+        if self.board.is_empty() {
+            return Err(PolyError::EmptyBoard { at: board_at() });
+        }
+        if self.board.len() > MAX_BOARD_CELLS {
+            return Err(PolyError::BoardTooLarge {
+                why: format!("{} (at most {MAX_BOARD_CELLS})", cells(&self.board.len())),
+                at: board_at(),
+            });
+        }
+        if let Some(c) = self
+            .board
+            .cells
+            .iter()
+            .find(|c| c.iter().any(|&v| !(0..MAX_COORD).contains(&v)))
+        {
+            return Err(PolyError::BoardTooLarge {
+                why: format!("cell {c:?} is out of range (coordinates 0 to {MAX_COORD})"),
+                at: board_at(),
+            });
+        }
+        let [w, h, d] = self.board.extent();
+        let volume = i64::from(w) * i64::from(h) * i64::from(d);
+        if volume > MAX_BOARD_BOX {
+            return Err(PolyError::BoardTooLarge {
+                why: format!("its bounding box is {w}x{h}x{d} (at most {MAX_BOARD_BOX} cells)"),
+                at: board_at(),
+            });
+        }
+        let grid = self.board.grid;
+        if let Some(c) = self.board.cells.iter().find(|&&c| !grid.is_cell(c)) {
+            return Err(PolyError::BadBoard {
+                why: format!("{c:?} is not a cell of the {} grid", grid.name()),
+                at: board_at(),
+            });
+        }
+        if !grid.is_connected(&self.board.cells) {
+            return Err(PolyError::BadBoard {
+                why: format!("its cells are not connected on the {} grid", grid.name()),
+                at: board_at(),
+            });
+        }
+        if self.crossings && !grid.is_edge_grid() {
+            return Err(PolyError::BadBoard {
+                why: format!(
+                    "crossings are for the edge grids, not the {} grid",
+                    grid.name()
+                ),
                 at: board_at(),
             });
         }
