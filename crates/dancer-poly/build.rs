@@ -5,7 +5,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogue");
+    // read when the script runs, not baked in when it is built: worktrees
+    // sharing a target folder share this script's binary
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("catalogue");
     println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();
     for grid in std::fs::read_dir(&root).expect("the catalogue folder") {
