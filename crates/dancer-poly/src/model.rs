@@ -842,7 +842,7 @@ impl Model {
         }
         cells.sort();
         Tiling {
-            grid: crate::render::square_grid(self.puzzle.board.dim),
+            grid: self.puzzle.board.grid,
             cells,
             pieces: names,
             title,

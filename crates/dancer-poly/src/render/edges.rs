@@ -6,7 +6,8 @@
 //! corners of the squares for sticks, three times the lattice coordinates
 //! of `grid/tri.rs` for trigs (the lattice's points) and twigs (the
 //! centres of triangles, the corners of the hexagons), put onto the
-//! picture by [`super::plane_xy`] so that every edge is one cell long.
+//! picture by [`super::plane_xy`] and scaled so that every edge is two
+//! cells long ([`EDGE`]).
 //! Each placement is drawn twice, dark and a little wider first, then in
 //! its piece's colour: where two placements meet at a point, the later
 //! one's dark rim parts them. Placements are drawn in their order, so the
@@ -22,6 +23,13 @@ use super::{
 };
 use super::{Cover, Tiling, INK};
 use crate::grid::{Cell, PolyGrid};
+
+/// How many cells ([`super::Style::cell`]) long an edge is: two, so that
+/// a board of edges comes out about as large as a board of as many squares.
+const EDGE: f64 = 2.0;
+
+/// The radius of a label's disc, in cells.
+const DISC: f64 = 0.4;
 
 /// An edge's two ends in fine coordinates.
 pub(super) fn ends(grid: PolyGrid, cell: Cell) -> [Fine; 2] {
@@ -61,18 +69,25 @@ pub(super) fn content(t: &Tiling, style: &Style, m: &Metrics) -> Panel {
     let Some((lo, hi)) = bounds_xy(grid, points.iter().copied()) else {
         return Panel::empty();
     };
-    let width = m.cell * 0.24;
+    let unit = m.cell * EDGE;
+    let width = unit * 0.2;
     let rim = m.border * 0.5;
-    let pad = width / 2.0 + rim;
+    // room for the ends' round caps, and for the labels' discs
+    let disc = if style.labels {
+        m.cell * DISC + m.thin
+    } else {
+        0.0
+    };
+    let pad = (width / 2.0 + rim).max(disc);
     let at = |p: Fine| {
         let (x, y) = plane_xy(grid, p);
-        ((x - lo.0) * m.cell + pad, (y - lo.1) * m.cell + pad)
+        ((x - lo.0) * unit + pad, (y - lo.1) * unit + pad)
     };
     let mut body = String::new();
     let _ = writeln!(body, "<g class=\"points\" fill=\"#c8c8c8\">");
     for &p in &points {
         let (x, y) = at(p);
-        let r = num((m.cell * 0.06).max(1.0));
+        let r = num((unit * 0.04).max(1.0));
         let _ = writeln!(
             body,
             "<circle cx=\"{}\" cy=\"{}\" r=\"{r}\"/>",
@@ -104,8 +119,8 @@ pub(super) fn content(t: &Tiling, style: &Style, m: &Metrics) -> Panel {
         labels(&mut body, t, &placements, &at, m);
     }
     Panel {
-        w: (hi.0 - lo.0) * m.cell + 2.0 * pad,
-        h: (hi.1 - lo.1) * m.cell + 2.0 * pad,
+        w: (hi.0 - lo.0) * unit + 2.0 * pad,
+        h: (hi.1 - lo.1) * unit + 2.0 * pad,
         body,
     }
 }
@@ -134,7 +149,7 @@ fn joints(
         out,
         "<g class=\"joints\" fill=\"#ffffff\" fill-opacity=\"0.7\">"
     );
-    let r = num((m.cell * 0.045).max(0.75));
+    let r = num((m.cell * EDGE * 0.025).max(0.75));
     for p in joints {
         let (x, y) = at(p);
         let _ = writeln!(
@@ -156,8 +171,8 @@ fn labels(
     at: &dyn Fn(Fine) -> (f64, f64),
     m: &Metrics,
 ) {
-    let radius = m.cell * 0.28;
-    let size = m.label_font * 0.8;
+    let radius = m.cell * DISC;
+    let size = m.label_font * 0.85;
     let _ = writeln!(
         out,
         "<g class=\"labels\" font-size=\"{}\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{INK}\">",

@@ -4,8 +4,9 @@
 //! Every corner is a point of the lattice in *fine* coordinates, three
 //! times the lattice coordinates of `grid/tri.rs` (so that a triangle's
 //! centre and a hexagon's corners are integer points too), and goes onto
-//! the picture through [`super::plane_xy`]: a triangle's side and a
-//! hexagon's width (the step between two centres) are one cell. Each face
+//! the picture through [`super::plane_xy`]: a triangle's side is one and
+//! a half cells ([`TRIANGLE`]), a hexagon's width (the step between two
+//! centres) one cell. Each face
 //! is its corners in order, clockwise on the picture, and for each side
 //! the cell across it ([`outline`]); the sides shared with a cell of the
 //! same placement are the thin light lines, all others (another placement,
@@ -60,8 +61,22 @@ pub(super) fn outline(grid: PolyGrid, cell: Cell) -> (Vec<Fine>, Vec<Cell>) {
     }
 }
 
+/// How many cells ([`super::Style::cell`]) long a triangle's side is: one
+/// and a half, so that a triangle has about the area of a square cell (a
+/// hexagon, one cell wide, has 0.87 of it).
+const TRIANGLE: f64 = 1.5;
+
+/// How many cells one step of [`plane_xy`] is on `grid`.
+fn cells_a_step(grid: PolyGrid) -> f64 {
+    if grid == PolyGrid::Triangle {
+        TRIANGLE
+    } else {
+        1.0
+    }
+}
+
 /// A side as its two ends, the smaller first: the same from either face.
-fn side(a: Fine, b: Fine) -> (Fine, Fine) {
+fn side_of(a: Fine, b: Fine) -> (Fine, Fine) {
     (a.min(b), a.max(b))
 }
 
@@ -78,9 +93,10 @@ pub(super) fn content(t: &Tiling, style: &Style, m: &Metrics) -> Panel {
     let Some((lo, hi)) = bounds_xy(grid, corners) else {
         return Panel::empty();
     };
+    let unit = m.cell * cells_a_step(grid);
     let at = |p: Fine| {
         let (x, y) = plane_xy(grid, p);
-        ((x - lo.0) * m.cell, (y - lo.1) * m.cell)
+        ((x - lo.0) * unit, (y - lo.1) * unit)
     };
     let mut body = String::new();
     // fills: one path per placement
@@ -105,7 +121,7 @@ pub(super) fn content(t: &Tiling, style: &Style, m: &Metrics) -> Panel {
     let mut inner = BTreeSet::new();
     for (c, (corners, across)) in &shapes {
         for (i, n) in across.iter().enumerate() {
-            let s = side(corners[i], corners[(i + 1) % corners.len()]);
+            let s = side_of(corners[i], corners[(i + 1) % corners.len()]);
             match cells.get(n) {
                 Some(other) if other.0 == cells[c].0 => inner.insert(s),
                 _ => border.insert(s),
@@ -140,8 +156,8 @@ pub(super) fn content(t: &Tiling, style: &Style, m: &Metrics) -> Panel {
         labels(&mut body, t, &cells, &at, m);
     }
     Panel {
-        w: (hi.0 - lo.0) * m.cell,
-        h: (hi.1 - lo.1) * m.cell,
+        w: (hi.0 - lo.0) * unit,
+        h: (hi.1 - lo.1) * unit,
         body,
     }
 }
@@ -171,7 +187,7 @@ fn labels(
     }
     // the room a label has: the width of the circle inside a cell
     let (size, room) = match t.grid {
-        PolyGrid::Triangle => (m.label_font * 0.8, m.cell * 0.55),
+        PolyGrid::Triangle => (m.label_font, m.cell * TRIANGLE * 0.55),
         _ => (m.label_font, m.cell * 0.9),
     };
     let _ = writeln!(

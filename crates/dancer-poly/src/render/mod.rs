@@ -64,26 +64,17 @@ pub struct Tiling {
 impl Tiling {
     /// 2 for a plane grid, 3 for a solid one.
     pub fn dim(&self) -> u8 {
-        self.grid.lattice_dim() as u8
-    }
-}
-
-/// The grid of a board that names none: squares in the plane (`dim` 2),
-/// cubes in space (3).
-pub fn square_grid(dim: u8) -> PolyGrid {
-    if dim == 3 {
-        PolyGrid::Cube
-    } else {
-        PolyGrid::Square
+        self.grid.dim()
     }
 }
 
 /// How pictures are drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Style {
-    /// Size of one cell in pixels: the side of a square or a triangle (also
-    /// the edge of a cube in the isometric view), the width of a hexagon,
-    /// the length of an edge (stick, twig, trig). Default 24.
+    /// Size of one cell in pixels: the side of a square (also the edge of
+    /// a cube in the isometric view), the width of a hexagon; a triangle's
+    /// side is one and a half cells, an edge of sticks, twigs or trigs two
+    /// cells. Default 24.
     pub cell: f64,
     /// Draw piece names, each in one cell of its placement. Default true.
     pub labels: bool,
@@ -389,11 +380,12 @@ type Cover = (u32, u32);
 /// sin 60 degrees: the height of a row of triangles of side 1.
 const SIN60: f64 = 0.866_025_403_784_438_6;
 
-/// Where a plane grid's point in fine coordinates goes, in cells: for
-/// sticks the corner `(x, y)` of the squares; for the triangular lattice's
-/// grids a third of the lattice point `P(x, y) = x e1 + y e2` (`e1` right,
-/// `e2` down and to the left, `grid/tri.rs`), one cell a step, and for
-/// twigs `sqrt 3` cells a step so that a hexagon's side is one cell.
+/// Where a plane grid's point in fine coordinates goes on the picture, in
+/// units that `faces.rs` and `edges.rs` scale: for sticks the corner
+/// `(x, y)` of the squares; for the triangular lattice's grids a third of
+/// the lattice point `P(x, y) = x e1 + y e2` (`e1` right, `e2` down and to
+/// the left, `grid/tri.rs`), one unit a step, and for twigs `sqrt 3` a
+/// step so that a hexagon's side, a twig, is one unit as a trig is.
 fn plane_xy(grid: PolyGrid, p: [i32; 2]) -> (f64, f64) {
     let [u, v] = p.map(f64::from);
     match grid {

@@ -5,7 +5,17 @@
 
 use super::flat::{layer_edges, Layer};
 use super::*;
+use crate::grid::PolyGrid;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// Squares in the plane, cubes in space.
+fn square_grid(dim: u8) -> PolyGrid {
+    if dim == 3 {
+        PolyGrid::Cube
+    } else {
+        PolyGrid::Square
+    }
+}
 
 fn tiling(dim: u8, cells: &[([i32; 3], u32, u32)], pieces: &[&str]) -> Tiling {
     Tiling {
@@ -556,6 +566,7 @@ fn render_demo_pictures() {
             contact_sheet(&[pentominoes(), soma(), ring, two_l(), cube()], 3, &style),
         ),
         ("grids", contact_sheet(&other_grids(), 3, &style)),
+        ("catalogue", contact_sheet(&catalogue_firsts(), 3, &style)),
     ];
     for (name, s) in pictures {
         std::fs::write(dir.join(format!("dancer-{name}.svg")), &s).unwrap();
@@ -567,7 +578,7 @@ fn render_demo_pictures() {
 // The other grids
 
 use crate::grid::picture::read_marked;
-use crate::grid::{kinds, Cell, PolyGrid};
+use crate::grid::{kinds, Cell};
 
 /// A tiling from a picture on its grid: each letter a placement and a
 /// piece type of its own, in the order the letters first appear.
@@ -891,4 +902,76 @@ fn other_grids_show_their_colours_in_the_png() {
         .unwrap()
         .demultiply();
     assert_eq!((px.red(), px.green(), px.blue()), (c.0, c.1, c.2));
+}
+
+/// The first solution of the smallest quick puzzle of the catalogue on
+/// each grid but the squares and cubes, drawn as a run draws it.
+fn catalogue_firsts() -> Vec<Tiling> {
+    use crate::model::{Model, Options};
+    let mut out = Vec::new();
+    for grid in PolyGrid::ALL {
+        if matches!(grid, PolyGrid::Square | PolyGrid::Cube) {
+            continue;
+        }
+        let entries = crate::catalog::entries()
+            .iter()
+            .filter(|e| e.grid == grid && !e.known.slow);
+        let smallest = entries
+            .filter_map(|e| Some((crate::catalog::puzzle(&e.name)?, e)))
+            .min_by_key(|(p, e)| (p.board.cells.len(), e.name.clone()));
+        let Some((puzzle, _)) = smallest else {
+            continue;
+        };
+        let m = Model::new(puzzle).unwrap();
+        let mut first = None;
+        m.solve(&Options::default(), |s| {
+            first = Some(s.to_vec());
+            false
+        })
+        .unwrap();
+        if let Some(s) = first {
+            out.push(m.tiling(&s, Some(m.puzzle.name.clone())));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_catalogue_solution_on_each_grid_draws_every_cell() {
+    let firsts = catalogue_firsts();
+    let grids: Vec<PolyGrid> = firsts.iter().map(|t| t.grid).collect();
+    assert_eq!(
+        grids,
+        [
+            PolyGrid::Stick,
+            PolyGrid::Triangle,
+            PolyGrid::Hexagon,
+            PolyGrid::Twig,
+            PolyGrid::Trig
+        ]
+    );
+    for t in &firsts {
+        let s = svg(t, &Style::default());
+        parse_with_usvg(&s);
+        let drawn: usize = if t.grid.is_edge_grid() {
+            paths_with(&s, "class=\"edges\"")
+                .iter()
+                .map(|d| d.matches('M').count())
+                .sum()
+        } else {
+            s.lines()
+                .filter(|l| l.starts_with("<path fill=\"#"))
+                .map(|l| l.matches('Z').count())
+                .sum()
+        };
+        assert_eq!(drawn, t.cells.len(), "{}", t.grid.name());
+        let placements: BTreeSet<u32> = t.cells.iter().map(|c| c.1).collect();
+        assert_eq!(
+            s.matches("<text ").count(),
+            placements.len() + 1,
+            "{}",
+            t.grid.name()
+        );
+        assert!(png(&s).unwrap().starts_with(b"\x89PNG"));
+    }
 }
