@@ -842,7 +842,7 @@ impl Model {
         }
         cells.sort();
         Tiling {
-            dim: self.puzzle.board.dim,
+            grid: self.puzzle.board.grid,
             cells,
             pieces: names,
             title,
