@@ -80,8 +80,24 @@ fn side_of(a: Fine, b: Fine) -> (Fine, Fine) {
     (a.min(b), a.max(b))
 }
 
+/// The smallest and largest picture coordinates of the corners of the
+/// cells: the frame of their picture.
+pub(super) type Frame = Option<((f64, f64), (f64, f64))>;
+
+/// The frame of `cells`' picture on `grid`.
+pub(super) fn frame(grid: PolyGrid, cells: &[Cell]) -> Frame {
+    bounds_xy(grid, cells.iter().flat_map(|&c| outline(grid, c).0))
+}
+
 /// The tiling of triangles or hexagons, with its top left corner at (0, 0).
 pub(super) fn content(t: &Tiling, style: &Style, m: &Metrics) -> Panel {
+    let cells: Vec<Cell> = t.cells.iter().map(|c| c.0).collect();
+    content_in(t, style, m, frame(t.grid, &cells))
+}
+
+/// The tiling drawn in `frame` (one that holds it): the frame's top left
+/// corner at (0, 0).
+pub(super) fn content_in(t: &Tiling, style: &Style, m: &Metrics, frame: Frame) -> Panel {
     let grid = t.grid;
     let mut cells: BTreeMap<Cell, Cover> = BTreeMap::new();
     for &(c, placement, piece) in &t.cells {
@@ -89,8 +105,7 @@ pub(super) fn content(t: &Tiling, style: &Style, m: &Metrics) -> Panel {
     }
     let shapes: BTreeMap<Cell, (Vec<Fine>, Vec<Cell>)> =
         cells.keys().map(|&c| (c, outline(grid, c))).collect();
-    let corners = shapes.values().flat_map(|s| s.0.iter().copied());
-    let Some((lo, hi)) = bounds_xy(grid, corners) else {
+    let Some((lo, hi)) = frame else {
         return Panel::empty();
     };
     let unit = m.cell * cells_a_step(grid);

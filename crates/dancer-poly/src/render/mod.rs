@@ -15,7 +15,9 @@
 //! * triangles and hexagons (`faces.rs`): as squares are, with polygons,
 //!   hexagons standing on a corner as `grid/tri.rs` places them;
 //! * sticks, twigs and trigs (`edges.rs`): thick segments with round ends,
-//!   one colour per piece type, on faint dots at the grid's points.
+//!   one colour per piece type, on faint dots at the grid's points;
+//! * spheres and prisms (`stacked.rs`): the layers side by side, spheres as
+//!   shaded balls, prisms as the triangles of each layer.
 //!
 //! A piece type has one colour ([`Tiling::cells`] numbers it) in every
 //! picture of every grid. `y` grows downwards, as everywhere in the crate.
@@ -26,6 +28,7 @@ mod faces;
 mod flat;
 mod fonts;
 mod solid;
+mod stacked;
 
 #[cfg(test)]
 mod tests;
@@ -488,16 +491,13 @@ fn push_group(out: &mut String, x: f64, y: f64, body: &str) {
 /// One tiling with its margins and title.
 fn panel(t: &Tiling, style: &Style, m: &Metrics) -> Panel {
     // the one place that knows which module draws which grid
-    #[allow(unreachable_patterns)]
     let content = match t.grid {
         PolyGrid::Square => flat::content_2d(t, style, m),
         PolyGrid::Cube => solid::content_3d(t, style, m),
         PolyGrid::Triangle | PolyGrid::Hexagon => faces::content(t, style, m),
         PolyGrid::Stick | PolyGrid::Twig | PolyGrid::Trig => edges::content(t, style, m),
-        // grids to come (spheres, prisms) get their arm above; until then
-        // a solid grid's cells are drawn as cubes, a plane one's as squares
-        _ if t.dim() == 3 => solid::content_3d(t, style, m),
-        _ => flat::content_2d(t, style, m),
+        PolyGrid::Sphere => stacked::spheres(t, style, m),
+        PolyGrid::Prism => stacked::prisms(t, style, m),
     };
     let title = t.title.as_deref().filter(|s| !s.trim().is_empty());
     let title_w = title.map_or(0.0, |s| s.chars().count() as f64 * m.title_font * 0.62);

@@ -1,6 +1,6 @@
 //! Cubes: a 3D tiling as its layers `z = 0, 1, ...` (each drawn as
 //! [`super::flat`] draws squares, with a caption), in a row or a block of
-//! rows, and, when [`Style::isometric`] is set, an isometric view of the
+//! rows (`stacked::arrange`), and, when [`Style::isometric`] is set, an isometric view of the
 //! whole solid beside or below them, whichever gives the rounder picture.
 //! The isometric view paints cubes far to near and draws only the faces no
 //! neighbour hides, with thick edges where placements meet or the solid
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::flat::{bounds, draw_layer, Layer};
-use super::{num, piece_color, push_group, Cover, Metrics, Panel, Style, Tiling, INK};
+use super::{num, piece_color, push_group, stacked, Cover, Metrics, Panel, Style, Tiling, INK};
 
 /// cos 30 degrees: horizontal extent of a unit step in the isometric view.
 const COS30: f64 = 0.866_025_403_784_438_6;
@@ -27,47 +27,35 @@ pub(super) fn content_3d(t: &Tiling, style: &Style, m: &Metrics) -> Panel {
     }
     let c = m.cell;
     let gap = m.gap;
-    let caption_h = m.caption_font * 1.5;
     let lw = f64::from(size[0]) * c;
-    let lh = caption_h + f64::from(size[1]) * c;
-    let depth = size[2] as usize;
-    let columns = if depth <= 5 {
-        depth
-    } else {
-        (depth as f64).sqrt().ceil() as usize
-    };
-    let rows = depth.div_ceil(columns);
-    let bw = columns as f64 * lw + (columns - 1) as f64 * gap;
-    let bh = rows as f64 * lh + (rows - 1) as f64 * gap;
-
-    let mut layers = String::new();
-    for z in 0..size[2] {
-        let layer = Layer {
-            w: size[0],
-            h: size[1],
-            cells: cubes
-                .iter()
-                .filter(|(p, _)| p[2] == z)
-                .map(|(p, &cover)| ((p[0], p[1]), cover))
-                .collect(),
-        };
-        let mut body = String::new();
-        let _ = writeln!(
-            body,
-            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"#555555\">z = {}</text>",
-            num(lw / 2.0),
-            num(m.caption_font),
-            num(m.caption_font),
-            z + lo[2]
-        );
-        let mut cells = String::new();
-        draw_layer(&mut cells, &layer, &t.pieces, m, style.labels);
-        push_group(&mut body, 0.0, caption_h, &cells);
-        let i = z as usize;
-        let x = (i % columns) as f64 * (lw + gap);
-        let y = (i / columns) as f64 * (lh + gap);
-        push_group(&mut layers, x, y, &body);
-    }
+    let layers = (0..size[2])
+        .map(|z| {
+            let layer = Layer {
+                w: size[0],
+                h: size[1],
+                cells: cubes
+                    .iter()
+                    .filter(|(p, _)| p[2] == z)
+                    .map(|(p, &cover)| ((p[0], p[1]), cover))
+                    .collect(),
+            };
+            let mut cells = String::new();
+            draw_layer(&mut cells, &layer, &t.pieces, m, style.labels);
+            stacked::Layer {
+                z: z + lo[2],
+                panel: Panel {
+                    w: lw,
+                    h: f64::from(size[1]) * c,
+                    body: cells,
+                },
+            }
+        })
+        .collect();
+    let Panel {
+        w: bw,
+        h: bh,
+        body: layers,
+    } = stacked::arrange(layers, lw, f64::from(size[1]) * c, m);
 
     if !style.isometric {
         return Panel {

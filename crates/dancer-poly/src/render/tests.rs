@@ -947,7 +947,9 @@ fn a_catalogue_solution_on_each_grid_draws_every_cell() {
             PolyGrid::Triangle,
             PolyGrid::Hexagon,
             PolyGrid::Twig,
-            PolyGrid::Trig
+            PolyGrid::Trig,
+            PolyGrid::Sphere,
+            PolyGrid::Prism
         ]
     );
     for t in &firsts {
@@ -958,6 +960,8 @@ fn a_catalogue_solution_on_each_grid_draws_every_cell() {
                 .iter()
                 .map(|d| d.matches('M').count())
                 .sum()
+        } else if t.grid == PolyGrid::Sphere {
+            s.matches("<circle class=\"ball\"").count()
         } else {
             s.lines()
                 .filter(|l| l.starts_with("<path fill=\"#"))
@@ -965,10 +969,19 @@ fn a_catalogue_solution_on_each_grid_draws_every_cell() {
                 .sum()
         };
         assert_eq!(drawn, t.cells.len(), "{}", t.grid.name());
-        let placements: BTreeSet<u32> = t.cells.iter().map(|c| c.1).collect();
+        // a label for each placement in each layer it has cells in, a
+        // caption for each layer of a solid, and the title
+        let layer = |c: &[i32; 3]| match t.grid {
+            PolyGrid::Prism => c[2].div_euclid(2),
+            PolyGrid::Sphere => c[2],
+            _ => 0,
+        };
+        let labels: BTreeSet<(u32, i32)> = t.cells.iter().map(|c| (c.1, layer(&c.0))).collect();
+        let layers: BTreeSet<i32> = t.cells.iter().map(|c| layer(&c.0)).collect();
+        let captions = if t.dim() == 3 { layers.len() } else { 0 };
         assert_eq!(
             s.matches("<text ").count(),
-            placements.len() + 1,
+            labels.len() + captions + 1,
             "{}",
             t.grid.name()
         );
