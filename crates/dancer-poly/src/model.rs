@@ -30,7 +30,7 @@
 //!   also have found. Each kept solution stands for `|G| / |stabiliser|`
 //!   solutions, which gives the total without searching for it.
 
-use crate::grid::{Cell, GridSymmetry};
+use crate::grid::{Cell, GridSymmetry, PolyGrid};
 use crate::puzzle::{Copies, Piece, PolyError, PolyPuzzle, UniqueUnder};
 use crate::render::Tiling;
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
@@ -773,7 +773,7 @@ impl Model {
     }
 
     /// A solution as an NDJSON record: each placement's piece and cells
-    /// (`[x, y]`, or `[x, y, z]` for solids). `number` is 1-based.
+    /// (as [`cell_record`] writes them). `number` is 1-based.
     pub fn solution_record(&self, number: u64, sol: &[usize]) -> PolyRecord {
         let board = &self.puzzle.board;
         let placements = sol
@@ -783,14 +783,7 @@ impl Model {
                 let cells = pl
                     .cells
                     .iter()
-                    .map(|&c| {
-                        let c = board.cells[c];
-                        if board.dim == 2 {
-                            vec![c[0], c[1]]
-                        } else {
-                            c.to_vec()
-                        }
-                    })
+                    .map(|&c| cell_record(board.grid, board.cells[c]))
                     .collect();
                 PiecePlacement {
                     piece: self.puzzle.pieces[pl.piece].name.clone(),
@@ -1187,6 +1180,18 @@ fn crossing_items(puzzle: &PolyPuzzle, placements: &[Placement]) -> (Vec<String>
         .map(|cl| cl.iter().filter_map(|c| ids.get(c).copied()).collect())
         .collect();
     (names, per)
+}
+
+/// A cell of `grid` as the records write it: `[x, y]` on the grids of the
+/// plane with one kind of cell (squares, hexagons), `[x, y, k]` where the
+/// third coordinate tells cells apart (a triangle's up or down, an edge's
+/// direction), `[x, y, z]` in space.
+pub fn cell_record(grid: PolyGrid, c: Cell) -> Vec<i32> {
+    if grid.dim() == 2 && crate::grid::kinds(grid).len() == 1 {
+        vec![c[0], c[1]]
+    } else {
+        c.to_vec()
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,8 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use dancer_poly::model::{Live, Model, Options};
+use dancer_poly::grid::PolyGrid;
+use dancer_poly::model::{cell_record, Live, Model, Options};
 use dancer_poly::render::{self, Style, Tiling};
 use dancer_poly::{catalog, PolyError, PolyPuzzle};
 use serde::Deserialize;
@@ -40,33 +41,62 @@ fn model(toml: &str) -> Result<Model> {
     Model::new(p).map_err(poly_error)
 }
 
-/// `GET /api/poly/catalog`.
+/// Piece counts of a puzzle: the most copies of every piece (`any` counts
+/// none).
+fn most_pieces(p: &PolyPuzzle) -> u64 {
+    p.pieces
+        .iter()
+        .map(|x| match x.count {
+            dancer_poly::Copies::Exactly(k) => u64::from(k),
+            dancer_poly::Copies::Between(_, b) => u64::from(b),
+            dancer_poly::Copies::Any => 0,
+        })
+        .sum()
+}
+
+/// What the page says about a grid: its name, its pieces' name, whether
+/// it is in space, whether its cells are edges.
+fn grid_json(g: PolyGrid) -> Value {
+    json!({
+        "name": g.name(),
+        "forms": g.forms(),
+        "dim": g.dim(),
+        "edges": g.is_edge_grid(),
+    })
+}
+
+/// `GET /api/poly/catalog`: the puzzles grouped by grid (the order of
+/// `catalog::entries`), and every grid with its number of puzzles.
 pub async fn catalog() -> Json<Value> {
     let puzzles: Vec<Value> = catalog::entries()
         .iter()
         .filter_map(|e| {
             let p = catalog::puzzle(&e.name)?;
-            let pieces: u64 = p
-                .pieces
-                .iter()
-                .map(|x| match x.count {
-                    dancer_poly::Copies::Exactly(k) => u64::from(k),
-                    dancer_poly::Copies::Between(_, b) => u64::from(b),
-                    dancer_poly::Copies::Any => 0,
-                })
-                .sum();
             Some(json!({
                 "name": e.name,
                 "title": e.about,
                 "dim": p.board.dim,
-                "pieces": pieces,
+                "pieces": most_pieces(&p),
                 "cells": p.board.len(),
                 "grid": e.grid.name(),
-                "known": {"solutions": e.known.total, "unique": e.known.unique, "source": e.known.source},
+                "known": {
+                    "solutions": e.known.total,
+                    "unique": e.known.unique,
+                    "unique_under": p.unique_under.name(),
+                    "source": e.known.source,
+                },
             }))
         })
         .collect();
-    Json(json!({ "puzzles": puzzles }))
+    let grids: Vec<Value> = PolyGrid::ALL
+        .into_iter()
+        .map(|g| {
+            let mut v = grid_json(g);
+            v["puzzles"] = json!(catalog::entries().iter().filter(|e| e.grid == g).count());
+            v
+        })
+        .collect();
+    Json(json!({ "puzzles": puzzles, "grids": grids }))
 }
 
 /// `GET /api/poly/catalog/{name}`.
@@ -83,37 +113,59 @@ pub struct TomlReq {
 }
 
 fn cell_json(p: &PolyPuzzle, c: [i32; 3]) -> Value {
-    if p.board.dim == 2 {
-        json!([c[0], c[1]])
-    } else {
-        json!(c)
+    json!(cell_record(p.grid(), c))
+}
+
+/// A picture's input on the puzzle's grid.
+fn tiling(p: &PolyPuzzle, cells: Vec<([i32; 3], u32, u32)>, pieces: Vec<String>) -> Tiling {
+    Tiling {
+        dim: p.board.dim,
+        cells,
+        pieces,
+        title: None,
     }
 }
 
-/// The board (one colour) and each piece, as one picture.
+/// The board (grey) and each piece, as one picture: piece `i` in the
+/// colour it has in the solutions (`render::piece_colour(i)`).
 fn overview(p: &PolyPuzzle) -> String {
-    let board = Tiling {
-        dim: p.board.dim,
-        cells: p.board.cells.iter().map(|&c| (c, 0, 0)).collect(),
-        pieces: vec![String::new()],
-        title: Some("board".into()),
-    };
+    let names: Vec<String> = p.pieces.iter().map(|q| q.name.clone()).collect();
+    let mut board = tiling(
+        p,
+        p.board
+            .cells
+            .iter()
+            .map(|&c| (c, 0, render::BOARD_PIECE))
+            .collect(),
+        names.clone(),
+    );
+    board.title = Some("board".into());
     let mut sheet = vec![board];
     for (i, x) in p.pieces.iter().enumerate() {
-        sheet.push(Tiling {
-            dim: p.board.dim,
-            cells: x.cells.iter().map(|&c| (c, 0, i as u32 + 1)).collect(),
-            pieces: std::iter::once(String::new())
-                .chain(p.pieces.iter().map(|q| q.name.clone()))
-                .collect(),
-            title: Some(x.name.clone()),
-        });
+        let mut t = tiling(
+            p,
+            x.cells.iter().map(|&c| (c, 0, i as u32)).collect(),
+            names.clone(),
+        );
+        t.title = Some(x.name.clone());
+        sheet.push(t);
     }
     let style = Style {
         labels: false,
         ..Style::default()
     };
     render::contact_sheet(&sheet, 6, &style)
+}
+
+/// The colour of each placement of a picture (by its number), as
+/// `#rrggbb`: what the page draws its own views with.
+fn placement_colours(t: &Tiling) -> Vec<String> {
+    let n = t.cells.iter().map(|c| c.1 as usize + 1).max().unwrap_or(0);
+    let mut colours = vec![String::new(); n];
+    for &(_, placement, piece) in &t.cells {
+        colours[placement as usize] = render::piece_colour(piece);
+    }
+    colours
 }
 
 /// `POST /api/poly/check`.
@@ -127,7 +179,8 @@ pub async fn check(
         let pieces: Vec<Value> = p
             .pieces
             .iter()
-            .map(|x| {
+            .enumerate()
+            .map(|(i, x)| {
                 let count = match x.count {
                     dancer_poly::Copies::Exactly(k) => json!(k),
                     dancer_poly::Copies::Between(a, b) => json!([a, b]),
@@ -138,11 +191,16 @@ pub async fn check(
                     "cells": x.cells.iter().map(|&c| cell_json(p, c)).collect::<Vec<_>>(),
                     "count": count,
                     "one_sided": x.one_sided,
+                    "colour": render::piece_colour(i as u32),
                 })
             })
             .collect();
         Ok(Json(json!({
             "name": p.name,
+            "about": p.about,
+            "grid": grid_json(p.grid()),
+            "crossings": p.crossings,
+            "unique_under": p.unique_under.name(),
             "dim": p.board.dim,
             "extent": p.board.extent(),
             "board": p.board.cells.iter().map(|&c| cell_json(p, c)).collect::<Vec<_>>(),
@@ -199,7 +257,7 @@ fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
                 [x, y, z] => [*x, *y, *z],
                 _ => {
                     return Err(Error::BadValue(
-                        "solution: a cell is [x, y] or [x, y, z]".into(),
+                        "solution: a cell is [x, y] or [x, y, k] (or [x, y, z])".into(),
                     ))
                 }
             };
@@ -218,12 +276,7 @@ fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
         p.pieces.iter().map(|x| x.name.clone()).collect()
     };
     cells.sort();
-    Ok(Tiling {
-        dim: p.board.dim,
-        cells,
-        pieces,
-        title: None,
-    })
+    Ok(tiling(p, cells, pieces))
 }
 
 /// `POST /api/poly/render`: a solution as SVG or PNG.
@@ -326,7 +379,9 @@ pub fn poly_job(s: PolySpec) -> Result<JobParts> {
         let r = m.solve(&opts, |sol| {
             ctx.solution(|n| {
                 let mut v = serde_json::to_value(m.solution_record(n, sol)).expect("serialises");
-                v["svg"] = json!(render::svg(&m.tiling(sol, None), &style));
+                let t = m.tiling(sol, None);
+                v["colours"] = json!(placement_colours(&t));
+                v["svg"] = json!(render::svg(&t, &style));
                 v
             })
         });
