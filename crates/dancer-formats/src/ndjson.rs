@@ -28,6 +28,7 @@
 //! | `dancer sudoku hint --json` | one [`SudokuHintRecord`] |
 //! | `dancer sudoku generate --json` | [`SudokuGenerateRecord`] per puzzle |
 //! | `dancer poly solve --json` | [`PolyRecord::Solution`] per solution, then one [`PolyRecord::Summary`] |
+//! | `dancer poly pieces --json` | [`PieceRecord`] per piece |
 //! | `dancer zdd count --json` | one [`ZddRecord::Summary`] |
 //! | `dancer zdd list --json`, `dancer zdd sample --json` | [`ZddRecord::Solution`] per solution |
 
@@ -471,6 +472,41 @@ pub enum PolyRecord {
     },
 }
 
+/// `dancer poly pieces --json`: one piece, of a named set or of every
+/// piece of a size on a grid.
+///
+/// `{"type":"piece","number":1,"grid":"square","size":5,"name":"pentominoes/F","cells":[[1,0],[2,0],[0,1],[1,1],[1,2]],"symmetries":1,"chiral":true}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "piece")]
+pub struct PieceRecord {
+    /// 1-based number of the piece in the list printed.
+    pub number: usize,
+    /// The grid: `square`, `cube`, `triangle`, `hexagon`, `stick`, `twig`,
+    /// `trig` (the names a puzzle file's `grid` takes).
+    pub grid: String,
+    /// How many cells it has (edges on `stick`, `twig`, `trig`).
+    pub size: usize,
+    /// Its name as a puzzle file names it, `set/NAME` (`pentominoes/F`,
+    /// `hexiamonds/p6` for a mirror twin), when a named set holds it.
+    /// *(omitted)*
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its cells in the grid's coordinates, `y` growing downwards: `[x, y]`
+    /// on the grids with one kind of cell (square, hexagon), else `[x, y,
+    /// k]` (`k` the kind: up or down, the direction of an edge) or `[x, y,
+    /// z]` (`z` the layer of a solid). Of every piece of a size: its
+    /// canonical form (the smallest of its images moved to the origin,
+    /// sorted); of a set: as the set draws it.
+    pub cells: Vec<Vec<i32>>,
+    /// The grid's symmetries (rotations and reflections about a point)
+    /// that map the piece onto itself, moved back: 1 for an asymmetric
+    /// piece, 8 for the X pentomino.
+    pub symmetries: usize,
+    /// Whether its mirror image is another piece (no rotation maps one
+    /// onto the other); a one-sided list holds both.
+    pub chiral: bool,
+}
+
 /// `dancer zdd`: tagged by `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
@@ -610,6 +646,25 @@ mod tests {
             .unwrap(),
             r#"{"type":"summary","solutions":8,"unique":2,"nodes":10,"complete":true,"seconds":0.5,"symmetries":4}"#
         );
+        let piece = PieceRecord {
+            number: 1,
+            grid: "triangle".into(),
+            size: 2,
+            name: None,
+            cells: vec![vec![0, 0, 0], vec![0, 0, 1]],
+            symmetries: 4,
+            chiral: false,
+        };
+        assert_eq!(
+            s(&piece).unwrap(),
+            r#"{"type":"piece","number":1,"grid":"triangle","size":2,"cells":[[0,0,0],[0,0,1]],"symmetries":4,"chiral":false}"#
+        );
+        let named = PieceRecord {
+            name: Some("diamonds/D2".into()),
+            ..piece.clone()
+        };
+        let back: PieceRecord = serde_json::from_str(&s(&named).unwrap()).unwrap();
+        assert_eq!(back, named);
         // and they read back
         let r: SolveRecord =
             serde_json::from_str(r#"{"type":"solution","options":[1,2]}"#).unwrap();

@@ -2,9 +2,12 @@
 //! the edges of some of them, with their symmetries, and every polyform of
 //! a given size on any of them.
 //!
-//! This is the grid abstraction the rest of the crate may later be built on;
-//! for now nothing else uses it, and [`crate::geometry`] still serves the
-//! model.
+//! This is the grid abstraction the rest of the crate is built on: a
+//! puzzle's board names its grid, and the model finds placements, the
+//! puzzle's symmetries and canonical forms through it. Squares and cubes
+//! list their symmetries in the order they always had (see
+//! `square::signed_permutation_order`), so that their searches, solutions
+//! and outputs are those of before.
 //!
 //! ## Cells and points
 //!

@@ -165,6 +165,21 @@ fn polytwigs_and_polytrigs() {
 
 #[test]
 fn square_and_cube_agree_with_geometry() {
+    // the same symmetries in the same order, so that orientations, options
+    // and solutions come in the order they always did
+    for (grid, dim) in [(Square, 2), (Cube, 3)] {
+        let old: Vec<GridSymmetry> = geometry::symmetries(dim)
+            .iter()
+            .map(|t| {
+                let mut m = [[0; 3]; 3];
+                for i in 0..3 {
+                    m[i][t.perm[i]] = t.sign[i];
+                }
+                GridSymmetry { m }
+            })
+            .collect();
+        assert_eq!(grid.symmetries(), old, "{}", grid.name());
+    }
     let g2 = geometry::symmetries(2);
     let r2: Vec<_> = g2.iter().copied().filter(|t| t.is_rotation()).collect();
     let g3 = geometry::symmetries(3);

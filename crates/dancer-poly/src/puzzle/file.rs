@@ -59,6 +59,7 @@
 //! total = 520                   # optional
 //! source = "Dana Scott, 1958"
 //! slow = false                  # too slow for every test run
+//! memo = false                  # the total is for the memoized counter
 //! ```
 //!
 //! # Grids
@@ -129,6 +130,8 @@ struct KnownDoc {
     source: String,
     #[serde(default)]
     slow: bool,
+    #[serde(default)]
+    memo: bool,
 }
 
 #[derive(Deserialize)]
@@ -363,7 +366,7 @@ impl PieceDoc {
                 })?;
                 on_grid(plain)?;
                 let shapes = if twins {
-                    pieces::one_sided(grid, shapes)
+                    pieces::one_sided(grid, &shapes)
                 } else {
                     shapes
                 };
@@ -564,6 +567,26 @@ fn sized_board(sides: &[i64]) -> Result<Board, String> {
     })
 }
 
+/// Names pieces of sets that share a name with another piece by their
+/// set too: the I tromino and the I tetromino of `set = "trominoes"` and
+/// `set = "tetrominoes"` become `trominoes/I` and `tetrominoes/I` (as
+/// `name = "trominoes/I"` finds them). Pieces named by the file itself keep
+/// their names, so that one listed twice is still an error.
+fn qualify_set_names(pieces: &mut [Piece], from_set: &[Option<String>]) {
+    let mut count: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for p in pieces.iter() {
+        *count.entry(p.name.clone()).or_default() += 1;
+    }
+    for (p, set) in pieces.iter_mut().zip(from_set) {
+        if let Some(set) = set {
+            if count[&p.name] > 1 {
+                let set = set.strip_prefix("one-sided-").unwrap_or(set);
+                p.name = format!("{set}/{}", p.name);
+            }
+        }
+    }
+}
+
 /// Reads a puzzle file. `file` names it in messages (and is the puzzle's
 /// name when the file gives none).
 pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
@@ -593,6 +616,7 @@ pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
         .board(grid)
         .map_err(|m| err(bspan, m))?;
     let mut pieces = Vec::new();
+    let mut from_set = Vec::new();
     for sp in doc.pieces {
         let off = sp.span().start;
         let p = sp.into_inner();
@@ -609,8 +633,10 @@ pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
                 one_sided: one_sided || twin,
                 at: Some(loc(off)),
             });
+            from_set.push(p.set.clone());
         }
     }
+    qualify_set_names(&mut pieces, &from_set);
     if pieces.is_empty() {
         return Err(err(0, "no pieces: add [[piece]] tables".into()));
     }
@@ -626,6 +652,7 @@ pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
             total: k.total,
             source: k.source,
             slow: k.slow,
+            memo: k.memo,
         }),
         board_at: Some(loc(bspan)),
     };
@@ -770,6 +797,7 @@ shape = "##\n##"
     #[test]
     fn hostile_files_are_errors_with_places() {
         let piece = "[[piece]]\nname = \"O\"\n";
+        let any = "[[piece]]\nname = \"Q\"\ncells = [[0, 0, 0]]\ncount = \"any\"\n";
         let cases: Vec<(String, &str)> = vec![
             (format!("[board]\nrect = [65536, 65537]\n{piece}"), "at most 100000 cells"),
             (format!("[board]\nrect = [9223372036854775807, 2]\n{piece}"), "at most 100000 cells"),
@@ -805,6 +833,29 @@ shape = "##\n##"
             ("[board]\nrect = [2, 1]\nrect = [2, 1]\n".into(), ""),
             ("[board]\nrect = [2.5, 1]\n".into(), ""),
             ("[board]\nrect = [2, 1]\nwhat = 1\n".into(), "what"),
+            // grids
+            (format!("grid = \"pentagon\"\n[board]\nrect = [2, 2]\n{any}"), "unknown grid \"pentagon\" (known: square, cube"),
+            (format!("grid = \"triangle\"\n[board]\nrect = [2, 2]\n{any}"), "rect is a board of squares"),
+            (format!("grid = \"hexagon\"\n[board]\nbox = [2, 2, 2]\n{any}"), "box is a board of cubes"),
+            (format!("[board]\nparallelogram = [2, 2]\n{any}"), "parallelogram is a board of triangles or hexagons"),
+            (format!("grid = \"triangle\"\n[board]\nhexagon = 0\n{any}"), "a side is 1 to"),
+            (format!("grid = \"triangle\"\n[board]\nhexagon = 9999999999\n{any}"), "a side is 1 to"),
+            (format!("grid = \"triangle\"\n[board]\nparallelogram = [3, -1]\n{any}"), "a side is 1 to"),
+            (format!("grid = \"triangle\"\n[board]\ncells = [[0, 0, 0], [0, 0, 7]]\n{any}"), "[0, 0, 7] is not a cell of the triangle grid"),
+            (format!("grid = \"hexagon\"\n[board]\ncells = [[0, 0], [5, 5]]\n{any}"), "not connected on the hexagon grid"),
+            (format!("grid = \"triangle\"\n[board]\nhexagon = 2\nborder = false\n{any}"), "border is for the edge grids"),
+            (format!("grid = \"square\"\n[board]\nfaces = [[0, 0]]\n{any}"), "faces is for the edge grids"),
+            (format!("grid = \"trig\"\n[board]\nfaces = [[0, 0, 5]]\n{any}"), "face [0, 0, 5] is not a cell of the triangle grid"),
+            (format!("grid = \"trig\"\n[board]\nshape = \"#\"\n{any}"), "no text pictures"),
+            (format!("grid = \"hexagon\"\n[board]\nshape = \"# #\\n# #\"\n{any}"), "line 2, column 1"),
+            (format!("grid = \"hexagon\"\n[board]\nlayers = [\"#\"]\n{any}"), "layers are for boards in space"),
+            (format!("crossings = true\n[board]\nrect = [2, 2]\n{any}"), "crossings are for the edge grids"),
+            (format!("unique = \"mirrors\"\n[board]\nrect = [2, 2]\n{any}"), "expected \"all\" or \"rotations\""),
+            ("grid = \"triangle\"\n[board]\nhexagon = 1\n[[piece]]\nname = \"Q\"\ncells = [[0, 0, 0], [0, 0, 2]]\n".into(), "[0, 0, 2] is not a cell of the triangle grid"),
+            ("grid = \"triangle\"\n[board]\nhexagon = 1\n[[piece]]\nname = \"Q\"\ncells = [[0, 0, 0], [2, 0, 0]]\ncount = 3\n".into(), "empty or not connected"),
+            ("grid = \"triangle\"\n[board]\nhexagon = 1\n[[piece]]\nset = \"pentominoes\"\n".into(), "lives on the square grid, not on the triangle grid"),
+            ("grid = \"stick\"\n[board]\nrect = [1, 1]\n[[piece]]\nname = \"p.1.2\"\ncells = [[0, 0, 0]]\ncount = 4\n".into(), "crossing point"),
+            ("[board]\nrect = [2, 1]\n[known]\nunique = -1\nsource = \"x\"\n[[piece]]\nname = \"D\"\ncells = [[0, 0], [1, 0]]\n".into(), ""),
         ];
         for (text, says) in cases {
             let e = match load(&text) {

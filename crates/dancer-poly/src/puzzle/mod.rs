@@ -605,6 +605,9 @@ pub struct Known {
     pub source: String,
     /// Too slow to reproduce in every test run.
     pub slow: bool,
+    /// The total is the memoized counter's to reproduce (`dancer poly solve
+    /// --count --memo`: seconds where the search takes minutes).
+    pub memo: bool,
 }
 
 /// Canonical form of a piece under `group` (for matching pieces).
