@@ -842,7 +842,7 @@ impl Model {
         }
         cells.sort();
         Tiling {
-            dim: self.puzzle.board.dim,
+            grid: crate::render::square_grid(self.puzzle.board.dim),
             cells,
             pieces: names,
             title,

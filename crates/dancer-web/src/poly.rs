@@ -93,7 +93,7 @@ fn cell_json(p: &PolyPuzzle, c: [i32; 3]) -> Value {
 /// The board (one colour) and each piece, as one picture.
 fn overview(p: &PolyPuzzle) -> String {
     let board = Tiling {
-        dim: p.board.dim,
+        grid: render::square_grid(p.board.dim),
         cells: p.board.cells.iter().map(|&c| (c, 0, 0)).collect(),
         pieces: vec![String::new()],
         title: Some("board".into()),
@@ -101,7 +101,7 @@ fn overview(p: &PolyPuzzle) -> String {
     let mut sheet = vec![board];
     for (i, x) in p.pieces.iter().enumerate() {
         sheet.push(Tiling {
-            dim: p.board.dim,
+            grid: render::square_grid(p.board.dim),
             cells: x.cells.iter().map(|&c| (c, 0, i as u32 + 1)).collect(),
             pieces: std::iter::once(String::new())
                 .chain(p.pieces.iter().map(|q| q.name.clone()))
@@ -219,7 +219,7 @@ fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
     };
     cells.sort();
     Ok(Tiling {
-        dim: p.board.dim,
+        grid: render::square_grid(p.board.dim),
         cells,
         pieces,
         title: None,
