@@ -835,7 +835,7 @@ impl Model {
         }
         cells.sort();
         Tiling {
-            dim: self.puzzle.board.dim,
+            grid: self.puzzle.grid(),
             cells,
             pieces: names,
             title,

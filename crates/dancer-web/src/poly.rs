@@ -119,7 +119,7 @@ fn cell_json(p: &PolyPuzzle, c: [i32; 3]) -> Value {
 /// A picture's input on the puzzle's grid.
 fn tiling(p: &PolyPuzzle, cells: Vec<([i32; 3], u32, u32)>, pieces: Vec<String>) -> Tiling {
     Tiling {
-        dim: p.board.dim,
+        grid: p.grid(),
         cells,
         pieces,
         title: None,
