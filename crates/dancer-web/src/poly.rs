@@ -15,7 +15,7 @@ use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use dancer_poly::grid::PolyGrid;
-use dancer_poly::model::{cell_record, Live, Model, Options};
+use dancer_poly::model::{cell_record, colour_numbers, Live, Model, Options};
 use dancer_poly::render::{self, Style, Tiling};
 use dancer_poly::{catalog, PolyError, PolyPuzzle};
 use serde::Deserialize;
@@ -235,7 +235,6 @@ pub struct RenderReq {
 
 /// A solution record as a picture's input, checked against the board.
 fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
-    let mut uses = vec![0usize; p.pieces.len()];
     let mut kinds = Vec::new();
     for pl in &sol.placements {
         let k = p
@@ -245,12 +244,16 @@ fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
             .ok_or_else(|| {
                 Error::BadValue(format!("solution: no piece {:?} in the puzzle", pl.piece))
             })?;
-        uses[k] += 1;
         kinds.push(k);
     }
-    let per_placement = uses.iter().any(|&u| u > 1);
+    // the colours of the job's pictures (Model::tiling)
+    let colours = colour_numbers(&kinds, p.pieces.len());
+    let mut pieces: Vec<String> = p.pieces.iter().map(|x| x.name.clone()).collect();
     let mut cells = Vec::new();
     for (i, (pl, &k)) in sol.placements.iter().zip(&kinds).enumerate() {
+        if colours[i] as usize >= pieces.len() {
+            pieces.push(p.pieces[k].name.clone());
+        }
         for c in &pl.cells {
             let cell = match c.as_slice() {
                 [x, y] => [*x, *y, 0],
@@ -266,15 +269,9 @@ fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
                     "solution: {c:?} is not a cell of the board"
                 )));
             }
-            let colour = if per_placement { i } else { k };
-            cells.push((cell, i as u32, colour as u32));
+            cells.push((cell, i as u32, colours[i]));
         }
     }
-    let pieces = if per_placement {
-        kinds.iter().map(|&k| p.pieces[k].name.clone()).collect()
-    } else {
-        p.pieces.iter().map(|x| x.name.clone()).collect()
-    };
     cells.sort();
     Ok(tiling(p, cells, pieces))
 }

@@ -68,7 +68,8 @@ fn is_hex_colour(s: &str) -> bool {
 
 /// Checks a solution event against the puzzle: every board cell covered
 /// once, each placement its piece turned and moved on the grid, a colour
-/// per placement (the piece type's when no type is placed twice).
+/// per placement: the piece type's for its first placement, one of its own
+/// after the types' for a further copy.
 fn check_solution(p: &dancer_poly::PolyPuzzle, sol: &Value) {
     let grid = p.grid();
     let placements = sol["placements"].as_array().unwrap();
@@ -79,11 +80,8 @@ fn check_solution(p: &dancer_poly::PolyPuzzle, sol: &Value) {
         .map(|c| c.as_str().unwrap())
         .collect();
     assert_eq!(colours.len(), placements.len());
-    let mut names = BTreeMap::new();
-    for pl in placements {
-        *names.entry(pl["piece"].as_str().unwrap()).or_insert(0) += 1;
-    }
-    let copies = names.values().any(|&n| n > 1);
+    let mut first = BTreeSet::new();
+    let mut extra = p.pieces.len();
     let mut seen = BTreeMap::new();
     for (k, pl) in placements.iter().enumerate() {
         let name = pl["piece"].as_str().unwrap();
@@ -104,15 +102,20 @@ fn check_solution(p: &dancer_poly::PolyPuzzle, sol: &Value) {
             *seen.entry(c).or_insert(0) += 1;
         }
         assert!(is_hex_colour(colours[k]), "{}", colours[k]);
-        let want = if copies { k } else { i };
+        // a type's first placement: the type's colour; a further copy: a
+        // colour of its own, after the types'
+        let want = if first.insert(i) {
+            i
+        } else {
+            extra += 1;
+            extra - 1
+        };
         assert_eq!(colours[k], piece_colour(want as u32), "placement {k}");
     }
     assert_eq!(seen.len(), p.board.len(), "every cell covered");
     assert!(seen.values().all(|&n| n == 1), "no cell twice");
-    if !copies {
-        let distinct: BTreeSet<&str> = colours.iter().copied().collect();
-        assert_eq!(distinct.len(), colours.len(), "a colour per piece");
-    }
+    let distinct: BTreeSet<&str> = colours.iter().copied().collect();
+    assert_eq!(distinct.len(), colours.len(), "a colour per placement");
 }
 
 async fn job(s: &Srv, spec: Value) -> (Value, Vec<Value>) {

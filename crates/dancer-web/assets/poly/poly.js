@@ -229,7 +229,6 @@ function example(e) {
   gutter();
   caret();
   check();
-  toast(`An example on ${e.label.toLowerCase()} is in the editor.`);
 }
 
 export async function show(section, rest) {
@@ -246,6 +245,8 @@ async function pick(name, unless = null) {
   localStorage.setItem(STORE_NAME, name);
   showKnown();
   if (!name) { st.picked = null; ui.editor.focus(); return; }
+  // the last puzzle's check line goes until this one is checked
+  ui.check.replaceChildren(h('span', { class: 'muted' }, `Loading ${name}…`));
   try {
     const r = await get(`/api/poly/catalog/${encodeURIComponent(name)}`);
     if (unless != null && st.edits !== unless) return;
@@ -258,6 +259,7 @@ async function pick(name, unless = null) {
     await check();
   } catch (e) {
     toast(`Could not load ${name}: ${e.message}`, 'error');
+    check();
   }
 }
 

@@ -32,8 +32,14 @@ async function countTags(page, svg, tags) {
     if (doc.querySelector('parsererror')) return { error: true };
     const out = {};
     for (const t of names) out[t] = doc.getElementsByTagName(t).length;
-    out.fills = [...new Set([...doc.querySelectorAll('[fill]')].map((e) => e.getAttribute('fill').toLowerCase())
-      .filter((f) => f !== 'none' && f !== '#ffffff' && f !== '#fff' && f !== 'white'))].length;
+    // the colours it paints with (fills of faces, strokes of edges), not
+    // counting white, black ink and none
+    const paints = [...doc.querySelectorAll('[fill], [stroke]')]
+      .flatMap((e) => [e.getAttribute('fill'), e.getAttribute('stroke')])
+      .filter((c) => c && /^#[0-9a-f]{6}$/i.test(c))
+      .map((c) => c.toLowerCase())
+      .filter((c) => c !== '#ffffff' && c !== '#222222' && c !== '#000000');
+    out.fills = new Set(paints).size;
     return out;
   }, [svg, tags]);
 }
