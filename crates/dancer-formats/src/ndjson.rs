@@ -409,7 +409,10 @@ pub struct PiecePlacement {
     /// another character. Copies of a piece have the same name.
     pub piece: String,
     /// The board cells it covers, sorted by `z`, then `y`, then `x`: `[x,
-    /// y]` on a flat board, `[x, y, z]` in a box. The origin `[0, 0]` is the
+    /// y]` on a flat board of squares or hexagons, `[x, y, k]` on the grids
+    /// whose third coordinate tells cells apart (a triangle up or down, a
+    /// polystick's edge across or down: see `dancer_poly::grid`), `[x, y,
+    /// z]` in a box. The origin `[0, 0]` is the
     /// top left cell: `x` grows to the right (columns), `y` downwards (rows,
     /// `y = 0` is the top row) and `z` from the first layer (`z = 0`) on,
     /// the coordinates of the puzzle file (`rect = [width, height]` is `0 <=

@@ -30,7 +30,7 @@
 //!   also have found. Each kept solution stands for `|G| / |stabiliser|`
 //!   solutions, which gives the total without searching for it.
 
-use crate::grid::{Cell, GridSymmetry};
+use crate::grid::{Cell, GridSymmetry, PolyGrid};
 use crate::puzzle::{Copies, Piece, PolyError, PolyPuzzle, UniqueUnder};
 use crate::render::Tiling;
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
@@ -773,7 +773,7 @@ impl Model {
     }
 
     /// A solution as an NDJSON record: each placement's piece and cells
-    /// (`[x, y]`, or `[x, y, z]` for solids). `number` is 1-based.
+    /// (as [`cell_record`] writes them). `number` is 1-based.
     pub fn solution_record(&self, number: u64, sol: &[usize]) -> PolyRecord {
         let board = &self.puzzle.board;
         let placements = sol
@@ -783,14 +783,7 @@ impl Model {
                 let cells = pl
                     .cells
                     .iter()
-                    .map(|&c| {
-                        let c = board.cells[c];
-                        if board.dim == 2 {
-                            vec![c[0], c[1]]
-                        } else {
-                            c.to_vec()
-                        }
-                    })
+                    .map(|&c| cell_record(board.grid, board.cells[c]))
                     .collect();
                 PiecePlacement {
                     piece: self.puzzle.pieces[pl.piece].name.clone(),
@@ -815,34 +808,25 @@ impl Model {
 
     /// A solution as a picture's input. Pieces are coloured by type, so
     /// that a piece looks the same in every solution; when a type is used
-    /// more than once (25 Y pentacubes), by placement instead, so that the
-    /// copies can be told apart.
+    /// more than once (25 Y pentacubes), its further copies get colours of
+    /// their own, so that the copies can be told apart ([`colour_numbers`]).
     pub fn tiling(&self, sol: &[usize], title: Option<String>) -> Tiling {
-        let mut uses = vec![0usize; self.puzzle.pieces.len()];
-        for &q in sol {
-            uses[self.placements[q].piece] += 1;
-        }
-        let per_placement = uses.iter().any(|&u| u > 1);
+        let types: Vec<usize> = sol.iter().map(|&q| self.placements[q].piece).collect();
+        let colours = colour_numbers(&types, self.puzzle.pieces.len());
+        let mut names: Vec<String> = self.puzzle.pieces.iter().map(|p| p.name.clone()).collect();
         let mut cells = Vec::new();
-        let mut names = Vec::new();
         for (k, &q) in sol.iter().enumerate() {
             let p = &self.placements[q];
-            let colour = if per_placement {
+            if colours[k] as usize >= names.len() {
                 names.push(self.puzzle.pieces[p.piece].name.clone());
-                k as u32
-            } else {
-                p.piece as u32
-            };
-            for &c in &p.cells {
-                cells.push((self.puzzle.board.cells[c], k as u32, colour));
             }
-        }
-        if !per_placement {
-            names = self.puzzle.pieces.iter().map(|p| p.name.clone()).collect();
+            for &c in &p.cells {
+                cells.push((self.puzzle.board.cells[c], k as u32, colours[k]));
+            }
         }
         cells.sort();
         Tiling {
-            grid: self.puzzle.board.grid,
+            grid: self.puzzle.grid(),
             cells,
             pieces: names,
             title,
@@ -1189,6 +1173,43 @@ fn crossing_items(puzzle: &PolyPuzzle, placements: &[Placement]) -> (Vec<String>
     (names, per)
 }
 
+/// The colour number ([`Tiling::cells`]' piece type) of each placement of
+/// a solution, from each placement's piece type (`types`, in the order of
+/// the placements) among `n_types`: a type's first placement has the type's
+/// own number, the colour a picture of the pieces gives it, so that a piece
+/// looks the same in every solution and beside them; each further copy of a
+/// type has a number of its own from `n_types` on, so that copies are told
+/// apart and none takes the colour of another type. (A puzzle whose one
+/// type is placed many times, 25 Y pentacubes, numbers its placements in
+/// order.)
+pub fn colour_numbers(types: &[usize], n_types: usize) -> Vec<u32> {
+    let mut seen = vec![false; n_types];
+    let mut next = n_types as u32;
+    types
+        .iter()
+        .map(|&t| {
+            if t < n_types && !std::mem::replace(&mut seen[t], true) {
+                t as u32
+            } else {
+                next += 1;
+                next - 1
+            }
+        })
+        .collect()
+}
+
+/// A cell of `grid` as the records write it: `[x, y]` on the grids of the
+/// plane with one kind of cell (squares, hexagons), `[x, y, k]` where the
+/// third coordinate tells cells apart (a triangle's up or down, an edge's
+/// direction), `[x, y, z]` in space.
+pub fn cell_record(grid: PolyGrid, c: Cell) -> Vec<i32> {
+    if grid.dim() == 2 && crate::grid::kinds(grid).len() == 1 {
+        vec![c[0], c[1]]
+    } else {
+        c.to_vec()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1455,5 +1476,14 @@ mod tests {
         let sol = first_solution(&m);
         assert_eq!(sol.len(), 624);
         check_ascii(&m, &sol);
+    }
+
+    #[test]
+    fn colour_numbers_keep_types_and_tell_copies_apart() {
+        assert_eq!(colour_numbers(&[0, 1, 2], 3), [0, 1, 2]);
+        // one type placed four times: the placements in order (as before)
+        assert_eq!(colour_numbers(&[0, 0, 0, 0], 1), [0, 1, 2, 3]);
+        // the first copy keeps its type's colour, no copy takes another's
+        assert_eq!(colour_numbers(&[0, 0, 2, 2], 3), [0, 3, 2, 4]);
     }
 }

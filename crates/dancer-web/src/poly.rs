@@ -14,12 +14,13 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use dancer_poly::model::{Live, Model, Options};
+use dancer_poly::grid::PolyGrid;
+use dancer_poly::model::{cell_record, colour_numbers, Live, Model, Options};
 use dancer_poly::render::{self, Style, Tiling};
 use dancer_poly::{catalog, PolyError, PolyPuzzle};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The name of a posted puzzle in messages.
 const TOML_FILE: &str = "puzzle.toml";
@@ -40,33 +41,73 @@ fn model(toml: &str) -> Result<Model> {
     Model::new(p).map_err(poly_error)
 }
 
-/// `GET /api/poly/catalog`.
-pub async fn catalog() -> Json<Value> {
+/// Piece counts of a puzzle: the most copies of every piece (`any` counts
+/// none).
+fn most_pieces(p: &PolyPuzzle) -> u64 {
+    p.pieces
+        .iter()
+        .map(|x| match x.count {
+            dancer_poly::Copies::Exactly(k) => u64::from(k),
+            dancer_poly::Copies::Between(_, b) => u64::from(b),
+            dancer_poly::Copies::Any => 0,
+        })
+        .sum()
+}
+
+/// What the page says about a grid: its name, its pieces' name, whether
+/// it is in space, whether its cells are edges.
+fn grid_json(g: PolyGrid) -> Value {
+    json!({
+        "name": g.name(),
+        "forms": g.forms(),
+        "dim": g.dim(),
+        "edges": g.is_edge_grid(),
+    })
+}
+
+/// `GET /api/poly/catalog`: the puzzles grouped by grid (the order of
+/// `catalog::entries`), and every grid with its number of puzzles. The
+/// catalogue is built in, so the answer is made once (reading every
+/// puzzle takes a while).
+pub async fn catalog(State(s): State<Arc<AppState>>) -> Result<Json<Value>> {
+    static ANSWER: OnceLock<Value> = OnceLock::new();
+    if let Some(v) = ANSWER.get() {
+        return Ok(Json(v.clone()));
+    }
+    let v = blocking(&s, |_| Ok(catalog_answer())).await?;
+    Ok(Json(ANSWER.get_or_init(|| v).clone()))
+}
+
+fn catalog_answer() -> Value {
     let puzzles: Vec<Value> = catalog::entries()
         .iter()
         .filter_map(|e| {
             let p = catalog::puzzle(&e.name)?;
-            let pieces: u64 = p
-                .pieces
-                .iter()
-                .map(|x| match x.count {
-                    dancer_poly::Copies::Exactly(k) => u64::from(k),
-                    dancer_poly::Copies::Between(_, b) => u64::from(b),
-                    dancer_poly::Copies::Any => 0,
-                })
-                .sum();
             Some(json!({
                 "name": e.name,
                 "title": e.about,
                 "dim": p.board.dim,
-                "pieces": pieces,
+                "pieces": most_pieces(&p),
                 "cells": p.board.len(),
                 "grid": e.grid.name(),
-                "known": {"solutions": e.known.total, "unique": e.known.unique, "source": e.known.source},
+                "known": {
+                    "solutions": e.known.total,
+                    "unique": e.known.unique,
+                    "unique_under": p.unique_under.name(),
+                    "source": e.known.source,
+                },
             }))
         })
         .collect();
-    Json(json!({ "puzzles": puzzles }))
+    let grids: Vec<Value> = PolyGrid::ALL
+        .into_iter()
+        .map(|g| {
+            let mut v = grid_json(g);
+            v["puzzles"] = json!(catalog::entries().iter().filter(|e| e.grid == g).count());
+            v
+        })
+        .collect();
+    json!({ "puzzles": puzzles, "grids": grids })
 }
 
 /// `GET /api/poly/catalog/{name}`.
@@ -83,37 +124,59 @@ pub struct TomlReq {
 }
 
 fn cell_json(p: &PolyPuzzle, c: [i32; 3]) -> Value {
-    if p.board.dim == 2 {
-        json!([c[0], c[1]])
-    } else {
-        json!(c)
+    json!(cell_record(p.grid(), c))
+}
+
+/// A picture's input on the puzzle's grid.
+fn tiling(p: &PolyPuzzle, cells: Vec<([i32; 3], u32, u32)>, pieces: Vec<String>) -> Tiling {
+    Tiling {
+        grid: p.grid(),
+        cells,
+        pieces,
+        title: None,
     }
 }
 
-/// The board (one colour) and each piece, as one picture.
+/// The board (grey) and each piece, as one picture: piece `i` in the
+/// colour it has in the solutions (`render::piece_colour(i)`).
 fn overview(p: &PolyPuzzle) -> String {
-    let board = Tiling {
-        grid: p.board.grid,
-        cells: p.board.cells.iter().map(|&c| (c, 0, 0)).collect(),
-        pieces: vec![String::new()],
-        title: Some("board".into()),
-    };
+    let names: Vec<String> = p.pieces.iter().map(|q| q.name.clone()).collect();
+    let mut board = tiling(
+        p,
+        p.board
+            .cells
+            .iter()
+            .map(|&c| (c, 0, render::BOARD_PIECE))
+            .collect(),
+        names.clone(),
+    );
+    board.title = Some("board".into());
     let mut sheet = vec![board];
     for (i, x) in p.pieces.iter().enumerate() {
-        sheet.push(Tiling {
-            grid: p.board.grid,
-            cells: x.cells.iter().map(|&c| (c, 0, i as u32 + 1)).collect(),
-            pieces: std::iter::once(String::new())
-                .chain(p.pieces.iter().map(|q| q.name.clone()))
-                .collect(),
-            title: Some(x.name.clone()),
-        });
+        let mut t = tiling(
+            p,
+            x.cells.iter().map(|&c| (c, 0, i as u32)).collect(),
+            names.clone(),
+        );
+        t.title = Some(x.name.clone());
+        sheet.push(t);
     }
     let style = Style {
         labels: false,
         ..Style::default()
     };
     render::contact_sheet(&sheet, 6, &style)
+}
+
+/// The colour of each placement of a picture (by its number), as
+/// `#rrggbb`: what the page draws its own views with.
+fn placement_colours(t: &Tiling) -> Vec<String> {
+    let n = t.cells.iter().map(|c| c.1 as usize + 1).max().unwrap_or(0);
+    let mut colours = vec![String::new(); n];
+    for &(_, placement, piece) in &t.cells {
+        colours[placement as usize] = render::piece_colour(piece);
+    }
+    colours
 }
 
 /// `POST /api/poly/check`.
@@ -127,7 +190,8 @@ pub async fn check(
         let pieces: Vec<Value> = p
             .pieces
             .iter()
-            .map(|x| {
+            .enumerate()
+            .map(|(i, x)| {
                 let count = match x.count {
                     dancer_poly::Copies::Exactly(k) => json!(k),
                     dancer_poly::Copies::Between(a, b) => json!([a, b]),
@@ -138,11 +202,16 @@ pub async fn check(
                     "cells": x.cells.iter().map(|&c| cell_json(p, c)).collect::<Vec<_>>(),
                     "count": count,
                     "one_sided": x.one_sided,
+                    "colour": render::piece_colour(i as u32),
                 })
             })
             .collect();
         Ok(Json(json!({
             "name": p.name,
+            "about": p.about,
+            "grid": grid_json(p.grid()),
+            "crossings": p.crossings,
+            "unique_under": p.unique_under.name(),
             "dim": p.board.dim,
             "extent": p.board.extent(),
             "board": p.board.cells.iter().map(|&c| cell_json(p, c)).collect::<Vec<_>>(),
@@ -177,7 +246,6 @@ pub struct RenderReq {
 
 /// A solution record as a picture's input, checked against the board.
 fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
-    let mut uses = vec![0usize; p.pieces.len()];
     let mut kinds = Vec::new();
     for pl in &sol.placements {
         let k = p
@@ -187,19 +255,23 @@ fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
             .ok_or_else(|| {
                 Error::BadValue(format!("solution: no piece {:?} in the puzzle", pl.piece))
             })?;
-        uses[k] += 1;
         kinds.push(k);
     }
-    let per_placement = uses.iter().any(|&u| u > 1);
+    // the colours of the job's pictures (Model::tiling)
+    let colours = colour_numbers(&kinds, p.pieces.len());
+    let mut pieces: Vec<String> = p.pieces.iter().map(|x| x.name.clone()).collect();
     let mut cells = Vec::new();
     for (i, (pl, &k)) in sol.placements.iter().zip(&kinds).enumerate() {
+        if colours[i] as usize >= pieces.len() {
+            pieces.push(p.pieces[k].name.clone());
+        }
         for c in &pl.cells {
             let cell = match c.as_slice() {
                 [x, y] => [*x, *y, 0],
                 [x, y, z] => [*x, *y, *z],
                 _ => {
                     return Err(Error::BadValue(
-                        "solution: a cell is [x, y] or [x, y, z]".into(),
+                        "solution: a cell is [x, y] or [x, y, k] (or [x, y, z])".into(),
                     ))
                 }
             };
@@ -208,22 +280,11 @@ fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
                     "solution: {c:?} is not a cell of the board"
                 )));
             }
-            let colour = if per_placement { i } else { k };
-            cells.push((cell, i as u32, colour as u32));
+            cells.push((cell, i as u32, colours[i]));
         }
     }
-    let pieces = if per_placement {
-        kinds.iter().map(|&k| p.pieces[k].name.clone()).collect()
-    } else {
-        p.pieces.iter().map(|x| x.name.clone()).collect()
-    };
     cells.sort();
-    Ok(Tiling {
-        grid: p.board.grid,
-        cells,
-        pieces,
-        title: None,
-    })
+    Ok(tiling(p, cells, pieces))
 }
 
 /// `POST /api/poly/render`: a solution as SVG or PNG.
@@ -326,7 +387,9 @@ pub fn poly_job(s: PolySpec) -> Result<JobParts> {
         let r = m.solve(&opts, |sol| {
             ctx.solution(|n| {
                 let mut v = serde_json::to_value(m.solution_record(n, sol)).expect("serialises");
-                v["svg"] = json!(render::svg(&m.tiling(sol, None), &style));
+                let t = m.tiling(sol, None);
+                v["colours"] = json!(placement_colours(&t));
+                v["svg"] = json!(render::svg(&t, &style));
                 v
             })
         });

@@ -291,8 +291,23 @@ const PALETTE: [Rgb; 12] = [
     Rgb(0x8f, 0xa1, 0xad), // slate
 ];
 
+/// The piece type number that pictures draw in a neutral grey, as no
+/// piece: an empty board.
+pub const BOARD_PIECE: u32 = u32::MAX;
+
+/// The fill colour (`#rrggbb`) of piece type `piece` ([`Tiling::cells`]
+/// numbers it) in every picture: what a page that draws its own views of
+/// the same pieces colours them with, so that a piece looks the same in
+/// all of them. Shaded faces (the isometric view) keep its hue.
+pub fn piece_colour(piece: u32) -> String {
+    piece_color(piece).hex()
+}
+
 /// The colour of a piece type: a fixed palette, then golden-angle hues.
 fn piece_color(piece: u32) -> Rgb {
+    if piece == BOARD_PIECE {
+        return Rgb(0xd9, 0xd9, 0xd9);
+    }
     if let Some(&c) = PALETTE.get(piece as usize) {
         return c;
     }

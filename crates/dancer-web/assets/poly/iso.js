@@ -2,10 +2,17 @@
 // SVG from the solution record's cells, turnable: yaw turns the solid about
 // its vertical axis, pitch tilts the view. Coordinates as in the records:
 // x to the right, y rows (y = 0 at the back), z layers (z = 0 at the bottom).
+//
+// Each placement is drawn in the colour the server gives it (the solution
+// event's `colours`, the colours of the server's own pictures), its faces
+// shaded by changing the lightness only: hue and saturation stay the
+// piece's, so that a piece is recognisably the same in every view.
 
 const NS = 'http://www.w3.org/2000/svg';
 
-/** A colour per placement: distinct hues (golden angle), three lightnesses. */
+/** A fallback colour per placement, for records without colours:
+ * distinct hues (golden angle), three lightnesses. [h, s, l] in degrees and
+ * percent. */
 export function placementColor(i) {
   const hue = (i * 137.507764 + 10) % 360;
   const light = [62, 52, 72][i % 3];
@@ -13,8 +20,27 @@ export function placementColor(i) {
   return [hue, sat, light];
 }
 
+/** '#rrggbb' as [h, s, l] (degrees, percent, percent); null if not a colour. */
+export function hexToHsl(hex) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(hex || '').trim());
+  if (!m) return null;
+  const [r, g, b] = [m[1], m[2], m[3]].map((x) => parseInt(x, 16) / 255);
+  const max = Math.max(r, g, b), min = Math.min(r, g, b);
+  const l = (max + min) / 2;
+  const d = max - min;
+  if (d === 0) return [0, 0, l * 100];
+  const s = d / (1 - Math.abs(2 * l - 1));
+  let h;
+  if (max === r) h = ((g - b) / d) % 6;
+  else if (max === g) h = (b - r) / d + 2;
+  else h = (r - g) / d + 4;
+  return [(h * 60 + 360) % 360, s * 100, l * 100];
+}
+
+/** A face's fill: the colour with its lightness times `shade`, hue and
+ * saturation kept. */
 function hsl([h, s, l], shade) {
-  return `hsl(${h.toFixed(1)} ${s}% ${Math.max(8, Math.min(95, l * shade)).toFixed(1)}%)`;
+  return `hsl(${h.toFixed(2)} ${s.toFixed(2)}% ${Math.max(8, Math.min(95, l * shade)).toFixed(2)}%)`;
 }
 
 // The six faces of a unit cube: normal, and its four corners (offsets).
@@ -29,12 +55,16 @@ const FACES = [
 
 /**
  * Draws the record's placements into a new <svg>.
- * view: { yaw, pitch } in degrees; spread: gap between layers (0 = solid).
+ * view: { yaw, pitch } in degrees; opts: { spread: gap between layers
+ * (0 = solid), size: a cube's edge in pixels, colours: '#rrggbb' per
+ * placement (the solution event's) }.
  * Returns the svg element.
  */
 export function isoSvg(placements, view, opts = {}) {
   const spread = opts.spread || 0;
   const size = opts.size || 22;
+  const given = opts.colours || [];
+  const colour = placements.map((_, i) => hexToHsl(given[i]) || placementColor(i));
   const owner = new Map(); // "x,y,z" -> placement index
   let lo = [Infinity, Infinity, Infinity];
   let hi = [-Infinity, -Infinity, -Infinity];
@@ -92,7 +122,7 @@ export function isoSvg(placements, view, opts = {}) {
       });
       // world normal dotted with a fixed light (faces keep their shade as they turn)
       const lum = 0.72 + 0.38 * Math.max(0, f.n[0] * light[0] + f.n[1] * light[1] + f.n[2] * light[2]);
-      polys.push({ pts: pts.join(' '), fill: hsl(placementColor(cube.i), lum), i: cube.i });
+      polys.push({ pts: pts.join(' '), fill: hsl(colour[cube.i], lum), i: cube.i });
     }
   }
   const pad = 4;

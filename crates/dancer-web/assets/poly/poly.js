@@ -1,7 +1,12 @@
-// The Polyforms tab: a catalogue puzzle or one's own TOML, checked as one
-// types (errors at their line), the pieces and board drawn; solve or count
+// The Polyforms tab: a catalogue puzzle (grouped by grid, with its
+// published count and source) or one's own TOML on any grid (an example
+// per grid a click away), checked as one types (errors at their line), the
+// pieces and board drawn by the server on the puzzle's grid; solve or count
 // as a job with live progress and cancel; the solutions as pictures (3D:
 // layers and a turnable isometric view); downloads (SVG, PNG, NDJSON).
+// A piece has one colour everywhere: the server says it (`colour` of each
+// piece, `colours` of each solution's placements) and the page's own
+// isometric view shades that colour, keeping its hue.
 // Uses only what API.md says: /api/poly/catalog, /api/poly/check,
 // /api/poly/render and jobs of kind "poly".
 import {
@@ -9,6 +14,7 @@ import {
   notStarted, checkSoon, selectLine,
 } from '../api.js';
 import { isoSvg } from './iso.js';
+import { EXAMPLES } from './examples.js';
 
 const STORE = 'dancer.poly.toml';
 const STORE_NAME = 'dancer.poly.name';
@@ -16,6 +22,10 @@ const STORE_NAME = 'dancer.poly.name';
 /** One place for the tab's state. */
 const st = {
   catalog: [],
+  grids: [], // the API's grids: { name, forms, dim, edges, puzzles }
+  picked: null, // { name, toml }: the catalogue puzzle last loaded
+  jobGrid: 'square',
+  jobKnown: null, // the published count of the puzzle being solved, if unchanged
   checked: null, // the last good check answer
   checkedToml: null,
   error: null, // ApiError of the last check
@@ -37,11 +47,41 @@ function svgImg(svg, alt) {
   return h('img', { src: 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg), alt, class: 'pic' });
 }
 
+/** How the page names a grid (the API's name as a fallback). */
+const GRID_WORDS = {
+  square: 'Squares',
+  cube: 'Cubes',
+  stick: 'Sticks (edges of squares)',
+  triangle: 'Triangles',
+  hexagon: 'Hexagons',
+  twig: 'Twigs (edges of hexagons)',
+  trig: 'Trigs (edges of triangles)',
+  sphere: 'Spheres',
+  prism: 'Prisms',
+};
+
+function gridWords(g) {
+  const name = typeof g === 'string' ? g : g && g.name;
+  const info = st.grids.find((x) => x.name === name) || (typeof g === 'object' ? g : null);
+  const words = GRID_WORDS[name] || (name ? name[0].toUpperCase() + name.slice(1) : 'Squares');
+  return info && info.forms ? `${words}: ${info.forms}` : words;
+}
+
 export async function mount(section) {
   css('poly', new URL('./poly.css', import.meta.url));
   const id = (s) => `poly-${s}`;
-  ui.select = h('select', { id: id('catalog') },
+  ui.select = h('select', { id: id('catalog'), 'aria-describedby': id('known') },
     h('option', { value: '' }, 'Your own (write it below)'));
+  ui.known = h('p', { id: id('known'), class: 'muted small known', 'aria-live': 'polite' });
+  ui.examples = h('div', { class: 'row examples', role: 'group', 'aria-label': 'Examples' },
+    h('span', { class: 'muted small' }, 'Start from an example:'),
+    EXAMPLES.map((e) => h('button', {
+      type: 'button', class: 'small', 'data-grid': e.grid, title: `A small puzzle on ${e.label.toLowerCase()}`,
+      onclick: () => example(e),
+    }, e.label)));
+  ui.browse = h('div', { class: 'browse' });
+  ui.catalogue = h('details', { id: id('catalogue'), class: 'catalogue' },
+    h('summary', {}, 'The catalogue, by grid'), ui.browse);
   ui.editor = h('textarea', {
     id: id('toml'), rows: 16, spellcheck: 'false', autocapitalize: 'off', autocomplete: 'off',
     wrap: 'off', 'aria-describedby': id('pos') + ' ' + id('check'),
@@ -67,6 +107,9 @@ export async function mount(section) {
       h('div', { class: 'poly-edit' },
         h('div', { class: 'row' },
           h('label', { for: id('catalog') }, 'Catalogue puzzle'), ui.select),
+        ui.known,
+        ui.catalogue,
+        ui.examples,
         h('label', { for: id('toml'), class: 'block' }, 'Puzzle (TOML)'),
         h('div', { class: 'editor' }, h('div', { class: 'gutter-wrap', 'aria-hidden': 'true' }, ui.gutter), h('div', { class: 'area' }, ui.bar, ui.editor)),
         h('div', { class: 'row small' }, ui.pos,
@@ -96,10 +139,8 @@ export async function mount(section) {
   try {
     const cat = await get('/api/poly/catalog');
     st.catalog = cat.puzzles || [];
-    for (const p of st.catalog) {
-      const what = `${p.dim === 3 ? '3D' : '2D'}, ${num(p.pieces)} pieces, ${num(p.cells)} cells`;
-      ui.select.append(h('option', { value: p.name }, `${p.name} — ${p.title || ''} (${what})`));
-    }
+    st.grids = cat.grids || [];
+    listCatalogue();
   } catch (e) {
     ui.check.replaceChildren(h('span', { class: 'error' }, `Could not load the catalogue: ${e.message}`));
   }
@@ -108,6 +149,7 @@ export async function mount(section) {
   if (saved != null && saved.trim()) {
     ui.editor.value = saved;
     if (st.catalog.some((p) => p.name === savedName)) ui.select.value = savedName;
+    showKnown();
     gutter();
     check();
   } else if (st.catalog.length) {
@@ -116,6 +158,77 @@ export async function mount(section) {
     // the first puzzle shown, unless the user started typing meanwhile
     await pick(first.name, st.edits);
   }
+}
+
+/** The catalogue's grids in the API's order, each with its puzzles. */
+function byGrid() {
+  const order = st.grids.map((g) => g.name);
+  for (const p of st.catalog) if (!order.includes(p.grid || 'square')) order.push(p.grid || 'square');
+  return order
+    .map((g) => ({ grid: st.grids.find((x) => x.name === g) || { name: g }, puzzles: st.catalog.filter((p) => (p.grid || 'square') === g) }))
+    .filter((x) => x.puzzles.length);
+}
+
+/** "156 solutions up to rotations and reflections (624 in all)". */
+function knownWords(k) {
+  if (!k || k.unique == null) return '';
+  const under = k.unique_under === 'rotations' ? 'up to rotations' : 'up to rotations and reflections';
+  const u = k.unique;
+  return `${num(u)} solution${u === 1 ? '' : 's'} ${under}` + (k.solutions != null ? ` (${num(k.solutions)} in all)` : '');
+}
+
+/** The select's options grouped by grid, and the catalogue's list under headings. */
+function listCatalogue() {
+  const groups = byGrid();
+  for (const { grid, puzzles } of groups) {
+    ui.select.append(h('optgroup', { label: gridWords(grid), 'data-grid': grid.name },
+      puzzles.map((p) => h('option', { value: p.name }, `${p.name} — ${p.title || ''}`))));
+  }
+  const n = st.catalog.length;
+  ui.catalogue.querySelector('summary').textContent =
+    `The catalogue: ${num(n)} puzzle${n === 1 ? '' : 's'} on ${groups.length} grid${groups.length === 1 ? '' : 's'}, with their published counts`;
+  ui.browse.replaceChildren(...groups.map(({ grid, puzzles }) => {
+    const hid = `poly-cat-${grid.name}`;
+    return h('section', { class: 'cat-grid', 'aria-labelledby': hid, 'data-grid': grid.name },
+      h('h4', { id: hid }, `${gridWords(grid)} (${num(puzzles.length)})`),
+      h('ul', {}, puzzles.map((p) => h('li', { 'data-name': p.name },
+        h('button', { type: 'button', class: 'link', onclick: () => choose(p.name) }, p.name),
+        ` ${p.title || ''} `,
+        h('span', { class: 'count' }, knownWords(p.known)),
+        p.known && p.known.source ? h('span', { class: 'muted source' }, ` Source: ${p.known.source}.`) : null))));
+  }));
+}
+
+/** Picks catalogue puzzle `name` as the select would. */
+async function choose(name) {
+  ui.select.value = name;
+  await pick(name);
+  ui.editor.focus();
+}
+
+/** Under the select: the catalogue puzzle's published count and source. */
+function showKnown() {
+  const p = st.catalog.find((x) => x.name === ui.select.value);
+  if (!p) { ui.known.replaceChildren(); ui.known.hidden = true; return; }
+  ui.known.hidden = false;
+  ui.known.replaceChildren(
+    `${gridWords(p.grid || 'square')}. Published: ${knownWords(p.known) || 'no count'}.`,
+    p.known && p.known.source ? ` Source: ${p.known.source}.` : '');
+}
+
+/** Loads an example into the editor (the user's text is replaced). */
+function example(e) {
+  ui.select.value = '';
+  localStorage.setItem(STORE_NAME, '');
+  st.picked = null;
+  showKnown();
+  ui.editor.value = e.toml;
+  localStorage.setItem(STORE, e.toml);
+  st.edits++;
+  ui.editor.scrollTop = 0;
+  gutter();
+  caret();
+  check();
 }
 
 export async function show(section, rest) {
@@ -130,10 +243,14 @@ export async function show(section, rest) {
  * count at which it was asked for (it is dropped if the user typed since). */
 async function pick(name, unless = null) {
   localStorage.setItem(STORE_NAME, name);
-  if (!name) { ui.editor.focus(); return; }
+  showKnown();
+  if (!name) { st.picked = null; ui.editor.focus(); return; }
+  // the last puzzle's check line goes until this one is checked
+  ui.check.replaceChildren(h('span', { class: 'muted' }, `Loading ${name}…`));
   try {
     const r = await get(`/api/poly/catalog/${encodeURIComponent(name)}`);
     if (unless != null && st.edits !== unless) return;
+    st.picked = { name, toml: r.toml };
     ui.editor.value = r.toml;
     localStorage.setItem(STORE, r.toml);
     ui.editor.scrollTop = 0;
@@ -142,6 +259,7 @@ async function pick(name, unless = null) {
     await check();
   } catch (e) {
     toast(`Could not load ${name}: ${e.message}`, 'error');
+    check();
   }
 }
 
@@ -224,14 +342,22 @@ async function check() {
   markLine();
 }
 
+/** A small square of a piece's colour (decoration: the name is beside it). */
+function swatch(colour) {
+  return colour ? h('span', { class: 'swatch', style: `background:${colour}`, 'aria-hidden': 'true' }) : null;
+}
+
 function showChecked(r) {
   const pieces = (r.pieces || []).reduce((a, p) => a + (typeof p.count === 'number' ? p.count : 0), 0);
-  const ext = (r.extent || []).slice(0, r.dim).join(' × ');
-  ui.check.replaceChildren(h('span', { class: 'good' },
-    `No errors: ${r.name ? r.name + ', ' : ''}${r.dim === 3 ? '3D' : '2D'} board ${ext}, ${num((r.board || []).length)} cells, ${num((r.pieces || []).length)} piece types`
+  const grid = (r.grid && r.grid.name) || (r.dim === 3 ? 'cube' : 'square');
+  const ext = grid === 'square' || grid === 'cube' ? ` ${(r.extent || []).slice(0, r.dim).join(' × ')}` : '';
+  const cells = r.grid && r.grid.edges ? 'edges' : 'cells';
+  ui.check.replaceChildren(h('span', { class: 'good', 'data-grid': grid },
+    `No errors: ${r.name ? r.name + ', ' : ''}${gridWords(r.grid || grid).toLowerCase()}, board${ext} of ${num((r.board || []).length)} ${cells}, ${num((r.pieces || []).length)} piece types`
     + (pieces ? ` (${num(pieces)} pieces)` : '') + '.'));
   const list = h('ul', { class: 'pieces', 'aria-label': 'Pieces' },
-    (r.pieces || []).map((p) => h('li', {}, `${p.name}`, h('span', { class: 'muted' }, ` ×${countText(p.count)}, ${p.cells.length} cells`))));
+    (r.pieces || []).map((p) => h('li', { 'data-name': p.name, 'data-colour': p.colour || '' }, swatch(p.colour), `${p.name}`,
+      h('span', { class: 'muted' }, ` ×${countText(p.count)}, ${p.cells.length} ${cells}`))));
   ui.preview.replaceChildren(
     r.svg ? svgImg(r.svg, `The board and pieces of ${r.name || 'the puzzle'}`) : h('p', { class: 'muted' }, 'No picture.'),
     list);
@@ -272,7 +398,11 @@ async function run(mode) {
   st.mode = mode;
   st.uniqueRun = spec.unique;
   st.jobToml = toml;
-  st.jobDim = st.checked && st.checkedToml === toml ? st.checked.dim : guessDim(toml);
+  const checked = st.checked && st.checkedToml === toml ? st.checked : null;
+  st.jobDim = checked ? checked.dim : guessDim(toml);
+  st.jobGrid = checked && checked.grid ? checked.grid.name : guessGrid(toml);
+  const entry = st.picked && st.picked.toml === toml ? st.catalog.find((p) => p.name === st.picked.name) : null;
+  st.jobKnown = entry ? entry.known : null;
   drawGallery();
   ui.bar2.removeAttribute('value');
   ui.stats.replaceChildren();
@@ -304,7 +434,14 @@ async function run(mode) {
 }
 
 function guessDim(toml) {
-  return /^\s*(box|layers)\s*=/m.test(toml) ? 3 : 2;
+  return /^\s*(box|layers)\s*=/m.test(toml) || guessGrid(toml) === 'cube' ? 3 : 2;
+}
+
+/** The grid a puzzle file names (before the server has checked it). */
+function guessGrid(toml) {
+  const m = /^\s*grid\s*=\s*["']([a-z]+)["']/m.exec(toml);
+  if (m) return m[1];
+  return /^\s*(box|layers)\s*=/m.test(toml) ? 'cube' : 'square';
 }
 
 function setBusy(b) {
@@ -345,9 +482,18 @@ function finish(s) {
     ? `${num(u)} solution${u === 1 ? '' : 's'} up to symmetry (${num(n)} in all)`
     : `${num(n)} solution${n === 1 ? '' : 's'}`;
   const [words, kind] = endWords(s, what);
-  setState(words + (s.engine ? ` Engine ${s.engine}, ${fmtTime(s.elapsed_s)}.` : ''), kind);
+  setState(words + (s.engine ? ` Engine ${s.engine}, ${fmtTime(s.elapsed_s)}.` : '') + published(s), kind);
   ui.state.dataset.status = s.status;
   drawGallery();
+}
+
+/** A finished run of an unchanged catalogue puzzle against its published count. */
+function published(s) {
+  const k = st.jobKnown;
+  if (!k || s.status !== 'complete') return '';
+  const [ours, theirs] = st.uniqueRun ? [s.unique, k.unique] : [s.solutions, k.solutions];
+  if (theirs == null || ours == null) return '';
+  return ours === theirs ? ` The published count is ${num(theirs)}: it agrees.` : ` The published count is ${num(theirs)}.`;
 }
 
 // ---- the solutions: pager, layers, isometric view, downloads ----
@@ -374,14 +520,13 @@ function drawGallery() {
     ui.shown = s;
     ui.pic.replaceChildren(s.svg ? svgImg(s.svg, `Solution ${n}${st.jobDim === 3 ? ', its layers side by side' : ''}`)
       : h('p', { class: 'muted' }, 'No picture for this solution.'));
-    ui.iso.hidden = st.jobDim !== 3 && !is3d(s);
+    // the page's own turnable view draws cubes: for the cube grid only
+    ui.iso.hidden = st.jobGrid !== 'cube';
     if (!ui.iso.hidden) drawIso();
-    ui.legend.textContent = (s.placements || []).map((p) => p.piece).join(' ');
+    const colours = s.colours || [];
+    ui.legend.replaceChildren(...(s.placements || []).map((p, i) =>
+      h('span', { class: 'piece', 'data-colour': colours[i] || '' }, swatch(colours[i]), p.piece)));
   }
-}
-
-function is3d(s) {
-  return (s.placements || []).some((p) => p.cells.some((c) => c.length > 2 && c[2] !== 0));
 }
 
 function buildGallery() {
@@ -470,7 +615,7 @@ function drag(el) {
 function drawIso() {
   const s = st.solutions[st.index];
   if (!s || !ui.isoPic) return;
-  const svg = isoSvg(s.placements || [], st.view, { spread: st.spread });
+  const svg = isoSvg(s.placements || [], st.view, { spread: st.spread, colours: s.colours });
   svg.setAttribute('aria-hidden', 'true');
   svg.setAttribute('focusable', 'false');
   ui.isoPic.replaceChildren(svg);
@@ -495,9 +640,11 @@ function baseName() {
   return n || 'puzzle';
 }
 
+/** A solution event as the command line's record (no picture, no colours). */
 function record(s) {
-  const { svg, ...rest } = s;
+  const { svg, colours, ...rest } = s;
   void svg;
+  void colours;
   return rest;
 }
 
@@ -558,17 +705,28 @@ function downloadNdjson() {
 }
 
 const HELP = `name = "Scott's pentomino problem"
+about = "a line about it"     # optional
+grid = "square"               # square (default), cube, triangle, hexagon,
+                              # stick, twig or trig (see below)
 reflections = true            # may pieces be turned over? (default true)
+unique = "all"                # Unique up to symmetry counts up to rotations
+                              # and reflections ("all") or "rotations"
+crossings = false             # stick, trig: may two pieces cross at a point?
 
-[board]
-rect = [8, 8]                 # width, height; or
-# box = [3, 3, 3]             # width, height, depth; or
-# shape = """                 # a picture: '.' or ' ' is no cell
+[board]                       # exactly one of:
+rect = [8, 8]                 # width, height (squares; sticks: their edges)
+# box = [3, 3, 3]             # width, height, depth (cubes)
+# parallelogram = [6, 6]      # triangles, hexagons, twigs, trigs
+# hexagon = 3                 # side 3: triangles, hexagons, twigs, trigs
+# triangle = 4                # side 4: triangles, hexagons, twigs, trigs
+# cells = [[0, 0, 1], ...]    # a list of the grid's cells (or edges)
+# faces = [[0, 0], ...]       # sticks, twigs, trigs: the edges of these faces
+# shape = """                 # a picture (not on twigs and trigs)
 # ########
 # ###..###
 # """
-# layers = ["###\\n###", "###\\n###"]   # a 3D picture, z = 0 first
-holes = [[3, 3], [4, 3], [3, 4], [4, 4]]   # cells [x, y] to leave out
+# layers = ["###\n###", "###\n###"]   # cubes: a picture a layer, z = 0 first
+holes = [[3, 3], [4, 3], [3, 4], [4, 4]]   # cells to leave out
 
 [[piece]]
 set = "pentominoes"           # every piece of a named set
@@ -576,10 +734,25 @@ count = 1                     # each (default 1)
 
 [[piece]]
 name = "O"                    # a piece by name, or your own:
-cells = [[0, 0], [1, 0], [0, 1], [1, 1]]   # or shape = "##\\n##"
+cells = [[0, 0], [1, 0], [0, 1], [1, 1]]   # or shape = "##\n##"
 count = 2                     # or [0, 2] (between), or "any"
 one_sided = false             # rotations only for this piece
 
-Coordinates: [x, y] or [x, y, z]; [0, 0] is the top left cell, y grows
-downwards, z from the first layer. Piece sets: monominoes, dominoes,
-trominoes, tetrominoes, pentominoes, hexominoes, soma, pentacubes.`;
+Coordinates: y grows downwards everywhere; [0, 0] is the top left.
+  square   [x, y]; a picture has a character a square
+  cube     [x, y, z], z the layer from the first
+  triangle [x, y, k]: k = 0 an up triangle, 1 the down one to its right;
+           a picture has a character a triangle, up where column + line
+           is even
+  hexagon  [x, y]; each row half a hexagon left of the one above; a
+           picture has a blank between hexagons ("# # #")
+  stick    [x, y, 0] the edge from point (x, y) right, [x, y, 1] down;
+           a picture draws points '+', edges '-' and '|'
+  twig     [x, y, k]: the side between hexagon [x, y] and its neighbour
+           right (k = 0), below left (1), below right (2)
+  trig     [x, y, k]: the edge from point [x, y] right (0), down left (1),
+           down right (2)
+The buttons above the editor load a small example on each grid.
+Piece sets: monominoes, dominoes, trominoes, tetrominoes, pentominoes,
+hexominoes, soma, pentacubes, and on the other grids as the server
+knows them (an unknown set's error lists them).`;
