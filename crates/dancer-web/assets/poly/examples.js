@@ -1,7 +1,8 @@
 // A small working puzzle on each grid, for the editor's example buttons:
 // each solves in well under a second, and shows how boards and pieces are
 // written on its grid (pictures where the grid has them, cell lists on the
-// twig and trig grids, which have none). No named piece sets: every piece
+// twig and trig grids, which have none, and for the pieces of spheres and
+// prisms). No named piece sets: every piece
 // is drawn here, so the examples read the same whatever sets the server
 // knows.
 
@@ -335,6 +336,90 @@ count = "any"
 name = "Z3"
 cells = [[0, 0, 0], [0, 0, 2], [0, 1, 0]]
 count = "any"
+`,
+  },
+  {
+    grid: 'sphere',
+    label: 'Spheres',
+    toml: `name = "ballroom-pyramid"
+about = "Stewart Coffin's BallRoom: four polyspheres into a square pyramid of 14 spheres"
+# 16 solutions, 2 up to symmetry
+grid = "sphere"
+
+# A layer is a square grid of spheres turned by 45 degrees: the character
+# at column x of line y is the sphere [x, y, z]; spheres stand at every
+# other column, and a sphere of layer z + 1 rests on four of layer z.
+[board]
+layers = [
+"""
+. # .
+ # #
+# # #
+ # #
+. # .
+""",
+"""
+ . .
+. # .
+ # #
+. # .
+""",
+"""
+. . .
+ . .
+. # .
+""",
+]
+
+[[piece]]
+name = "bent"
+cells = [[0, 0, 0], [1, -1, 0], [2, 0, 0]]
+
+[[piece]]
+name = "straight"
+cells = [[0, 0, 0], [1, -1, 0], [2, -2, 0]]
+
+[[piece]]
+name = "hooked"
+cells = [[0, 0, 0], [1, -2, 1], [1, -1, 0], [2, -2, 0]]
+
+[[piece]]
+name = "kinked"
+cells = [[1, -2, 1], [1, -1, 0], [1, 0, 1], [2, 0, 0]]
+`,
+  },
+  {
+    grid: 'prism',
+    label: 'Prisms',
+    toml: `name = "hexagonal-prism"
+about = "three tetraprisms in a hexagonal prism two layers high"
+# 24 solutions, 1 up to symmetry
+grid = "prism"
+
+# A layer is a triangle picture: the character at column c of line y is
+# the triangle [x, y, k] with 2x + k = c + y, pointing up where c + y is
+# even; the layer z above holds the prisms [x, y, 2z + k].
+[board]
+layers = ["""
+ABC
+DEF
+""", """
+ABC
+DEF
+"""]
+
+# A piece's cells [x, y, 2z + k]: the triangle [x, y, k] in layer z.
+[[piece]]
+name = "bar"
+cells = [[0, 0, 0], [0, 0, 1], [0, 0, 2], [0, 0, 3]]
+
+[[piece]]
+name = "fan"
+cells = [[0, 0, 0], [0, 0, 1], [1, 0, 0], [0, 0, 2]]
+
+[[piece]]
+name = "step"
+cells = [[0, 0, 0], [0, 0, 1], [1, 0, 0], [1, 0, 2]]
 `,
   },
 ];

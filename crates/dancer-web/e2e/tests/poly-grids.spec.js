@@ -1,6 +1,6 @@
 // The Polyforms tab on every grid (assets/poly/): the catalogue grouped by
 // grid with its published counts and sources; the example puzzles on the
-// triangle and stick grids loaded with one click, checked, drawn (the
+// triangle, stick, sphere and prism grids loaded with one click, checked, drawn (the
 // board and pieces, then each solution: polygons and paths counted in the
 // server's SVG), solved in the page; one colour per piece on Soma, the
 // same in the pieces panel, the layers, the small isometric view and the
@@ -80,7 +80,7 @@ async function solveExample(page, label, grid, want) {
   await expect(panel.getByRole('checkbox', { name: 'Unique up to symmetry' })).toBeChecked();
   const id = await startedJob(page, () => panel.getByRole('button', { name: 'Solve' }).click());
   await expect(panel.locator('#poly-state')).toHaveText(
-    new RegExp(`Complete: ${want.unique} solutions up to symmetry \\(${want.total} in all\\)`));
+    new RegExp(`Complete: ${want.unique} solutions? up to symmetry \\(${want.total} in all\\)`));
   const job = await waitForJob(page.request, id);
   expect(job.summary.unique).toBe(want.unique);
   await expect(panel.getByText(`Solution 1 of ${want.unique}`)).toBeVisible();
@@ -179,6 +179,28 @@ test('a stick puzzle, no two pieces crossing, is solved in the page and drawn', 
   await expect(panel.locator('#poly-check')).toContainText('No errors');
   await panel.getByRole('button', { name: 'Count' }).click();
   await expect(panel.locator('#poly-state')).toHaveText(/Complete: 11 solutions up to symmetry \(55 in all\)/);
+});
+
+test('a sphere puzzle and a prism puzzle are solved in the page and drawn layer by layer', async ({ page }) => {
+  const { panel, pic } = await solveExample(page, 'Spheres', 'sphere', { pieces: 4, unique: 2, total: 16 });
+  // the 14 spheres of the pyramid as shaded balls, in its 3 layers
+  const svg = await svgOf(pic);
+  expect((svg.match(/<circle class="ball"/g) || []).length).toBe(14);
+  for (const z of [0, 1, 2]) expect(svg).toContain(`z = ${z}`);
+  await expect(panel.locator('.legend .piece')).toHaveCount(4);
+  const [nd] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download NDJSON' }).click()]);
+  const lines = require('node:fs').readFileSync(await nd.path(), 'utf8').trim().split('\n');
+  expect(lines).toHaveLength(2);
+  const cells = JSON.parse(lines[0]).placements.flatMap((p) => p.cells);
+  expect(cells).toHaveLength(14);
+  expect(cells.every((c) => c.length === 3 && (c[0] + c[1] + c[2]) % 2 === 0)).toBe(true);
+
+  const prism = await solveExample(page, 'Prisms', 'prism', { pieces: 3, unique: 1, total: 24 });
+  // 12 prisms in 2 layers: each layer's triangles, a fill per placement
+  const psvg = await svgOf(prism.pic);
+  for (const z of [0, 1]) expect(psvg).toContain(`z = ${z}`);
+  const sol = await countTags(page, psvg, ['path']);
+  expect(sol.fills).toBeGreaterThanOrEqual(3);
 });
 
 /** '#rrggbb' or 'rgb(r, g, b)' or 'hsl(h s% l%)' as [h, s, l] (degrees, percent). */
@@ -301,7 +323,7 @@ test('the Polyforms tab on other grids at 375 px', async ({ page }) => {
   await expect(panel.locator('#poly-catalogue h4').first()).toBeVisible();
   expect(await overflow(), 'the catalogue list at 375 px').toBeLessThanOrEqual(0);
   // every example loads and checks at 375 px, its pictures within the width
-  for (const label of ['Squares', 'Cubes', 'Hexagons', 'Sticks', 'Twigs', 'Trigs']) {
+  for (const label of ['Squares', 'Cubes', 'Hexagons', 'Sticks', 'Twigs', 'Trigs', 'Spheres', 'Prisms']) {
     await panel.getByRole('group', { name: 'Examples' }).getByRole('button', { name: label }).click();
     await expect(panel.locator('#poly-check')).toContainText('No errors');
     await expect(panel.locator('#poly-check')).toContainText(label.toLowerCase());
