@@ -46,9 +46,10 @@ pub enum PiecesError {
     #[error("unknown piece set {name:?} ({})", known())]
     Unknown { name: String },
     /// `GRID-N` with `N` 0 or past the grid's [`size_limit`].
-    #[error("{spec}: pieces of {size} cells are not listed: from 1 to {limit} on that grid")]
+    #[error("{spec}: pieces of {size} cells are not listed: from 1 to {limit} on the {grid} grid")]
     Size {
         spec: String,
+        grid: &'static str,
         size: usize,
         limit: usize,
     },
@@ -93,9 +94,18 @@ pub fn parse_family(spec: &str) -> Option<Result<(PolyGrid, usize), PiecesError>
     Some(if (1..=limit).contains(&size) {
         Ok((grid, size))
     } else {
-        let spec = spec.to_string();
-        Err(PiecesError::Size { spec, size, limit })
+        Err(too_large(spec, grid, size))
     })
+}
+
+/// The error for `spec`, `size` cells on `grid`, past its limit.
+fn too_large(spec: &str, grid: PolyGrid, size: usize) -> PiecesError {
+    PiecesError::Size {
+        spec: spec.to_string(),
+        grid: grid.name(),
+        size,
+        limit: size_limit(grid),
+    }
 }
 
 /// A cell as the records give it: `[x, y]` on a grid with one kind of cell
@@ -125,10 +135,9 @@ fn record(grid: PolyGrid, index: usize, cells: &[Cell], name: Option<String>) ->
 /// of a mirror twin when `one_sided`). `size` from 1 to [`size_limit`]:
 /// larger is refused, as the work would be.
 pub fn list(grid: PolyGrid, size: usize, one_sided: bool) -> Result<Vec<PieceRecord>, PiecesError> {
-    let limit = size_limit(grid);
-    if !(1..=limit).contains(&size) {
+    if !(1..=size_limit(grid)).contains(&size) {
         let spec = format!("{}-{size}", family_word(grid));
-        return Err(PiecesError::Size { spec, size, limit });
+        return Err(too_large(&spec, grid, size));
     }
     let names = Names::new(grid, size);
     let pieces = enumerate(grid, size, one_sided);
