@@ -18,7 +18,6 @@
 
 use dancer_core::{EngineError, EngineKind};
 use dancer_fuzz::{check_location, run_engine, MAX_INPUT, MAX_SOLUTIONS};
-use dancer_poly::geometry::canonical;
 use dancer_poly::{Copies, Model, Options, PolyError};
 use libfuzzer_sys::fuzz_target;
 use std::collections::BTreeSet;
@@ -62,9 +61,10 @@ fn check_placements(m: &Model) {
         );
         let coords: Vec<_> = pl.cells.iter().map(|&c| board.cells[c]).collect();
         let group = m.puzzle.piece_group(piece);
+        let grid = m.puzzle.grid();
         assert_eq!(
-            canonical(&coords, &group),
-            canonical(&piece.cells, &group),
+            grid.canonical_under(&coords, &group),
+            grid.canonical_under(&piece.cells, &group),
             "placement {q} of piece {} is not its shape: {coords:?}",
             piece.name
         );

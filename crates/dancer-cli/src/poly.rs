@@ -127,12 +127,10 @@ fn parse_size(s: &str) -> Result<u32, String> {
 /// The puzzle: standard input for `-`, a built-in one by name, else a file.
 pub fn load(spec: &str) -> Result<PolyPuzzle> {
     let text = match PuzzleSource::of(spec) {
-        PuzzleSource::BuiltIn(p) => return Ok(p),
+        PuzzleSource::BuiltIn(p) => return Ok(*p),
         PuzzleSource::Stdin => crate::input::read_stdin("the puzzle")?,
         PuzzleSource::File(f) if !f.exists() => {
-            let names: Vec<&str> = catalog::CATALOG.iter().map(|e| e.name).collect();
-            let names = names.join(", ");
-            bail!("{spec}: no such file, and not a built-in puzzle (built in: {names})")
+            bail!("{spec}: no such file, and not a built-in puzzle (see `dancer poly list`)")
         }
         PuzzleSource::File(f) => crate::input::read_file(f, crate::input::MAX_SMALL)?,
     };
@@ -143,11 +141,8 @@ pub fn load(spec: &str) -> Result<PolyPuzzle> {
 pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
     match cmd {
         PolyCommand::List => {
-            for e in catalog::CATALOG {
-                out.line(&format!(
-                    "{:16} {:>7} total {:>6} unique  {}",
-                    e.name, e.known.0, e.known.1, e.about
-                ))?;
+            for line in catalog::listing() {
+                out.line(&line)?;
             }
         }
         PolyCommand::Pieces { set: None, .. } => out.line(&pieces::SETS.join("\n"))?,

@@ -524,7 +524,8 @@ fn counts_of_one_are_singular() {
     }
     let (_, _, err) = run(&runs[0]);
     assert!(
-        err.contains("1 solution, 1 unique up to the 1 symmetry;") && err.contains("1 thread)"),
+        err.contains("1 solution, 1 unique up to the 1 symmetry (the identity);")
+            && err.contains("1 thread)"),
         "{err}"
     );
     assert!(

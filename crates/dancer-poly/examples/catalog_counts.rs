@@ -13,11 +13,11 @@ fn main() {
         .filter_map(|a| a.strip_prefix("--"))
         .find_map(|a| a.parse::<dancer_core::EngineKind>().ok())
         .unwrap_or_default();
-    for e in catalog::CATALOG {
-        if args.iter().any(|a| !a.starts_with("--")) && !args.iter().any(|a| a == e.name) {
+    for e in catalog::entries() {
+        if args.iter().any(|a| !a.starts_with("--")) && !args.contains(&e.name) {
             continue;
         }
-        let m = Model::new(catalog::puzzle(e.name).unwrap()).unwrap();
+        let m = Model::new(catalog::puzzle(&e.name).unwrap()).unwrap();
         let t = Instant::now();
         let opts = Options {
             symmetry_breaking: breaking,
@@ -36,7 +36,7 @@ fn main() {
             e.name,
             c.total,
             c.unique,
-            e.known,
+            (e.known.total, e.known.unique),
             c.nodes,
             t.elapsed().as_secs_f64(),
             m.symmetries.len()

@@ -1,165 +1,199 @@
-//! Built-in puzzles, with their known counts (total, unique up to symmetry).
+//! The catalogue: classic puzzles on every grid, each with the count an
+//! author published and where.
+//!
+//! Each puzzle is a puzzle file under `crates/dancer-poly/catalogue/<grid>/`
+//! (the format of [`crate::puzzle`], with `about` and a `[known]` table:
+//! the published count up to the symmetries the file's `unique` names, the
+//! total when published, the source). The build embeds them all
+//! (`build.rs`); [`entries`] lists them grouped by grid, in the order of
+//! [`PolyGrid::ALL`], and by name within a grid. The tests reproduce every
+//! count (`tests/catalogue.rs`; those marked `slow` with `--ignored`).
 
-use crate::pieces;
-use crate::puzzle::{Board, Copies, Piece, PolyPuzzle};
+use crate::grid::PolyGrid;
+use crate::puzzle::{Known, PolyPuzzle};
+use std::sync::OnceLock;
 
-/// A built-in puzzle.
+include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
+
+/// A puzzle of the catalogue.
+#[derive(Clone, Debug)]
 pub struct CatalogEntry {
-    pub name: &'static str,
-    pub about: &'static str,
-    /// Known (total, unique) counts.
-    pub known: (u64, u64),
+    /// Its name, as `dancer poly solve NAME` takes it (the file's stem).
+    pub name: String,
+    /// A line about it.
+    pub about: String,
+    pub grid: PolyGrid,
+    /// The published count.
+    pub known: Known,
+    /// Its file, relative to the catalogue folder (`triangle/hexiamond-6x6.toml`).
+    pub file: &'static str,
+    /// The file's text.
+    pub text: &'static str,
 }
 
-pub const CATALOG: &[CatalogEntry] = &[
-    CatalogEntry {
-        name: "pentomino-6x10",
-        about: "the 12 pentominoes in a 6x10 rectangle",
-        known: (9356, 2339),
-    },
-    CatalogEntry {
-        name: "pentomino-5x12",
-        about: "the 12 pentominoes in a 5x12 rectangle",
-        known: (4040, 1010),
-    },
-    CatalogEntry {
-        name: "pentomino-4x15",
-        about: "the 12 pentominoes in a 4x15 rectangle",
-        known: (1472, 368),
-    },
-    CatalogEntry {
-        name: "pentomino-3x20",
-        about: "the 12 pentominoes in a 3x20 rectangle",
-        known: (8, 2),
-    },
-    CatalogEntry {
-        name: "scott",
-        about:
-            "Dana Scott's 1958 problem: the 12 pentominoes in an 8x8 square without its centre 2x2",
-        known: (520, 65),
-    },
-    CatalogEntry {
-        name: "soma",
-        about: "Piet Hein's Soma cube: 7 pieces (rotations only) in a 3x3x3 cube",
-        known: (11520, 240),
-    },
-    CatalogEntry {
-        name: "ypent-5x5x5",
-        about: "25 Y pentacubes in a 5x5x5 cube",
-        known: (60672, 1264),
-    },
-    CatalogEntry {
-        name: "npent-5x5x5",
-        about: "25 N pentacubes in a 5x5x5 cube",
-        known: (192, 4),
-    },
-    CatalogEntry {
-        name: "corner",
-        about: "four L-trominoes tiling the L-tromino doubled in size",
-        known: (1, 1),
-    },
-    CatalogEntry {
-        name: "tetromino-4x5",
-        about: "the 5 tetrominoes in a 4x5 rectangle (there is none)",
-        known: (0, 0),
-    },
-];
+/// Every puzzle of the catalogue, grouped by grid.
+///
+/// Panics if a catalogue file does not read (the tests read them all).
+pub fn entries() -> &'static [CatalogEntry] {
+    static ENTRIES: OnceLock<Vec<CatalogEntry>> = OnceLock::new();
+    ENTRIES.get_or_init(|| {
+        let mut v: Vec<CatalogEntry> = FILES
+            .iter()
+            .map(|&(file, text)| {
+                let p = crate::puzzle::parse(text, file)
+                    .unwrap_or_else(|e| panic!("catalogue file {e}"));
+                CatalogEntry {
+                    name: p.name.clone(),
+                    about: p.about.clone().unwrap_or_default(),
+                    grid: p.grid(),
+                    known: p
+                        .known
+                        .clone()
+                        .unwrap_or_else(|| panic!("catalogue file {file}: no [known] count")),
+                    file,
+                    text,
+                }
+            })
+            .collect();
+        let rank = |g: PolyGrid| PolyGrid::ALL.iter().position(|&x| x == g);
+        v.sort_by(|a, b| (rank(a.grid), &a.name).cmp(&(rank(b.grid), &b.name)));
+        v
+    })
+}
 
-fn free(shapes: Vec<pieces::Shape>, count: Copies) -> Vec<Piece> {
-    shapes
-        .into_iter()
-        .map(|s| Piece::new(s.name, &s.cells, count))
-        .collect()
+/// The catalogue in lines, grouped by grid: a heading for each grid
+/// (`triangle (polyiamonds): 23 puzzles`), then a line for each puzzle:
+/// its name, its published count up to symmetry (and in all, when
+/// published), and what it is.
+pub fn listing() -> Vec<String> {
+    let mut out = Vec::new();
+    for grid in PolyGrid::ALL {
+        let of: Vec<&CatalogEntry> = entries().iter().filter(|e| e.grid == grid).collect();
+        if of.is_empty() {
+            continue;
+        }
+        out.push(format!(
+            "{} ({}): {}",
+            grid.name(),
+            grid.forms(),
+            crate::puzzle::counted(of.len() as u64, "puzzle", "puzzles")
+        ));
+        for e in of {
+            let total = e
+                .known
+                .total
+                .map_or(String::new(), |t| format!(" ({t} in all)"));
+            out.push(format!(
+                "  {:30} {:>9} unique{total:16}  {}",
+                e.name, e.known.unique, e.about
+            ));
+        }
+    }
+    out
+}
+
+/// The catalogue's puzzle called `name`.
+pub fn entry(name: &str) -> Option<&'static CatalogEntry> {
+    entries().iter().find(|e| e.name == name)
 }
 
 /// The puzzle called `name` in the puzzle file format (TOML), if built
 /// in: what a user starts from to write a variation (the web app shows
-/// it). It reads back as [`puzzle`]`(name)` (a test makes sure).
+/// it).
 pub fn toml(name: &str) -> Option<String> {
-    let entry = CATALOG.iter().find(|e| e.name == name)?;
-    let rect = |w: u32, h: u32| format!("[board]\nrect = [{w}, {h}]\n");
-    let set = |s: &str| format!("\n[[piece]]\nset = \"{s}\"\n");
-    let body = match name {
-        "pentomino-6x10" => rect(10, 6) + &set("pentominoes"),
-        "pentomino-5x12" => rect(12, 5) + &set("pentominoes"),
-        "pentomino-4x15" => rect(15, 4) + &set("pentominoes"),
-        "pentomino-3x20" => rect(20, 3) + &set("pentominoes"),
-        "scott" => {
-            rect(8, 8) + "holes = [[3, 3], [4, 3], [3, 4], [4, 4]]\n" + &set("pentominoes")
-        }
-        "soma" => "reflections = false\n\n[board]\nbox = [3, 3, 3]\n".to_string() + &set("soma"),
-        "ypent-5x5x5" | "npent-5x5x5" => {
-            let letter = if name.starts_with('y') { "Y" } else { "N" };
-            format!(
-                "[board]\nbox = [5, 5, 5]\n\n[[piece]]\nname = \"pentacubes/{letter}\"\ncount = 25\n"
-            )
-        }
-        "corner" => "[board]\nshape = \"\"\"\n##..\n##..\n####\n####\n\"\"\"\n\n[[piece]]\nname = \"trominoes/V\"\ncount = 4\n".to_string(),
-        "tetromino-4x5" => rect(5, 4) + &set("tetrominoes"),
-        _ => return None,
-    };
-    Some(format!("# {}\nname = \"{name}\"\n{body}", entry.about))
+    entry(name).map(|e| e.text.to_string())
 }
 
 /// The puzzle called `name`, if built in.
 pub fn puzzle(name: &str) -> Option<PolyPuzzle> {
-    let pent = || free(pieces::pentominoes(), Copies::Exactly(1));
-    let (board, pieces) = match name {
-        "pentomino-6x10" => (Board::rect(10, 6), pent()),
-        "pentomino-5x12" => (Board::rect(12, 5), pent()),
-        "pentomino-4x15" => (Board::rect(15, 4), pent()),
-        "pentomino-3x20" => (Board::rect(20, 3), pent()),
-        "scott" => (
-            Board::rect(8, 8).without(&[[3, 3, 0], [4, 3, 0], [3, 4, 0], [4, 4, 0]]),
-            pent(),
-        ),
-        "soma" => {
-            let mut p = free(pieces::soma(), Copies::Exactly(1));
-            for x in &mut p {
-                x.one_sided = true;
-            }
-            (Board::cuboid(3, 3, 3), p)
-        }
-        "ypent-5x5x5" | "npent-5x5x5" => {
-            let letter = if name.starts_with('y') { "Y" } else { "N" };
-            let s = pieces::piece(&format!("pentacubes/{letter}")).expect("built in");
-            (Board::cuboid(5, 5, 5), free(vec![s], Copies::Exactly(25)))
-        }
-        "corner" => (
-            Board::picture("##..\n##..\n####\n####"),
-            free(
-                vec![pieces::piece("trominoes/V").expect("built in")],
-                Copies::Exactly(4),
-            ),
-        ),
-        "tetromino-4x5" => (
-            Board::rect(5, 4),
-            free(pieces::tetrominoes(), Copies::Exactly(1)),
-        ),
-        _ => return None,
-    };
-    Some(PolyPuzzle::new(name, board, pieces))
+    let e = entry(name)?;
+    Some(crate::puzzle::parse(e.text, &e.name).expect("the catalogue reads"))
 }
 
 #[cfg(test)]
-mod toml_tests {
+mod tests {
     use super::*;
+    use crate::pieces;
+    use crate::puzzle::{Board, Copies, Piece};
 
     #[test]
-    fn the_toml_of_each_puzzle_reads_back_as_it() {
-        let plain = |p: PolyPuzzle| {
-            let pieces: Vec<_> = p
-                .pieces
-                .iter()
-                .map(|x| (x.name.clone(), x.cells.clone(), x.count, x.one_sided))
-                .collect();
-            (p.name, p.board, pieces)
-        };
-        for e in CATALOG {
-            let text = toml(e.name).unwrap();
-            let read = crate::parse(&text, e.name).unwrap_or_else(|err| panic!("{err}\n{text}"));
-            assert_eq!(plain(read), plain(puzzle(e.name).unwrap()), "{}", e.name);
+    fn every_file_reads_and_is_where_it_says() {
+        let mut names = std::collections::HashSet::new();
+        for e in entries() {
+            let stem = e.file.rsplit('/').next().unwrap().trim_end_matches(".toml");
+            assert_eq!(stem, e.name, "{}", e.file);
+            assert!(
+                e.file.starts_with(&format!("{}/", e.grid.name())),
+                "{}",
+                e.file
+            );
+            assert!(names.insert(e.name.clone()), "two called {}", e.name);
+            assert!(
+                !e.about.is_empty() && !e.known.source.is_empty(),
+                "{}",
+                e.file
+            );
+            assert!(puzzle(&e.name).is_some());
         }
         assert!(toml("nothing").is_none());
+    }
+
+    /// The classic ten, as they were built in code before the catalogue
+    /// was files: the files give the same puzzles (boards, pieces in the
+    /// same order), so their searches and outputs are the same.
+    #[test]
+    fn the_classic_files_are_the_puzzles_once_built_in_code() {
+        let free = |shapes: Vec<pieces::Shape>, count| -> Vec<Piece> {
+            shapes
+                .into_iter()
+                .map(|s| Piece::new(s.name, &s.cells, count))
+                .collect()
+        };
+        let pent = || free(pieces::pentominoes(), Copies::Exactly(1));
+        let one = |name: &str, count| free(vec![pieces::piece(name).unwrap()], count);
+        let mut soma = free(pieces::soma(), Copies::Exactly(1));
+        soma.iter_mut().for_each(|p| p.one_sided = true);
+        let cases = vec![
+            ("pentomino-6x10", Board::rect(10, 6), pent()),
+            ("pentomino-5x12", Board::rect(12, 5), pent()),
+            ("pentomino-4x15", Board::rect(15, 4), pent()),
+            ("pentomino-3x20", Board::rect(20, 3), pent()),
+            (
+                "scott",
+                Board::rect(8, 8).without(&[[3, 3, 0], [4, 3, 0], [3, 4, 0], [4, 4, 0]]),
+                pent(),
+            ),
+            ("soma", Board::cuboid(3, 3, 3), soma),
+            (
+                "ypent-5x5x5",
+                Board::cuboid(5, 5, 5),
+                one("pentacubes/Y", Copies::Exactly(25)),
+            ),
+            (
+                "npent-5x5x5",
+                Board::cuboid(5, 5, 5),
+                one("pentacubes/N", Copies::Exactly(25)),
+            ),
+            (
+                "corner",
+                Board::picture("##..\n##..\n####\n####"),
+                one("trominoes/V", Copies::Exactly(4)),
+            ),
+            (
+                "tetromino-4x5",
+                Board::rect(5, 4),
+                free(pieces::tetrominoes(), Copies::Exactly(1)),
+            ),
+        ];
+        for (name, board, pieces) in cases {
+            let p = puzzle(name).unwrap();
+            assert_eq!(p.board, board, "{name}");
+            let plain = |v: &[Piece]| -> Vec<_> {
+                v.iter()
+                    .map(|x| (x.name.clone(), x.cells.clone(), x.count, x.one_sided))
+                    .collect()
+            };
+            assert_eq!(plain(&p.pieces), plain(&pieces), "{name}");
+        }
     }
 }

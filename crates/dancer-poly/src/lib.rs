@@ -1,7 +1,9 @@
 //! # dancer-poly
 //!
-//! Polyomino and polycube packing puzzles on the dancer exact cover engine:
-//! pieces and their orientations ([`geometry`], [`pieces`]), boards and the
+//! Polyform packing puzzles on the dancer exact cover engine, on every grid
+//! puzzle designers use ([`grid`]: squares, cubes, triangles, hexagons, and
+//! the edges of squares, hexagons and triangles): named pieces
+//! ([`pieces`]), boards and the
 //! puzzle file format ([`puzzle`]), the exact cover problem, symmetry and the
 //! search ([`model`]), built-in puzzles ([`catalog`]), pictures
 //! ([`render`]), and what a front end's run decides besides the search:
@@ -9,14 +11,11 @@
 //! ([`run`]), and the pictures of its solutions, numbered files and a
 //! contact sheet ([`pictures`]).
 //!
-//! [`grid`] describes more grids than the square and cubic ones: triangles,
-//! hexagons, and the edges of the square, hexagonal and triangular grids,
-//! each with its symmetries, and enumerates the pieces on any of them (the
-//! model does not use it yet).
-//!
-//! Coordinates everywhere (files, text, pictures, NDJSON) are `[x, y]` or
-//! `[x, y, z]` with the origin at the top left cell, `y` growing downwards
-//! and `z` from the first layer: see [`puzzle`].
+//! Coordinates everywhere (files, text, pictures, NDJSON) are those of the
+//! puzzle's grid, `y` growing downwards: on squares `[x, y]` with the origin
+//! at the top left cell, in a box `[x, y, z]` with `z` from the first
+//! layer; see [`grid`] and [`puzzle`]. ([`geometry`] keeps the square and
+//! cubic grids' symmetries for the tests' independent references.)
 //!
 //! ```
 //! use dancer_poly::{catalog, model::{Model, Options}};

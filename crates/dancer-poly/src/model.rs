@@ -30,7 +30,8 @@
 //!   also have found. Each kept solution stands for `|G| / |stabiliser|`
 //!   solutions, which gives the total without searching for it.
 
-use crate::puzzle::{Copies, Piece, PolyError, PolyPuzzle};
+use crate::grid::{Cell, GridSymmetry};
+use crate::puzzle::{Copies, Piece, PolyError, PolyPuzzle, UniqueUnder};
 use crate::render::Tiling;
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
 use dancer_formats::ndjson::{PiecePlacement, PolyRecord};
@@ -54,7 +55,7 @@ pub struct Symmetry {
     pub perm: Vec<usize>,
     /// Piece type `p` goes to `sigma[p]`.
     pub sigma: Vec<usize>,
-    pub transform: crate::geometry::Transform,
+    pub transform: GridSymmetry,
 }
 
 /// What the symmetry breaking restricts.
@@ -168,6 +169,11 @@ pub struct Model {
     /// Per piece: its item's bounds (least, most), or None when it has no
     /// item.
     copies: Vec<Option<(u32, u32)>>,
+    /// The crossing items of an edge grid (see [`crate::grid::edges`]):
+    /// the points (and directions) that two placements claim, by name.
+    crossing_items: Vec<String>,
+    /// Per placement, the crossing items it covers.
+    crossings: Vec<Vec<u32>>,
 }
 
 /// An exact cover problem built from a model, with its restriction.
@@ -194,10 +200,11 @@ impl Model {
     pub fn new(puzzle: PolyPuzzle) -> Result<Self, PolyError> {
         puzzle.check()?;
         let board = &puzzle.board;
-        let groups: Vec<Vec<Vec<crate::geometry::Cell>>> = puzzle
+        let grid = puzzle.grid();
+        let groups: Vec<Vec<Vec<Cell>>> = puzzle
             .pieces
             .iter()
-            .map(|p| crate::geometry::orientations(&p.cells, &puzzle.piece_group(p)))
+            .map(|p| grid.orientations(&p.cells, &puzzle.piece_group(p)))
             .collect();
         let work: u64 = puzzle
             .pieces
@@ -224,10 +231,12 @@ impl Model {
             };
             for o in orientations {
                 for &b in &board.cells {
-                    let shift = [b[0] - o[0][0], b[1] - o[0][1], b[2] - o[0][2]];
+                    let Some(shift) = grid.shift_between(o[0], b) else {
+                        continue;
+                    };
                     let cells: Option<Vec<usize>> = o
                         .iter()
-                        .map(|c| board.index(&[c[0] + shift[0], c[1] + shift[1], c[2] + shift[2]]))
+                        .map(|&c| board.index(&grid.translate(c, shift)))
                         .collect();
                     if let Some(mut cells) = cells {
                         cells.sort_unstable();
@@ -261,13 +270,15 @@ impl Model {
             .map(|(i, p)| (p, i))
             .collect();
         let symmetries = puzzle_symmetries(&puzzle);
-        let copies = Vec::new();
+        let (crossing_items, crossings) = crossing_items(&puzzle, &placements);
         let mut m = Model {
             puzzle,
             placements,
             index,
             symmetries,
-            copies,
+            copies: Vec::new(),
+            crossing_items,
+            crossings,
         };
         m.copies = m.copy_items();
         Ok(m)
@@ -356,6 +367,36 @@ impl Model {
         best.map(|(_, _, r, k)| (r, k))
     }
 
+    /// The symmetries `--unique` counts up to, in words: `the 4
+    /// symmetries (2 rotations, 2 reflections)`, `the 2 symmetries
+    /// (rotations)`, `the 8 symmetries (rotations only, as the puzzle
+    /// asks)`, `the 1 symmetry (the identity)`.
+    pub fn symmetry_words(&self) -> String {
+        let n = self.symmetries.len();
+        let rotations = self
+            .symmetries
+            .iter()
+            .filter(|s| s.transform.is_rotation())
+            .count();
+        let which = if n == 1 {
+            "the identity".to_string()
+        } else if self.puzzle.unique_under == UniqueUnder::Rotations {
+            "rotations only, as the puzzle asks".to_string()
+        } else if rotations == n {
+            "rotations".to_string()
+        } else {
+            format!(
+                "{}, {}",
+                dancer_core::plural(rotations, "rotation", "rotations"),
+                dancer_core::plural(n - rotations, "reflection", "reflections")
+            )
+        };
+        format!(
+            "the {} ({which})",
+            dancer_core::plural(n, "symmetry", "symmetries")
+        )
+    }
+
     /// The placement that symmetry `g` maps placement `q` to.
     pub fn image_placement(&self, g: usize, q: usize) -> usize {
         let s = &self.symmetries[g];
@@ -381,7 +422,7 @@ impl Model {
         };
         let mut b = ProblemBuilder::new();
         for c in &self.puzzle.board.cells {
-            let name = if self.puzzle.board.dim == 2 {
+            let name = if self.puzzle.grid() == crate::grid::PolyGrid::Square {
                 format!("{}.{}", c[0], c[1])
             } else {
                 format!("{}.{}.{}", c[0], c[1], c[2])
@@ -398,6 +439,11 @@ impl Model {
                 }
             }
         }
+        let crossing_ids: Vec<usize> = self
+            .crossing_items
+            .iter()
+            .map(|name| b.secondary(name).expect("fresh"))
+            .collect();
         let mut options = Vec::new();
         for (q, pl) in self.placements.iter().enumerate() {
             if let Some((_, keep)) = &restriction {
@@ -416,6 +462,11 @@ impl Model {
             if piece_item[pl.piece] != usize::MAX {
                 entries.push((piece_item[pl.piece], 0));
             }
+            entries.extend(
+                self.crossings[q]
+                    .iter()
+                    .map(|&i| (crossing_ids[i as usize], 0)),
+            );
             b.option_ids(entries).expect("valid");
             options.push((q as u32, 0));
         }
@@ -815,6 +866,13 @@ impl Model {
     pub fn ascii(&self, sol: &[usize]) -> String {
         let b = &self.puzzle.board;
         let glyphs = Glyphs::new(self, sol);
+        let grid = self.puzzle.grid();
+        if !matches!(
+            grid,
+            crate::grid::PolyGrid::Square | crate::grid::PolyGrid::Cube
+        ) {
+            return self.other_grid_text(sol, &glyphs);
+        }
         let [w, h, d] = b.extent();
         let mut at = vec![' '; (w * h * d) as usize];
         for (k, &q) in sol.iter().enumerate() {
@@ -839,10 +897,61 @@ impl Model {
             out.push_str(line.trim_end());
             out.push('\n');
         }
-        // the legend, wrapped
         let width = ((w * d + 3 * (d - 1)) as usize).max(72);
+        out.push_str(&glyphs.legend_lines(self, width));
+        out
+    }
+
+    /// A solution on a grid other than squares and cubes: its picture
+    /// ([`crate::grid::picture::write`]), or on grids without text pictures
+    /// each placement's cells; then the legend.
+    fn other_grid_text(&self, sol: &[usize], glyphs: &Glyphs) -> String {
+        let b = &self.puzzle.board;
+        let grid = self.puzzle.grid();
+        let marked: Vec<(Cell, char)> = sol
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &q)| {
+                self.placements[q]
+                    .cells
+                    .iter()
+                    .map(move |&c| (b.cells[c], glyphs.of[k]))
+            })
+            .collect();
+        let mut out = match crate::grid::picture::write(grid, &marked) {
+            Some(picture) => picture,
+            None => sol
+                .iter()
+                .enumerate()
+                .map(|(k, &q)| {
+                    let cells: Vec<String> = self.placements[q]
+                        .cells
+                        .iter()
+                        .map(|&c| {
+                            let [x, y, z] = b.cells[c];
+                            format!("{x}.{y}.{z}")
+                        })
+                        .collect();
+                    format!("{} {}\n", glyphs.of[k], cells.join(" "))
+                })
+                .collect(),
+        };
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&glyphs.legend_lines(self, 72));
+        out
+    }
+}
+
+impl Glyphs {
+    /// The legend (`F: F  I: I ...`), wrapped at `width` columns, each line
+    /// ending with a newline.
+    fn legend_lines(&self, model: &Model, width: usize) -> String {
+        let glyphs = self;
+        let mut out = String::new();
         let mut line = String::new();
-        for (piece, chars) in glyphs.legend(self) {
+        for (piece, chars) in glyphs.legend(model) {
             let entry = format!("{chars}: {piece}");
             if !line.is_empty() && line.chars().count() + 2 + entry.chars().count() > width {
                 out.push_str(&line);
@@ -985,29 +1094,30 @@ impl Glyphs {
     }
 }
 
-/// The puzzle's symmetries (see the module documentation).
+/// The puzzle's symmetries (see the module documentation): those of the
+/// board that map the piece set onto itself, the rotations among them only
+/// when the puzzle counts up to rotations.
 fn puzzle_symmetries(puzzle: &PolyPuzzle) -> Vec<Symmetry> {
-    let keys: Vec<(Vec<crate::geometry::Cell>, &Piece)> = puzzle
+    let grid = puzzle.grid();
+    let keys: Vec<(Vec<Cell>, &Piece)> = puzzle
         .pieces
         .iter()
-        .map(|p| (crate::puzzle::piece_key(p, &puzzle.piece_group(p)), p))
+        .map(|p| (crate::puzzle::piece_key(grid, p, &puzzle.piece_group(p)), p))
         .collect();
     let mut out = Vec::new();
     'sym: for (t, perm) in puzzle.board.symmetries() {
+        if puzzle.unique_under == UniqueUnder::Rotations && !t.is_rotation() {
+            continue;
+        }
         let mut sigma = Vec::new();
-        for p in &puzzle.pieces {
-            let moved: Vec<_> = p.cells.iter().map(|&c| t.apply(c)).collect();
-            let key = crate::geometry::canonical(&moved, &puzzle.piece_group(p));
-            let same = |(k, q): &(Vec<crate::geometry::Cell>, &Piece)| {
+        for (me, p) in puzzle.pieces.iter().enumerate() {
+            let moved: Vec<Cell> = p.cells.iter().map(|&c| grid.apply(&t, c)).collect();
+            let key = grid.canonical_under(&moved, &puzzle.piece_group(p));
+            let same = |(k, q): &(Vec<Cell>, &Piece)| {
                 *k == key && q.count == p.count && q.one_sided == p.one_sided
             };
             // a piece maps to itself when it can (identical pieces listed
             // separately would otherwise both map to the first)
-            let me = puzzle
-                .pieces
-                .iter()
-                .position(|x| std::ptr::eq(x, p))
-                .unwrap();
             let q = if same(&keys[me]) {
                 Some(me)
             } else {
@@ -1025,6 +1135,58 @@ fn puzzle_symmetries(puzzle: &PolyPuzzle) -> Vec<Symmetry> {
         });
     }
     out
+}
+
+/// The crossing items of a puzzle on an edge grid, by name, and for each
+/// placement the ones it covers: only the items that two pieces' placements
+/// claim (one that a single piece claims can never be contested).
+fn crossing_items(puzzle: &PolyPuzzle, placements: &[Placement]) -> (Vec<String>, Vec<Vec<u32>>) {
+    let grid = puzzle.grid();
+    if puzzle.crossings || !grid.is_edge_grid() {
+        return (Vec::new(), vec![Vec::new(); placements.len()]);
+    }
+    let board = &puzzle.board.cells;
+    let claims: Vec<Vec<crate::grid::edges::Crossing>> = placements
+        .iter()
+        .map(|pl| {
+            let cells: Vec<Cell> = pl.cells.iter().map(|&c| board[c]).collect();
+            crate::grid::edges::crossings(grid, &cells)
+        })
+        .collect();
+    // which pieces claim each point
+    let mut by: std::collections::BTreeMap<crate::grid::edges::Crossing, Vec<usize>> =
+        std::collections::BTreeMap::new();
+    for (pl, cl) in placements.iter().zip(&claims) {
+        for &c in cl {
+            let pieces = by.entry(c).or_default();
+            if !pieces.contains(&pl.piece) {
+                pieces.push(pl.piece);
+            }
+        }
+    }
+    let contested = |pieces: &Vec<usize>| {
+        pieces.len() > 1
+            || pieces
+                .iter()
+                .any(|&p| puzzle.pieces[p].count != Copies::Exactly(1))
+    };
+    let mut ids = std::collections::BTreeMap::new();
+    let mut names = Vec::new();
+    for (c, pieces) in &by {
+        if contested(pieces) {
+            ids.insert(*c, names.len() as u32);
+            names.push(if grid == crate::grid::PolyGrid::Trig {
+                format!("p.{}.{}.{}", c[0], c[1], c[2])
+            } else {
+                format!("p.{}.{}", c[0], c[1])
+            });
+        }
+    }
+    let per = claims
+        .iter()
+        .map(|cl| cl.iter().filter_map(|c| ids.get(c).copied()).collect())
+        .collect();
+    (names, per)
 }
 
 #[cfg(test)]
@@ -1095,11 +1257,8 @@ mod tests {
             "pentomino-6x10",
         ] {
             let m = model(name);
-            let known = catalog::CATALOG
-                .iter()
-                .find(|e| e.name == name)
-                .unwrap()
-                .known;
+            let k = &catalog::entry(name).unwrap().known;
+            let known = (k.total.unwrap(), k.unique);
             for breaking in [true, false] {
                 if name == "pentomino-6x10" && !breaking {
                     continue; // slow, and nothing new

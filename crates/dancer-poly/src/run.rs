@@ -33,7 +33,7 @@ use std::time::Instant;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PuzzleSource<'a> {
     Stdin,
-    BuiltIn(PolyPuzzle),
+    BuiltIn(Box<PolyPuzzle>),
     File(&'a Path),
 }
 
@@ -42,7 +42,7 @@ impl<'a> PuzzleSource<'a> {
         if spec == "-" {
             PuzzleSource::Stdin
         } else if let Some(p) = catalog::puzzle(spec) {
-            PuzzleSource::BuiltIn(p)
+            PuzzleSource::BuiltIn(Box::new(p))
         } else {
             PuzzleSource::File(Path::new(spec))
         }
@@ -196,17 +196,17 @@ impl SolveRun {
 
 impl SolveEnd {
     /// What the search of `model` did, in words: `pentomino-6x10: 9356
-    /// solutions, 2339 unique up to the 4 symmetries; 1,234 nodes (dlx, 2
-    /// threads), 0.512 s (complete)`; `engine` is the one asked for, said
+    /// solutions, 2339 unique up to the 4 symmetries (2 rotations, 2
+    /// reflections); 1,234 nodes (dlx, 2 threads), 0.512 s (complete)`; `engine` is the one asked for, said
     /// when the counts do not name the one that ran.
     pub fn summary(&self, model: &Model, threads: usize, engine: EngineKind) -> String {
         let c = &self.counts;
         format!(
-            "{}: {}, {} unique up to the {}; {} ({}, {}), {:.3} s ({})",
+            "{}: {}, {} unique up to {}; {} ({}, {}), {:.3} s ({})",
             model.puzzle.name,
             plural(c.total, "solution", "solutions"),
             c.unique,
-            plural(model.symmetries.len(), "symmetry", "symmetries"),
+            model.symmetry_words(),
             plural(c.nodes, "node", "nodes"),
             c.engine.unwrap_or(engine),
             plural(threads, "thread", "threads"),

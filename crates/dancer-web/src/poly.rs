@@ -42,10 +42,10 @@ fn model(toml: &str) -> Result<Model> {
 
 /// `GET /api/poly/catalog`.
 pub async fn catalog() -> Json<Value> {
-    let puzzles: Vec<Value> = catalog::CATALOG
+    let puzzles: Vec<Value> = catalog::entries()
         .iter()
         .filter_map(|e| {
-            let p = catalog::puzzle(e.name)?;
+            let p = catalog::puzzle(&e.name)?;
             let pieces: u64 = p
                 .pieces
                 .iter()
@@ -61,7 +61,8 @@ pub async fn catalog() -> Json<Value> {
                 "dim": p.board.dim,
                 "pieces": pieces,
                 "cells": p.board.len(),
-                "known": {"solutions": e.known.0, "unique": e.known.1},
+                "grid": e.grid.name(),
+                "known": {"solutions": e.known.total, "unique": e.known.unique, "source": e.known.source},
             }))
         })
         .collect();

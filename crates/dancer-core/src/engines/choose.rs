@@ -131,7 +131,9 @@ const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 /// its probes early (see [`crate::Estimate::probes`]). Probes are cheap but not free: 32 at
 /// first, then four times as many while [`too_close`] cannot tell the two
 /// best apart and the search looks at least 30 times longer than the next
-/// round of probes would take (at most 2048 probes).
+/// round of probes would take (at most 2048 probes), both times on the
+/// cost model's clock: the choice depends on the problem alone, never on
+/// how busy the machine is.
 pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
     let shape = ProblemShape::of(problem);
     let mrv = super::bitmrv::check(problem).is_ok();
@@ -203,11 +205,20 @@ pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
     }
     let mut probes = PROBES_FIRST;
     loop {
-        let start = std::time::Instant::now();
         let costs = weigh(probes);
-        // what this round took: the next one, with four times the probes,
-        // takes about four times as long
-        let spent = start.elapsed().as_secs_f64() * 1e9;
+        // what this round cost, on the model's clock (the nodes the probes
+        // walked, at each engine's cost per node), not the wall's: a busy
+        // machine must not stop the probes sooner and change the choice.
+        // The next round, with four times the probes, costs about four
+        // times as much.
+        let spent: f64 = costs
+            .iter()
+            .map(|c| {
+                let per_node = c.tree.updates / c.tree.nodes.max(1.0);
+                let walked = c.tree.walked as f64;
+                shape.nanos(c.engine, walked, walked * per_node)
+            })
+            .sum();
         let mut by_time = costs.clone();
         by_time.sort_by(|a, b| a.nanos.total_cmp(&b.nanos));
         let unsure = by_time.len() >= 2 && too_close(&by_time[0], &by_time[1]);

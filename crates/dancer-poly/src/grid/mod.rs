@@ -1,10 +1,13 @@
-//! Grids of cells: the square, cubic, triangular and hexagonal grids and
-//! the edges of some of them, with their symmetries, and every polyform of
-//! a given size on any of them.
+//! Grids of cells: the square, cubic, triangular and hexagonal grids, the
+//! edges of some of them, packed spheres and triangular prisms, with their
+//! symmetries, and every polyform of a given size on any of them.
 //!
-//! This is the grid abstraction the rest of the crate may later be built on;
-//! for now nothing else uses it, and [`crate::geometry`] still serves the
-//! model.
+//! This is the grid abstraction the rest of the crate is built on: a
+//! puzzle's board names its grid, and the model finds placements, the
+//! puzzle's symmetries and canonical forms through it. Squares and cubes
+//! list their symmetries in the order they always had (see
+//! `square::signed_permutation_order`), so that their searches, solutions
+//! and outputs are those of before.
 //!
 //! ## Cells and points
 //!
@@ -16,13 +19,21 @@
 //! vector adds to the leading coordinates and keeps the kind, so a
 //! translation can never turn an up-triangle into a down-triangle.
 //!
+//! Two grids in space bend that rule, each for a reason given in its
+//! module. A prism's third coordinate is `2z + k`, its layer and its kind
+//! together ([`prism`]), so a translation by `[dx, dy, dz]` adds `2 dz` to
+//! it; [`PolyGrid::site`] and [`PolyGrid::kind`] take a cell apart. The
+//! spheres are the points of `Z^3` with an even sum, one kind, and so are
+//! their lattice vectors ([`sphere`]): a translation must move by an even
+//! sum, which [`PolyGrid::normalize`] and [`PolyGrid::shift_between`] see to.
+//!
 //! Symmetries are easier to write on *points*: each grid embeds every cell
 //! as an integer point ([`PolyGrid::embed`]), its centre scaled so that it has
 //! integer coordinates, in a lattice basis in which every symmetry of the
 //! grid that fixes the origin is an integer matrix ([`GridSymmetry`]). Applying
 //! a symmetry to a cell is: embed, multiply, read the cell back
 //! ([`PolyGrid::cell_at`]). Each grid documents its coordinates with a drawing
-//! in its own module ([`square`], [`tri`]).
+//! in its own module ([`square`], [`tri`], [`sphere`], [`prism`]).
 //!
 //! ## Invariants
 //!
@@ -41,17 +52,25 @@
 //!
 //! [`PolyGrid`] is one enum with a variant per grid: a puzzle file names
 //! its grid and the program holds the value (a `Copy` word), each method
-//! matches on it and calls the grid's own functions in `square.rs` or
-//! `tri.rs`, and a new grid is a variant and its arms. The methods that
-//! every grid shares (normal forms, images, canonical forms, connection)
-//! are written once, over the six that differ.
+//! matches on it and calls the grid's own functions in `square.rs`,
+//! `tri.rs`, `sphere.rs` or `prism.rs`, and a new grid is a variant and its
+//! arms. The methods that every grid shares (normal forms, images,
+//! canonical forms, connection) are written once, over the few that
+//! differ. `layers.rs` reads and writes the layer pictures of the two
+//! grids in space that have their own.
 
+pub mod edges;
+pub mod layers;
 pub mod picture;
+pub mod prism;
+pub mod sphere;
 pub mod square;
 pub mod tri;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests3d;
 
 use std::collections::HashSet;
 
@@ -147,11 +166,17 @@ pub enum PolyGrid {
     Twig,
     /// The edges of the triangular grid (polytrigs).
     Trig,
+    /// Packed spheres, the face-centred cubic lattice (polyspheres, as in
+    /// ball pyramids).
+    Sphere,
+    /// Triangular prisms, layers of triangles stacked (BurrTools' prism
+    /// grid).
+    Prism,
 }
 
 impl PolyGrid {
     /// Every grid.
-    pub const ALL: [PolyGrid; 7] = [
+    pub const ALL: [PolyGrid; 9] = [
         PolyGrid::Square,
         PolyGrid::Cube,
         PolyGrid::Stick,
@@ -159,6 +184,8 @@ impl PolyGrid {
         PolyGrid::Hexagon,
         PolyGrid::Twig,
         PolyGrid::Trig,
+        PolyGrid::Sphere,
+        PolyGrid::Prism,
     ];
 
     /// The grid of that name (as [`PolyGrid::name`] gives it).
@@ -176,6 +203,24 @@ impl PolyGrid {
             PolyGrid::Hexagon => "hexagon",
             PolyGrid::Twig => "twig",
             PolyGrid::Trig => "trig",
+            PolyGrid::Sphere => "sphere",
+            PolyGrid::Prism => "prism",
+        }
+    }
+
+    /// What the pieces of the grid are called: `polyominoes`,
+    /// `polyiamonds`, ...
+    pub fn forms(self) -> &'static str {
+        match self {
+            PolyGrid::Square => "polyominoes",
+            PolyGrid::Cube => "polycubes",
+            PolyGrid::Stick => "polysticks",
+            PolyGrid::Triangle => "polyiamonds",
+            PolyGrid::Hexagon => "polyhexes",
+            PolyGrid::Twig => "polytwigs",
+            PolyGrid::Trig => "polytrigs",
+            PolyGrid::Sphere => "polyspheres",
+            PolyGrid::Prism => "polyprisms",
         }
     }
 
@@ -183,9 +228,52 @@ impl PolyGrid {
     /// (translations act on them); 2 in the plane, 3 in space.
     pub fn lattice_dim(self) -> usize {
         match self {
-            PolyGrid::Cube => 3,
+            PolyGrid::Cube | PolyGrid::Sphere | PolyGrid::Prism => 3,
             _ => 2,
         }
+    }
+
+    /// 2 for the grids in the plane, 3 for those in space.
+    pub fn dim(self) -> u8 {
+        self.lattice_dim() as u8
+    }
+
+    /// Whether the cells are the edges of a grid of faces (sticks, twigs,
+    /// trigs).
+    pub fn is_edge_grid(self) -> bool {
+        edges::face_grid(self).is_some()
+    }
+
+    /// The lattice coordinates of the repeating unit a cell lies in: its
+    /// leading [`PolyGrid::lattice_dim`] coordinates, 0 after them; a
+    /// prism's `[x, y, z]`.
+    pub fn site(self, cell: Cell) -> [i32; 3] {
+        match self {
+            PolyGrid::Prism => prism::site(cell),
+            _ if self.lattice_dim() == 3 => cell,
+            _ => [cell[0], cell[1], 0],
+        }
+    }
+
+    /// Which of its unit's cells a cell is: the coordinate after the
+    /// lattice ones in the plane, a prism's up (0) or down (1), 0 for cubes
+    /// and spheres.
+    pub fn kind(self, cell: Cell) -> i32 {
+        match self {
+            PolyGrid::Prism => prism::site_and_kind(cell).1,
+            _ if self.lattice_dim() == 3 => 0,
+            _ => cell[2],
+        }
+    }
+
+    /// The lattice vector that moves cell `from` onto cell `to`, if one
+    /// does (their kinds are the same).
+    pub fn shift_between(self, from: Cell, to: Cell) -> Option<[i32; 3]> {
+        if self.kind(from) != self.kind(to) {
+            return None;
+        }
+        let (a, b) = (self.site(from), self.site(to));
+        Some([b[0] - a[0], b[1] - a[1], b[2] - a[2]])
     }
 
     /// The cells sharing an edge (a face in space; an endpoint for the
@@ -200,6 +288,8 @@ impl PolyGrid {
             PolyGrid::Hexagon => tri::hexagon_neighbours(cell),
             PolyGrid::Twig => tri::twig_neighbours(cell),
             PolyGrid::Trig => tri::trig_neighbours(cell),
+            PolyGrid::Sphere => sphere::neighbours(cell),
+            PolyGrid::Prism => prism::neighbours(cell),
         }
     }
 
@@ -207,9 +297,11 @@ impl PolyGrid {
     pub fn embed(self, cell: Cell) -> Point {
         match self {
             PolyGrid::Square | PolyGrid::Cube | PolyGrid::Hexagon => cell,
+            PolyGrid::Sphere => cell,
             PolyGrid::Stick => square::stick_point(cell),
             PolyGrid::Triangle => tri::triangle_point(cell),
             PolyGrid::Twig | PolyGrid::Trig => tri::segment_point(cell),
+            PolyGrid::Prism => prism::point(cell),
         }
     }
 
@@ -221,6 +313,8 @@ impl PolyGrid {
             PolyGrid::Stick => square::stick_at(p),
             PolyGrid::Triangle => tri::triangle_at(p),
             PolyGrid::Twig | PolyGrid::Trig => tri::segment_at(p),
+            PolyGrid::Sphere => sphere::sphere_at(p),
+            PolyGrid::Prism => prism::prism_at(p),
         }
     }
 
@@ -229,7 +323,8 @@ impl PolyGrid {
     pub fn symmetries(self) -> Vec<GridSymmetry> {
         match self {
             PolyGrid::Square | PolyGrid::Stick => square::square_group(),
-            PolyGrid::Cube => square::cube_group(),
+            PolyGrid::Cube | PolyGrid::Sphere => square::cube_group(),
+            PolyGrid::Prism => prism::prism_group(),
             _ => tri::hex_group(),
         }
     }
@@ -249,6 +344,20 @@ impl PolyGrid {
         }
     }
 
+    /// The group a given piece moves by: [`PolyGrid::group`], except that a
+    /// one-sided piece that can be turned over by a rotation in space that
+    /// is no symmetry of the grid moves by every symmetry. Only spheres
+    /// have such pieces, those lying flat in a plane (see [`sphere`]).
+    pub fn group_of(self, cells: &[Cell], one_sided: bool) -> Vec<GridSymmetry> {
+        self.group(one_sided && !self.turns_over(cells))
+    }
+
+    /// Whether a rotation in space that is no symmetry of the grid maps
+    /// the piece onto its mirror image (see [`PolyGrid::group_of`]).
+    pub fn turns_over(self, cells: &[Cell]) -> bool {
+        self == PolyGrid::Sphere && sphere::is_flat(cells)
+    }
+
     /// Whether `cell` is a cell of this grid (its kind exists).
     pub fn is_cell(self, cell: Cell) -> bool {
         self.cell_at(self.embed(cell)) == Some(cell)
@@ -261,8 +370,13 @@ impl PolyGrid {
     }
 
     /// `cell` moved by the lattice vector `by` (its coordinates past
-    /// [`PolyGrid::lattice_dim`] are ignored: a translation keeps the kind).
+    /// [`PolyGrid::lattice_dim`] are ignored: a translation keeps the kind;
+    /// on the sphere grid `by` must have an even sum, and a prism moves by
+    /// `by[2]` layers).
     pub fn translate(self, cell: Cell, by: [i32; 3]) -> Cell {
+        if self == PolyGrid::Prism {
+            return prism::translate(cell, by);
+        }
         let mut out = cell;
         for k in 0..self.lattice_dim() {
             out[k] += by[k];
@@ -270,16 +384,22 @@ impl PolyGrid {
         out
     }
 
-    /// The shape translated so that its smallest lattice coordinate on each
-    /// axis is 0, sorted, without repeats: its normal form.
+    /// The shape translated so that its smallest lattice coordinate
+    /// ([`PolyGrid::site`]) on each axis is 0, sorted, without repeats: its
+    /// normal form. (On the sphere grid, where that translation may have an
+    /// odd sum, the smallest `x` is 1 instead.)
     pub fn normalize(self, cells: &[Cell]) -> Vec<Cell> {
         let Some(&first) = cells.first() else {
             return Vec::new();
         };
-        let lo = cells
-            .iter()
-            .fold(first, |lo, c| [0, 1, 2].map(|k| lo[k].min(c[k])));
-        let by = [0, 1, 2].map(|k| -lo[k]);
+        let lo = cells.iter().fold(self.site(first), |lo, &c| {
+            let s = self.site(c);
+            [0, 1, 2].map(|k| lo[k].min(s[k]))
+        });
+        let mut by = [0, 1, 2].map(|k| -lo[k]);
+        if self == PolyGrid::Sphere && (by[0] + by[1] + by[2]) % 2 != 0 {
+            by[0] += 1;
+        }
         let mut v: Vec<Cell> = cells.iter().map(|&c| self.translate(c, by)).collect();
         v.sort_unstable();
         v.dedup();
@@ -315,9 +435,10 @@ impl PolyGrid {
     }
 
     /// The canonical form of a shape: its smallest normalised image under
-    /// the whole group, or under rotations only when `one_sided`.
+    /// the whole group, or under rotations only when `one_sided` (see
+    /// [`PolyGrid::group_of`]).
     pub fn canonical(self, cells: &[Cell], one_sided: bool) -> Vec<Cell> {
-        self.canonical_under(cells, &self.group(one_sided))
+        self.canonical_under(cells, &self.group_of(cells, one_sided))
     }
 
     /// Whether the cells are connected through [`PolyGrid::neighbours`].
@@ -347,27 +468,34 @@ impl PolyGrid {
 /// a leaf of a spanning tree), so growing every canonical piece of `k` cells
 /// by every neighbour and keeping the canonical forms finds them all. Every
 /// kind of cell is a start: on the triangle grid a monoiamond is an up- or a
-/// down-triangle, one piece.
+/// down-triangle, one piece. Each piece is canonical under its own
+/// [`PolyGrid::group_of`]; a one-sided piece that turns over stands for its
+/// mirror image as well, so that grows too (into pieces that may not turn
+/// over).
 pub fn enumerate(grid: PolyGrid, n: usize, one_sided: bool) -> Vec<Vec<Cell>> {
     if n == 0 {
         return Vec::new();
     }
-    let group = grid.group(one_sided);
+    let (all, some) = (grid.group(false), grid.group(one_sided));
+    let group = |shape: &[Cell]| {
+        if one_sided && !grid.turns_over(shape) {
+            &some
+        } else {
+            &all
+        }
+    };
     let mut level: HashSet<Vec<Cell>> = kinds(grid)
         .into_iter()
-        .map(|c| grid.canonical_under(&[c], &group))
+        .map(|c| grid.canonical_under(&[c], group(&[c])))
         .collect();
     for _ in 1..n {
         let mut next = HashSet::new();
         for shape in &level {
-            for &c in shape {
-                for m in grid.neighbours(c) {
-                    if shape.contains(&m) {
-                        continue;
-                    }
-                    let mut grown = shape.clone();
-                    grown.push(m);
-                    next.insert(grid.canonical_under(&grown, &group));
+            let mirror = (one_sided && grid.turns_over(shape))
+                .then(|| grid.image(&all[all.len() / 2], shape));
+            for s in std::iter::once(shape).chain(mirror.as_ref()) {
+                for grown in grow(grid, s) {
+                    next.insert(grid.canonical_under(&grown, group(&grown)));
                 }
             }
         }
@@ -378,14 +506,26 @@ pub fn enumerate(grid: PolyGrid, n: usize, one_sided: bool) -> Vec<Vec<Cell>> {
     out
 }
 
+/// The shape with one neighbour of it more, in every way.
+fn grow(grid: PolyGrid, shape: &[Cell]) -> Vec<Vec<Cell>> {
+    let mut out = Vec::new();
+    for &c in shape {
+        for m in grid.neighbours(c) {
+            if !shape.contains(&m) {
+                let mut grown = shape.to_vec();
+                grown.push(m);
+                out.push(grown);
+            }
+        }
+    }
+    out
+}
+
 /// The cells of the repeating unit at the origin, one of each kind.
 pub fn kinds(grid: PolyGrid) -> Vec<Cell> {
-    if grid.lattice_dim() == 3 {
-        return vec![[0, 0, 0]];
-    }
     (0..6)
         .map(|k| [0, 0, k])
-        .filter(|&c| grid.is_cell(c))
+        .filter(|&c| grid.is_cell(c) && grid.site(c) == [0, 0, 0])
         .collect()
 }
 
@@ -456,5 +596,7 @@ fn cells_near(grid: PolyGrid, radius: i32) -> Vec<Cell> {
             }
         }
     }
+    // on the sphere grid a vector with an odd sum is no lattice vector
+    out.retain(|&c| grid.is_cell(c));
     out
 }

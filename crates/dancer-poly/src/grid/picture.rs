@@ -50,10 +50,10 @@
 //! * **twig, trig**: no text pictures (their edges do not sit on a grid of
 //!   characters that reads well); cell lists and SVG only.
 //! * **cube**: a layer at a time, each a square picture; [`read`] reads one
-//!   layer as `z = 0`, [`write`] prints the layers side by side, `z = 0`
+//!   layer as `z = 0`, [`write()`] prints the layers side by side, `z = 0`
 //!   first, three spaces apart, as solutions are printed.
 //!
-//! [`write`] prints cells so that [`read`] gives them back translated by
+//! [`write()`] prints cells so that [`read`] gives them back translated by
 //! one lattice vector, with their marks: the smallest lattice coordinates
 //! go to the top left (for triangles, at the column of the right parity).
 //! Blanks inside a line's run of cells are `.` where a cell could be, so
@@ -103,6 +103,18 @@ pub fn read(grid: PolyGrid, text: &str) -> Result<Vec<Cell>, PictureError> {
 /// The cells of a picture on `grid` with the character each is drawn
 /// with, in reading order.
 pub fn read_marked(grid: PolyGrid, text: &str) -> Result<Vec<(Cell, char)>, PictureError> {
+    let layer = match grid {
+        PolyGrid::Sphere => Some(super::sphere::read_layer(text, 0)),
+        PolyGrid::Prism => Some(super::prism::read_layer(text, 0)),
+        _ => None,
+    };
+    if let Some(cells) = layer {
+        return cells.map_err(|e| PictureError {
+            line: e.line,
+            column: e.column,
+            what: e.message,
+        });
+    }
     let mut out = Vec::new();
     // hexagons: the parity of the first cell's column plus line
     let mut step: Option<usize> = None;
@@ -138,6 +150,8 @@ pub fn read_marked(grid: PolyGrid, text: &str) -> Result<Vec<(Cell, char)>, Pict
                         grid.name()
                     )))
                 }
+                // read a layer at a time above
+                PolyGrid::Sphere | PolyGrid::Prism => unreachable!("layers are read apart"),
             };
             if let Some(cell) = cell {
                 out.push((cell, ch));
@@ -185,7 +199,36 @@ pub fn write(grid: PolyGrid, cells: &[(Cell, char)]) -> Option<String> {
         PolyGrid::Hexagon => Some(write_spots(cells, hexagon_spot, false)),
         PolyGrid::Stick => Some(write_sticks(cells)),
         PolyGrid::Twig | PolyGrid::Trig => None,
+        PolyGrid::Sphere => Some(side_by_side(&super::sphere::write_layers(cells))),
+        PolyGrid::Prism => Some(side_by_side(&super::prism::write_layers(cells))),
     }
+}
+
+/// Layer pictures side by side, `z = 0` on the left, three spaces apart,
+/// as solids are printed; each line ends with a newline.
+fn side_by_side(layers: &[String]) -> String {
+    let rows: Vec<Vec<&str>> = layers.iter().map(|l| l.lines().collect()).collect();
+    let widths: Vec<usize> = rows
+        .iter()
+        .map(|r| r.iter().map(|l| l.chars().count()).max().unwrap_or(0))
+        .collect();
+    let height = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out = String::new();
+    for y in 0..height {
+        let mut line = String::new();
+        for (z, r) in rows.iter().enumerate() {
+            if z > 0 {
+                line.push_str("   ");
+            }
+            let part = r.get(y).copied().unwrap_or("");
+            line.push_str(part);
+            let pad = widths[z] - part.chars().count();
+            line.extend(std::iter::repeat_n(' ', pad));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// Squares (and cubes, layer by layer): the bounding box, `.` where no

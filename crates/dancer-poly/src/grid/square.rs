@@ -47,12 +47,33 @@
 
 use super::{generate, Cell, GridSymmetry, Point};
 
-/// The 8 symmetries of the square lattice about the origin.
+/// The 8 symmetries of the square lattice about the origin, in the order
+/// of [`signed_permutation_order`].
 pub(super) fn square_group() -> Vec<GridSymmetry> {
-    generate(&[
+    signed_permutation_order(generate(&[
         GridSymmetry::plane(0, -1, 1, 0),
         GridSymmetry::plane(0, 1, 1, 0),
-    ])
+    ]))
+}
+
+/// A group of signed permutation matrices listed identity first, rotations
+/// before reflections, and within each part by the permutation of the axes
+/// and then the signs: the order in which squares and cubes have always
+/// been turned, which fixes the order of a piece's orientations, hence of
+/// the options of the exact cover problem and of the solutions found.
+fn signed_permutation_order(mut group: Vec<GridSymmetry>) -> Vec<GridSymmetry> {
+    let key = |t: &GridSymmetry| {
+        let mut perm = [0usize; 3];
+        let mut sign = [0i32; 3];
+        for (i, row) in t.m.iter().enumerate() {
+            let j = row.iter().position(|&v| v != 0).unwrap_or(i);
+            perm[i] = j;
+            sign[i] = row[j];
+        }
+        (!t.is_rotation(), *t != GridSymmetry::IDENTITY, perm, sign)
+    };
+    group.sort_by_key(key);
+    group
 }
 
 /// The cells one step away along `axes` of the lattice coordinates.
@@ -68,14 +89,15 @@ pub(super) fn steps(cell: Cell, axes: usize) -> Vec<Cell> {
     out
 }
 
-/// The 48 symmetries of the cubic lattice about the origin.
+/// The 48 symmetries of the cubic lattice about the origin, in the order
+/// of [`signed_permutation_order`].
 pub(super) fn cube_group() -> Vec<GridSymmetry> {
     let quarter_z = GridSymmetry::plane(0, -1, 1, 0);
     let quarter_x = GridSymmetry {
         m: [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
     };
     let mirror_x = GridSymmetry::plane(-1, 0, 0, 1);
-    generate(&[quarter_z, quarter_x, mirror_x])
+    signed_permutation_order(generate(&[quarter_z, quarter_x, mirror_x]))
 }
 
 /// The edges meeting at corner `(x, y)`.

@@ -13,19 +13,20 @@ fn counts(grid: PolyGrid, up_to: usize, one_sided: bool) -> Vec<usize> {
 
 #[test]
 fn every_grid_keeps_its_invariants() {
-    let sizes = [8, 48, 8, 12, 12, 12, 12];
+    let sizes = [8, 48, 8, 12, 12, 12, 12, 48, 24];
     for (g, size) in PolyGrid::ALL.iter().zip(sizes) {
         assert_eq!(g.symmetries().len(), size, "{}", g.name());
         assert_eq!(g.rotations().len(), size / 2, "{}", g.name());
         check_grid(*g, 3).unwrap();
     }
-    assert!(PolyGrid::from_name("sphere").is_none());
+    assert!(PolyGrid::from_name("ball").is_none());
     assert_eq!(PolyGrid::from_name("twig"), Some(Twig));
+    assert_eq!(PolyGrid::from_name("prism"), Some(PolyGrid::Prism));
 }
 
 #[test]
 fn neighbour_counts() {
-    let expect = [4, 6, 6, 3, 6, 4, 10];
+    let expect = [4, 6, 6, 3, 6, 4, 10, 12, 5];
     for (g, n) in PolyGrid::ALL.iter().zip(expect) {
         for c in kinds(*g) {
             assert_eq!(g.neighbours(c).len(), n, "{} {c:?}", g.name());
@@ -165,6 +166,21 @@ fn polytwigs_and_polytrigs() {
 
 #[test]
 fn square_and_cube_agree_with_geometry() {
+    // the same symmetries in the same order, so that orientations, options
+    // and solutions come in the order they always did
+    for (grid, dim) in [(Square, 2), (Cube, 3)] {
+        let old: Vec<GridSymmetry> = geometry::symmetries(dim)
+            .iter()
+            .map(|t| {
+                let mut m = [[0; 3]; 3];
+                for i in 0..3 {
+                    m[i][t.perm[i]] = t.sign[i];
+                }
+                GridSymmetry { m }
+            })
+            .collect();
+        assert_eq!(grid.symmetries(), old, "{}", grid.name());
+    }
     let g2 = geometry::symmetries(2);
     let r2: Vec<_> = g2.iter().copied().filter(|t| t.is_rotation()).collect();
     let g3 = geometry::symmetries(3);

@@ -37,6 +37,8 @@ pub const FAMILIES: &[(&str, PolyGrid)] = &[
     ("twig", PolyGrid::Twig),
     ("trig", PolyGrid::Trig),
     ("cube", PolyGrid::Cube),
+    ("sphere", PolyGrid::Sphere),
+    ("prism", PolyGrid::Prism),
 ];
 
 /// What a list of pieces could not be made of.
@@ -70,6 +72,7 @@ pub fn size_limit(grid: PolyGrid) -> usize {
         PolyGrid::Stick => 9,
         PolyGrid::Trig => 7,
         PolyGrid::Cube => 8,
+        PolyGrid::Sphere | PolyGrid::Prism => 6,
     }
 }
 

@@ -15,8 +15,8 @@
 //! | twig | `monotwigs`, `ditwigs`, `tritwigs`, `tetratwigs`, `pentatwigs` |
 //! | trig | `monotrigs`, `ditrigs`, `tritrigs` |
 //!
-//! Each module lists its sets' pieces: [`square`] the polyominoes and
-//! polycubes, [`tri`] the polyiamonds and polyhexes, [`edges`] the
+//! Each module lists its sets' pieces: `square.rs` the polyominoes and
+//! polycubes, `tri.rs` the polyiamonds and polyhexes, `edges.rs` the
 //! polysticks, polytwigs and polytrigs (with the conversion from Polyform
 //! Puzzler's coordinates, [`from_puzzler`]).
 //!
