@@ -32,7 +32,8 @@ pub enum PolyCommand {
     #[command(long_about = PIECES_HELP)]
     Pieces {
         /// A set's name, or GRID-N: every piece of N cells, GRID one of omino,
-        /// iamond, hex, stick, twig, trig, cube (default: list the sets)
+        /// iamond, hex, stick, twig, trig, cube, sphere, prism (default: list
+        /// the sets)
         set: Option<String>,
         /// Tell mirror images apart: a set with the mirror twin of each chiral
         /// piece (named lower-case: p6 for P6), or GRID-N up to rotations only

@@ -59,6 +59,10 @@ fn every_piece_of_a_size_counts_as_known() {
     assert_eq!(counts("omino", 6, true), [1, 1, 2, 7, 18, 60]);
     assert_eq!(counts("twig", 5, false), [1, 1, 3, 4, 12]);
     assert_eq!(counts("trig", 3, false), [1, 3, 12]);
+    // spheres: 4 of 3 (the angles 60, 90, 120 and 180 degrees at the middle
+    // one), then as the grid's enumeration counts them; prisms likewise
+    assert_eq!(counts("sphere", 5, false), [1, 1, 4, 20, 131]);
+    assert_eq!(counts("prism", 6, false), [1, 2, 3, 11, 30, 137]);
 }
 
 /// The NDJSON records of a command.
@@ -143,6 +147,7 @@ fn sizes_past_the_limit_are_refused() {
         ("cube-9", "from 1 to 8 on the cube grid"),
         ("trig-8", "from 1 to 7 on the trig grid"),
         ("hex-0", "from 1 to 10 on the hexagon grid"),
+        ("sphere-7", "from 1 to 6 on the sphere grid"),
     ] {
         let (code, out, err) = run(&["poly", "pieces", spec]);
         assert_eq!(code, 2, "{spec}");

@@ -2,7 +2,8 @@
 //! grid (`dancer poly pieces hexiamonds`, `dancer poly pieces iamond-7`).
 //!
 //! A size is written `GRID-N`, `GRID` the ending of the pieces' name
-//! ([`FAMILIES`]: `omino`, `iamond`, `hex`, `stick`, `twig`, `trig`, `cube`)
+//! ([`FAMILIES`]: `omino`, `iamond`, `hex`, `stick`, `twig`, `trig`, `cube`,
+//! `sphere`, `prism`)
 //! and `N` the cells. The pieces come from [`crate::grid::enumerate`], each
 //! in canonical form, named where a set names it ([`super::name_of`]). The
 //! work grows about fourfold with each cell, so each grid has a largest
@@ -17,6 +18,8 @@
 //! | `twig` (hexagon edges) | 10 | 1,859 | 3,681 |
 //! | `trig` (triangle edges) | 7 | 19,074 | 37,936 |
 //! | `cube` | 8 | 3,811 | 6,922 |
+//! | `sphere` (packed spheres) | 6 | 1,211 | 2,209 |
+//! | `prism` (triangular prisms) | 7 | 606 | 1,095 |
 //!
 //! Free pieces are distinct up to rotations and reflections; one-sided ones
 //! up to rotations only (mirror images told apart). For solids that is the
@@ -72,7 +75,8 @@ pub fn size_limit(grid: PolyGrid) -> usize {
         PolyGrid::Stick => 9,
         PolyGrid::Trig => 7,
         PolyGrid::Cube => 8,
-        PolyGrid::Sphere | PolyGrid::Prism => 6,
+        PolyGrid::Prism => 7,
+        PolyGrid::Sphere => 6,
     }
 }
 
