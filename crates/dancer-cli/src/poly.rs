@@ -6,6 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::{ArgGroup, Args, Subcommand};
 use dancer_core::words::plural;
 use dancer_formats::out_file::{OutFile, OutKind, OutSet};
+use dancer_poly::grid::{picture, PolyGrid};
 use dancer_poly::model::{Model, Options};
 use dancer_poly::pictures::{Drawing, PictureFormat, Pictures, CELL_SIZES};
 use dancer_poly::run::{PuzzleSource, ShowAs, Shown, SolveRun};
@@ -25,11 +26,21 @@ const PIECES_HELP: &str = include_str!("../help/poly-pieces.txt").trim_ascii_end
 pub enum PolyCommand {
     /// List the built-in puzzles and their known counts
     List,
-    /// Show the pieces of a set (pentominoes, tetrominoes, soma, pentacubes, ...)
+    /// Show the pieces of a set (pentominoes, hexiamonds, tetrasticks, soma,
+    /// ...) or every piece of N cells on a grid (omino-8, iamond-7, hex-6,
+    /// stick-5, cube-6)
     #[command(long_about = PIECES_HELP)]
     Pieces {
-        /// Set name (default: list the sets)
+        /// A set's name, or GRID-N: every piece of N cells, GRID one of omino,
+        /// iamond, hex, stick, twig, trig, cube, sphere, prism (default: list
+        /// the sets)
         set: Option<String>,
+        /// Tell mirror images apart: a set with the mirror twin of each chiral
+        /// piece (named lower-case: p6 for P6), or GRID-N up to rotations only
+        #[arg(long, requires = "set")]
+        one_sided: bool,
+        #[command(flatten)]
+        json: JsonArg,
     },
     /// Solve a puzzle file (TOML), standard input (-) or a built-in puzzle
     #[command(long_about = SOLVE_HELP)]
@@ -135,17 +146,12 @@ pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
                 out.line(&line)?;
             }
         }
-        PolyCommand::Pieces { set: None } => out.line(&pieces::SETS.join("\n"))?,
-        PolyCommand::Pieces { set: Some(set) } => {
-            let shapes = pieces::set(&set).with_context(|| {
-                format!("unknown set {set:?} (known: {})", pieces::SETS.join(", "))
-            })?;
-            for s in shapes {
-                let cells = plural(s.cells.len(), "cell", "cells");
-                out.line(&format!("{} ({cells}):", s.name))?;
-                out.text(&s.drawing("  "))?;
-            }
-        }
+        PolyCommand::Pieces { set: None, .. } => out.line(&pieces::SETS.join("\n"))?,
+        PolyCommand::Pieces {
+            set: Some(spec),
+            one_sided,
+            json,
+        } => show_pieces(&spec, one_sided, json.json, out)?,
         PolyCommand::Export {
             puzzle,
             no_symmetry_breaking,
@@ -163,6 +169,71 @@ pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
         PolyCommand::Solve(args) => return solve(args, out),
     }
     Ok(Found::Some)
+}
+
+/// `poly pieces SPEC`: a set's pieces, or every piece of a size, as records
+/// or as pictures (cell lists on the grids without text pictures); a size
+/// ends with a line saying how many.
+fn show_pieces(spec: &str, one_sided: bool, json: bool, out: &mut Out) -> Result<()> {
+    let records = pieces::records(spec, one_sided)?;
+    if json {
+        for r in &records {
+            out.record(r)?;
+        }
+        return Ok(());
+    }
+    // every piece of a size, or a set's (a set's name wins)
+    let size = match pieces::set(spec) {
+        Some(_) => None,
+        None => pieces::parse_family(spec).and_then(Result::ok),
+    };
+    for r in &records {
+        let name = r.name.as_deref().unwrap_or("");
+        let heading = match size {
+            Some(_) => format!("{}. {name}", r.number).trim_end().to_string(),
+            // a set's piece by its own name, as before: `F (5 cells):`
+            None => {
+                let own = name.split_once('/').map_or(name, |(_, n)| n);
+                format!("{own} ({}):", plural(r.size, "cell", "cells"))
+            }
+        };
+        out.line(&heading)?;
+        out.text(&piece_picture(r))?;
+    }
+    if let Some((grid, n)) = size {
+        let kind = if one_sided { "one-sided" } else { "free" };
+        let family = pieces::family_name(grid, records.len());
+        let cells = plural(n, "cell", "cells");
+        out.line(&format!("{} {kind} {family} of {cells}", records.len()))?;
+    }
+    Ok(())
+}
+
+/// A piece drawn in text, each line indented by two spaces (edges `-` and
+/// `|` on the stick grid); its cells as a list where its grid has no
+/// text pictures.
+fn piece_picture(r: &dancer_formats::ndjson::PieceRecord) -> String {
+    let grid = PolyGrid::from_name(&r.grid).expect("a record names its grid");
+    let mark = |c: &Vec<i32>| {
+        let cell = [c[0], c[1], c.get(2).copied().unwrap_or(0)];
+        let edge = grid == PolyGrid::Stick;
+        (
+            cell,
+            if !edge {
+                '#'
+            } else if cell[2] == 0 {
+                '-'
+            } else {
+                '|'
+            },
+        )
+    };
+    let marked: Vec<_> = r.cells.iter().map(mark).collect();
+    let text = picture::write(grid, &marked).unwrap_or_else(|| {
+        let list: Vec<String> = r.cells.iter().map(|c| format!("{c:?}")).collect();
+        format!("{}\n", list.join(" "))
+    });
+    text.lines().map(|l| format!("  {l}\n")).collect()
 }
 
 /// The contact sheet and the ZDD `poly solve` writes, checked before it

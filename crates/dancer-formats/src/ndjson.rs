@@ -482,7 +482,7 @@ pub struct PieceRecord {
     /// 1-based number of the piece in the list printed.
     pub number: usize,
     /// The grid: `square`, `cube`, `triangle`, `hexagon`, `stick`, `twig`,
-    /// `trig` (the names a puzzle file's `grid` takes).
+    /// `trig`, `sphere`, `prism` (the names a puzzle file's `grid` takes).
     pub grid: String,
     /// How many cells it has (edges on `stick`, `twig`, `trig`).
     pub size: usize,

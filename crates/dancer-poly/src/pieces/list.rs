@@ -2,7 +2,8 @@
 //! grid (`dancer poly pieces hexiamonds`, `dancer poly pieces iamond-7`).
 //!
 //! A size is written `GRID-N`, `GRID` the ending of the pieces' name
-//! ([`FAMILIES`]: `omino`, `iamond`, `hex`, `stick`, `twig`, `trig`, `cube`)
+//! ([`FAMILIES`]: `omino`, `iamond`, `hex`, `stick`, `twig`, `trig`, `cube`,
+//! `sphere`, `prism`)
 //! and `N` the cells. The pieces come from [`crate::grid::enumerate`], each
 //! in canonical form, named where a set names it ([`super::name_of`]). The
 //! work grows about fourfold with each cell, so each grid has a largest
@@ -17,6 +18,8 @@
 //! | `twig` (hexagon edges) | 10 | 1,859 | 3,681 |
 //! | `trig` (triangle edges) | 7 | 19,074 | 37,936 |
 //! | `cube` | 8 | 3,811 | 6,922 |
+//! | `sphere` (packed spheres) | 6 | 1,211 | 2,209 |
+//! | `prism` (triangular prisms) | 7 | 606 | 1,095 |
 //!
 //! Free pieces are distinct up to rotations and reflections; one-sided ones
 //! up to rotations only (mirror images told apart). For solids that is the
@@ -48,9 +51,10 @@ pub enum PiecesError {
     #[error("unknown piece set {name:?} ({})", known())]
     Unknown { name: String },
     /// `GRID-N` with `N` 0 or past the grid's [`size_limit`].
-    #[error("{spec}: pieces of {size} cells are not listed: from 1 to {limit} on that grid")]
+    #[error("{spec}: pieces of {size} cells are not listed: from 1 to {limit} on the {grid} grid")]
     Size {
         spec: String,
+        grid: &'static str,
         size: usize,
         limit: usize,
     },
@@ -71,7 +75,8 @@ pub fn size_limit(grid: PolyGrid) -> usize {
         PolyGrid::Stick => 9,
         PolyGrid::Trig => 7,
         PolyGrid::Cube => 8,
-        PolyGrid::Sphere | PolyGrid::Prism => 6,
+        PolyGrid::Prism => 7,
+        PolyGrid::Sphere => 6,
     }
 }
 
@@ -96,9 +101,18 @@ pub fn parse_family(spec: &str) -> Option<Result<(PolyGrid, usize), PiecesError>
     Some(if (1..=limit).contains(&size) {
         Ok((grid, size))
     } else {
-        let spec = spec.to_string();
-        Err(PiecesError::Size { spec, size, limit })
+        Err(too_large(spec, grid, size))
     })
+}
+
+/// The error for `spec`, `size` cells on `grid`, past its limit.
+fn too_large(spec: &str, grid: PolyGrid, size: usize) -> PiecesError {
+    PiecesError::Size {
+        spec: spec.to_string(),
+        grid: grid.name(),
+        size,
+        limit: size_limit(grid),
+    }
 }
 
 /// A cell as the records give it: `[x, y]` on a grid with one kind of cell
@@ -128,10 +142,9 @@ fn record(grid: PolyGrid, index: usize, cells: &[Cell], name: Option<String>) ->
 /// of a mirror twin when `one_sided`). `size` from 1 to [`size_limit`]:
 /// larger is refused, as the work would be.
 pub fn list(grid: PolyGrid, size: usize, one_sided: bool) -> Result<Vec<PieceRecord>, PiecesError> {
-    let limit = size_limit(grid);
-    if !(1..=limit).contains(&size) {
+    if !(1..=size_limit(grid)).contains(&size) {
         let spec = format!("{}-{size}", family_word(grid));
-        return Err(PiecesError::Size { spec, size, limit });
+        return Err(too_large(&spec, grid, size));
     }
     let names = Names::new(grid, size);
     let pieces = enumerate(grid, size, one_sided);

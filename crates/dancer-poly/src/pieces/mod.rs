@@ -294,9 +294,7 @@ pub fn mirror_image(grid: PolyGrid, cells: &[Cell]) -> Vec<Cell> {
 /// Whether a piece differs from its mirror image (no rotation maps one
 /// onto the other).
 pub fn is_chiral(grid: PolyGrid, cells: &[Cell]) -> bool {
-    let rotations = grid.rotations();
-    let own = grid.canonical_under(cells, &rotations);
-    own != grid.canonical_under(&mirror_image(grid, cells), &rotations)
+    grid.canonical(cells, true) != grid.canonical(&mirror_image(grid, cells), true)
 }
 
 /// The name of a piece's mirror twin: its first letter lower-cased.
@@ -309,8 +307,7 @@ fn twin_name(name: &str) -> String {
 /// Each shape, then its mirror twin when it is chiral and the set does not
 /// hold the twin already (up to rotations); a twin is flagged `true`.
 fn with_twins(grid: PolyGrid, shapes: &[Shape]) -> Vec<(Shape, bool)> {
-    let rotations = grid.rotations();
-    let form = |cells: &[Cell]| grid.canonical_under(cells, &rotations);
+    let form = |cells: &[Cell]| grid.canonical(cells, true);
     let forms: Vec<Vec<Cell>> = shapes.iter().map(|s| form(&s.cells)).collect();
     let mut out = Vec::new();
     for (s, own) in shapes.iter().zip(&forms) {
@@ -356,7 +353,6 @@ impl Names {
     fn new(grid: PolyGrid, size: usize) -> Names {
         let mut sets: Vec<&Named> = NAMED.iter().filter(|s| s.grid == grid).collect();
         sets.sort_by_key(|s| s.all_of != Some(size));
-        let rotations = grid.rotations();
         let mut known = Vec::new();
         for set in sets {
             let mut base = String::new();
@@ -366,7 +362,7 @@ impl Names {
                     base.clone_from(&name);
                 }
                 if shape.cells.len() == size {
-                    let form = grid.canonical_under(&shape.cells, &rotations);
+                    let form = grid.canonical(&shape.cells, true);
                     known.push((form, name, twin.then(|| base.clone())));
                 }
             }

@@ -404,6 +404,7 @@ fn lists_name_their_pieces() {
 fn lists_refuse_what_they_cannot_make() {
     let too_large = PiecesError::Size {
         spec: "omino-11".into(),
+        grid: "square",
         size: 11,
         limit: 10,
     };
@@ -422,10 +423,8 @@ fn lists_refuse_what_they_cannot_make() {
         assert!(e.to_string().contains("GRID-N"), "{e}");
     }
     let e = records("hex-11", false).unwrap_err().to_string();
-    assert_eq!(
-        e,
-        "hex-11: pieces of 11 cells are not listed: from 1 to 10 on that grid"
-    );
+    let says = "hex-11: pieces of 11 cells are not listed: from 1 to 10 on the hexagon grid";
+    assert_eq!(e, says);
     assert!(list(PolyGrid::Trig, 8, false).is_err());
     assert_eq!(family_name(PolyGrid::Hexagon, 2), "polyhexes");
     assert_eq!(family_name(PolyGrid::Square, 1), "polyomino");
