@@ -1,0 +1,225 @@
+//! The search: one thread, or the first levels shared out among threads,
+//! each solution classified and counted as [`Options`] asks.
+
+use super::{Counts, Cover, Live, Model, Options};
+use dancer_core::EngineKind;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+impl Model {
+    /// Searches, sending each solution (as placements) to `emit`, which
+    /// returns false to stop.
+    pub fn solve(
+        &self,
+        opts: &Options,
+        emit: impl FnMut(&[usize]) -> bool,
+    ) -> Result<Counts, dancer_core::EngineError> {
+        let cover = self.cover(opts.symmetry_breaking);
+        let kind = opts.engine.resolve(&cover.problem)?;
+        if opts.limit == Some(0) {
+            // nothing to report: no search
+            return Ok(Counts {
+                engine: Some(kind),
+                ..Counts::default()
+            });
+        }
+        if opts.threads > 1 {
+            return self.solve_threads(opts, &cover, kind, emit);
+        }
+        let mut engine = kind.build(&cover.problem)?;
+        if let Some(c) = &opts.cancel {
+            engine.set_cancel(c.clone());
+        }
+        /// Each solution classified, counted and emitted; the live view
+        /// told where the search is at each pause.
+        struct Taker<'m, 'o, F> {
+            model: &'m Model,
+            opts: &'o Options,
+            cover: &'o Cover,
+            sol: Vec<usize>,
+            counts: Counts,
+            emit: F,
+        }
+        impl<F: FnMut(&[usize]) -> bool> dancer_core::Watcher for Taker<'_, '_, F> {
+            fn solution(&mut self, options: &[dancer_core::OptionId]) -> bool {
+                let (opts, cover) = (self.opts, self.cover);
+                !self.model.take(
+                    opts,
+                    cover,
+                    options,
+                    &mut self.sol,
+                    &mut self.counts,
+                    &mut self.emit,
+                )
+            }
+            fn progress(&mut self, nodes: u64, fraction: f64) -> bool {
+                if let Some(l) = &self.opts.live {
+                    l.set(nodes, fraction);
+                }
+                true
+            }
+        }
+        let mut taker = Taker {
+            model: self,
+            opts,
+            cover: &cover,
+            sol: Vec::new(),
+            counts: Counts::default(),
+            emit,
+        };
+        let every = opts.live.is_some().then_some(Live::EVERY);
+        let watched = dancer_core::watch(&mut *engine, every, &mut taker);
+        let mut counts = taker.counts;
+        if let Some(l) = &opts.live {
+            l.set(
+                engine.stats().nodes,
+                if engine.is_complete() {
+                    1.0
+                } else {
+                    engine.position()
+                },
+            );
+        }
+        counts.nodes = engine.stats().nodes;
+        counts.engine = Some(kind);
+        counts.complete = watched.complete;
+        Ok(counts)
+    }
+
+    /// The search on `opts.threads` workers: the tree is cut into units
+    /// (see `dancer_core::parallel`), their solutions come back in the
+    /// sequential order and are classified and emitted here, on the
+    /// calling thread.
+    fn solve_threads(
+        &self,
+        opts: &Options,
+        cover: &Cover,
+        kind: EngineKind,
+        mut emit: impl FnMut(&[usize]) -> bool,
+    ) -> Result<Counts, dancer_core::EngineError> {
+        use dancer_core::parallel::{self, Observer, Progress, RunConfig, UnitResult};
+        use std::sync::atomic::Ordering;
+        use std::sync::mpsc;
+        use std::sync::Mutex;
+
+        /// Sends each unit's solutions to the thread that emits them, and
+        /// passes the caller's cancellation on to the run.
+        struct Forward<'a> {
+            tx: Mutex<mpsc::Sender<Vec<Vec<usize>>>>,
+            user: Option<&'a AtomicBool>,
+            halt: &'a AtomicBool,
+        }
+        impl Observer for Forward<'_> {
+            fn unit(&self, r: &UnitResult) {
+                // the receiver only goes away once the run has ended
+                let _ = self.tx.lock().unwrap().send(r.solutions.clone());
+            }
+            fn progress(&self, _p: &Progress) {
+                if self.user.is_some_and(|u| u.load(Ordering::Relaxed)) {
+                    self.halt.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+
+        let plan = parallel::plan_for(
+            &cover.problem,
+            kind,
+            opts.threads,
+            parallel::Purpose::Threads,
+        )?;
+        let selected: Vec<usize> = (0..plan.units.len()).collect();
+        let halt = Arc::new(AtomicBool::new(false));
+        let cfg = RunConfig {
+            engine: kind,
+            threads: opts.threads,
+            ordered: true,
+            limit: None,
+            cancel: Some(halt.clone()),
+            keep: true,
+            tick: std::time::Duration::from_millis(100),
+        };
+        let (tx, rx) = mpsc::channel();
+        let observer = Forward {
+            tx: Mutex::new(tx),
+            user: opts.cancel.as_deref(),
+            halt: &halt,
+        };
+        let mut counts = Counts::default();
+        let mut stopped = false;
+        let mut sol: Vec<usize> = Vec::new();
+        let summary = std::thread::scope(|scope| {
+            let run = scope.spawn(|| {
+                let r = parallel::run(&cover.problem, &plan, &selected, &cfg, &observer);
+                // ends the receiving loop below
+                drop(observer);
+                r
+            });
+            for unit in rx {
+                if stopped {
+                    continue;
+                }
+                for options in &unit {
+                    if self.take(opts, cover, options, &mut sol, &mut counts, &mut emit) {
+                        stopped = true;
+                        halt.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+            run.join().expect("the search thread does not panic")
+        })?;
+        counts.nodes = plan.top.nodes + summary.stats.nodes;
+        counts.engine = Some(kind);
+        counts.complete = !stopped && summary.complete;
+        Ok(counts)
+    }
+
+    /// Classifies one solution of the cover (its options), counts it and
+    /// emits it (or its class, one member at a time). True when the search
+    /// is to stop: `emit` said so, or the limit is reached.
+    fn take(
+        &self,
+        opts: &Options,
+        cover: &Cover,
+        options: &[dancer_core::OptionId],
+        sol: &mut Vec<usize>,
+        counts: &mut Counts,
+        emit: &mut impl FnMut(&[usize]) -> bool,
+    ) -> bool {
+        let restriction = cover.restriction.as_ref();
+        let limit = opts.limit.unwrap_or(u64::MAX);
+        sol.clear();
+        sol.extend(options.iter().map(|&o| cover.options[o].0 as usize));
+        sol.sort_unstable();
+        let (rep, size) = self.classify(sol, restriction);
+        if restriction.is_some() {
+            // the restricted search finds each class once, by its
+            // representative
+            if !rep {
+                return false;
+            }
+            counts.unique += 1;
+            if opts.unique {
+                counts.total += size;
+                return !emit(sol) || counts.unique >= limit;
+            }
+            for img in self.class_of(sol) {
+                counts.total += 1;
+                if !emit(&img) || counts.total >= limit {
+                    return true;
+                }
+            }
+            false
+        } else {
+            counts.total += 1;
+            if rep {
+                counts.unique += 1;
+            }
+            if opts.unique {
+                rep && (!emit(sol) || counts.unique >= limit)
+            } else {
+                !emit(sol) || counts.total >= limit
+            }
+        }
+    }
+}
