@@ -151,15 +151,7 @@ pub(super) fn content_in(t: &Tiling, style: &Style, m: &Metrics, frame: Frame) -
         }
         d
     };
-    if !inner.is_empty() {
-        let _ = writeln!(
-            body,
-            "<path class=\"grid\" fill=\"none\" stroke=\"#ffffff\" stroke-opacity=\"0.6\" \
-             stroke-width=\"{}\" d=\"{}\"/>",
-            num(m.thin),
-            sides_path(&inner)
-        );
-    }
+    super::thin_lines(&mut body, &sides_path(&inner), m);
     let _ = writeln!(
         body,
         "<path class=\"borders\" fill=\"none\" stroke=\"{INK}\" stroke-width=\"{}\" \

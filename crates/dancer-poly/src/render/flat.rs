@@ -154,13 +154,7 @@ pub(super) fn draw_layer(
     // Lines: thin light ones inside placements, thick dark borders.
     let (border, inner) = layer_edges(layer);
     if !inner.is_empty() {
-        let _ = writeln!(
-            out,
-            "<path class=\"grid\" fill=\"none\" stroke=\"#ffffff\" stroke-opacity=\"0.6\" \
-             stroke-width=\"{}\" d=\"{}\"/>",
-            num(m.thin),
-            runs_path(&runs(&inner), c)
-        );
+        super::thin_lines(out, &runs_path(&runs(&inner), c), m);
     }
     if !border.is_empty() {
         let _ = writeln!(

@@ -478,6 +478,20 @@ fn label(out: &mut String, at: (f64, f64), name: &str, piece: u32, size: f64, ro
     );
 }
 
+/// The thin light lines between the cells of one placement, as one path
+/// (nothing when `d` is empty).
+fn thin_lines(out: &mut String, d: &str, m: &Metrics) {
+    if d.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<path class=\"grid\" fill=\"none\" stroke=\"#ffffff\" stroke-opacity=\"0.6\" \
+         stroke-width=\"{}\" d=\"{d}\"/>",
+        num(m.thin)
+    );
+}
+
 fn document(w: f64, h: f64, body: &str) -> String {
     let w = num(w.ceil().max(1.0));
     let h = num(h.ceil().max(1.0));
