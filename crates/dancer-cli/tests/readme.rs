@@ -70,6 +70,13 @@ fn every_dancer_command_in_the_readme_runs() {
     let toml = blocks(&text, "toml");
     assert!(!toml.is_empty(), "the README shows a puzzle file");
     std::fs::write(work.join("scott.toml"), toml[0].join("\n")).unwrap();
+    // the further puzzle files, each named on its first line (# NAME.toml)
+    for block in &toml[1..] {
+        let name = block.first().and_then(|l| l.strip_prefix("# "));
+        let name = name.filter(|n| n.ends_with(".toml") && !n.contains('/'));
+        let name = name.unwrap_or_else(|| panic!("a puzzle file without its name: {block:?}"));
+        std::fs::write(work.join(name), block.join("\n")).unwrap();
+    }
     let path = format!(
         "{}:{}",
         bin.parent().unwrap().display(),

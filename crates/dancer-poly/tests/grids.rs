@@ -169,3 +169,75 @@ fn dominoes_on_spheres_and_prisms() {
         assert_eq!(counts(p).0, brute, "{text}");
     }
 }
+
+/// Pieces in space drawn as layer pictures: the same shapes as their cell
+/// lists (BallRoom's hooked piece on spheres, a piece of four prisms, a
+/// Soma piece on cubes), and layers where they do not belong refused with
+/// the piece's name.
+#[test]
+fn pieces_in_space_drawn_as_layers() {
+    // a file whose board is the piece's own cells, and one piece
+    let text = |grid: &str, cells: &str, piece: &str| {
+        format!("grid = \"{grid}\"\n[board]\ncells = {cells}\n[[piece]]\n{piece}\n")
+    };
+    let cases = [
+        // spheres: three in a row and one above
+        (
+            "sphere",
+            "[[0, 0, 0], [1, -2, 1], [1, -1, 0], [2, -2, 0]]",
+            "layers = [\"\"\"\n. #\n #\n# .\n\"\"\", \"\"\"\n #\n\"\"\"]",
+        ),
+        // prisms: three triangles and the prism above the first
+        (
+            "prism",
+            "[[0, 0, 0], [0, 0, 1], [1, 0, 0], [0, 0, 2]]",
+            "layers = [\"###\", \"#\"]",
+        ),
+        // cubes: three in an L and one above the corner
+        (
+            "cube",
+            "[[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]",
+            "layers = [\"##\\n#.\", \"#.\"]",
+        ),
+    ];
+    for (grid, cells, layers) in cases {
+        let drawn = text(grid, cells, &format!("name = \"A\"\n{layers}"));
+        let listed = text(grid, cells, &format!("name = \"A\"\ncells = {cells}"));
+        let shape = |t: &str| {
+            let p = parse(t, "t.toml").unwrap_or_else(|e| panic!("{e}\n{t}"));
+            let mut c = p.grid().normalize(&p.pieces[0].cells);
+            c.sort_unstable();
+            c
+        };
+        assert_eq!(shape(&drawn), shape(&listed), "{drawn}");
+        assert_eq!(shape(&drawn).len(), 4, "{drawn}");
+    }
+    let bad = [
+        (
+            "triangle",
+            "name = \"T\"\nlayers = [\"#\"]",
+            "piece \"T\": layers are for pieces in space, not on the triangle grid",
+        ),
+        (
+            "sphere",
+            "name = \"s\"\nlayers = [\"##\"]",
+            "piece \"s\": layer 1 is a picture with a fault",
+        ),
+        (
+            "prism",
+            "name = \"p\"\nlayers = [\"#\", \"\", \"#\"]",
+            "piece \"p\": layers empty or not connected",
+        ),
+        (
+            "cube",
+            "set = \"tetracubes\"\nlayers = [\"#\"]",
+            "drawn as layers has a name and no set",
+        ),
+    ];
+    for (grid, piece, want) in bad {
+        let t = text(grid, "[[0, 0, 0]]", piece);
+        let e = parse(&t, "t.toml").unwrap_err().to_string();
+        assert!(e.starts_with("t.toml:4:1: "), "{e}");
+        assert!(e.contains(want), "{e}");
+    }
+}

@@ -51,6 +51,7 @@
 //! [[piece]]
 //! name = "O"                    # a piece by name, or your own:
 //! cells = [[0, 0], [1, 0], [0, 1], [1, 1]]   # or shape = "##\n##"
+//!                               # (in space: layers = ["##", "#."])
 //! count = 2                     # or [0, 2] (between), or "any"
 //! one_sided = false             # rotations only for this piece
 //!
@@ -68,10 +69,14 @@
 //! `box` or `layers`), `cube`, `triangle` (polyiamonds), `hexagon`
 //! (polyhexes), `stick` (polysticks: the edges of squares), `twig`
 //! (polytwigs: the edges of hexagons), `trig` (polytrigs: the edges of
-//! triangles), and the coordinates of each are drawn in [`crate::grid`]'s
-//! modules. On squares, cubes, triangles and hexagons a board is a picture,
-//! a list of cells or a shape: `rect` (squares), `box` (cubes),
-//! `parallelogram`, `hexagon` and `triangle` (triangles and hexagons). On
+//! triangles), `sphere` (polyspheres) and `prism` (polyprisms), and the
+//! coordinates of each are drawn in [`crate::grid`]'s modules. On squares,
+//! cubes, triangles and hexagons a board is a picture, a list of cells or a
+//! shape: `rect` (squares), `box` (cubes), `parallelogram`, `hexagon` and
+//! `triangle` (triangles and hexagons). In space (cubes, spheres, prisms)
+//! boards and pieces are drawn as `layers`, one picture a layer, `z = 0`
+//! first: squares for cubes, [`crate::grid::sphere`]'s and
+//! [`crate::grid::prism`]'s layer pictures for spheres and prisms. On
 //! an edge grid a shape is a region of faces (squares for sticks, triangles
 //! for trigs, hexagons for twigs; `faces` lists them) and the board is
 //! their edges, outline included unless `border = false`; or `cells` lists
@@ -159,6 +164,7 @@ struct PieceDoc {
     name: Option<String>,
     cells: Option<Vec<Vec<i64>>>,
     shape: Option<String>,
+    layers: Option<Vec<String>>,
     count: Option<toml::Spanned<toml::Value>>,
     one_sided: Option<bool>,
 }
@@ -292,33 +298,7 @@ impl BoardDoc {
             ));
         }
         picture_fits(&layers.join("\n")).map_err(|m| format!("the board is {m}"))?;
-        let mut cells = Vec::new();
-        for (z, l) in layers.iter().enumerate() {
-            let l = l.trim_matches('\n');
-            let fault = |e: crate::grid::layers::LayerError| {
-                format!("layer {} is a picture with a fault at {e}", z + 1)
-            };
-            match grid {
-                PolyGrid::Sphere => cells.extend(
-                    crate::grid::sphere::read_layer(l, z as i32)
-                        .map_err(fault)?
-                        .into_iter()
-                        .map(|(c, _)| c),
-                ),
-                PolyGrid::Prism => cells.extend(
-                    crate::grid::prism::read_layer(l, z as i32)
-                        .map_err(fault)?
-                        .into_iter()
-                        .map(|(c, _)| c),
-                ),
-                _ => cells.extend(
-                    picture_cells(PolyGrid::Square, l)?
-                        .into_iter()
-                        .map(|c| [c[0], c[1], z as i32]),
-                ),
-            }
-        }
-        Ok(cells)
+        layer_cells(grid, layers)
     }
 
     /// The board it describes, its holes taken out, or what is wrong with
@@ -375,6 +355,26 @@ impl PieceDoc {
                 _ => Ok(()),
             }
         };
+        if let (None, Some(name), None, None, Some(layers)) = (
+            &self.set,
+            &self.name,
+            &self.cells,
+            &self.shape,
+            &self.layers,
+        ) {
+            if grid.dim() != 3 {
+                return Err(format!(
+                    "piece {name:?}: layers are for pieces in space, not on the {} grid",
+                    grid.name()
+                ));
+            }
+            picture_fits(&layers.join("\n")).map_err(|m| format!("piece {name:?} is {m}"))?;
+            let v = layer_cells(grid, layers).map_err(|m| format!("piece {name:?}: {m}"))?;
+            return own_piece(grid, name, v, "layers");
+        }
+        if self.layers.is_some() {
+            return Err("a [[piece]] drawn as layers has a name and no set, cells or shape".into());
+        }
         match (&self.set, &self.name, &self.cells, &self.shape) {
             (Some(set), None, None, None) => {
                 let (plain, twins) = match set.strip_prefix("one-sided-") {
@@ -405,7 +405,9 @@ impl PieceDoc {
                 let drawn_on = match grid {
                     PolyGrid::Cube => PolyGrid::Square,
                     g if g.dim() == 3 => {
-                        return Err(format!("piece {name:?}: give the cells of a piece in space"))
+                        return Err(format!(
+                            "piece {name:?}: a piece in space is drawn as layers, or its cells listed"
+                        ))
                     }
                     g => g,
                 };
@@ -418,6 +420,39 @@ impl PieceDoc {
             ),
         }
     }
+}
+
+/// The cells of a solid drawn as layer pictures, `z = 0` first: squares
+/// for cubes, [`crate::grid::sphere::read_layer`]'s and
+/// [`crate::grid::prism::read_layer`]'s pictures for spheres and prisms.
+fn layer_cells(grid: PolyGrid, layers: &[String]) -> Result<Vec<Cell>, String> {
+    let mut cells = Vec::new();
+    for (z, l) in layers.iter().enumerate() {
+        let l = l.trim_matches('\n');
+        let fault = |e: crate::grid::layers::LayerError| {
+            format!("layer {} is a picture with a fault at {e}", z + 1)
+        };
+        match grid {
+            PolyGrid::Sphere => cells.extend(
+                crate::grid::sphere::read_layer(l, z as i32)
+                    .map_err(fault)?
+                    .into_iter()
+                    .map(|(c, _)| c),
+            ),
+            PolyGrid::Prism => cells.extend(
+                crate::grid::prism::read_layer(l, z as i32)
+                    .map_err(fault)?
+                    .into_iter()
+                    .map(|(c, _)| c),
+            ),
+            _ => cells.extend(
+                picture_cells(PolyGrid::Square, l)?
+                    .into_iter()
+                    .map(|c| [c[0], c[1], z as i32]),
+            ),
+        }
+    }
+    Ok(cells)
 }
 
 /// A piece of the file's own: its cells must be cells of the grid, and

@@ -1,10 +1,9 @@
 // A small working puzzle on each grid, for the editor's example buttons:
 // each solves in well under a second, and shows how boards and pieces are
 // written on its grid (pictures where the grid has them, cell lists on the
-// twig and trig grids, which have none, and for the pieces of spheres and
-// prisms). No named piece sets: every piece
-// is drawn here, so the examples read the same whatever sets the server
-// knows.
+// twig and trig grids, which have none; layer pictures in space). No named
+// piece sets: every piece is drawn here, so the examples read the same
+// whatever sets the server knows.
 
 export const EXAMPLES = [
   {
@@ -371,21 +370,43 @@ layers = [
 """,
 ]
 
+# A piece is drawn the same way, layer by layer.
 [[piece]]
 name = "bent"
-cells = [[0, 0, 0], [1, -1, 0], [2, 0, 0]]
+layers = ["""
+. #
+ # #
+"""]
 
 [[piece]]
 name = "straight"
-cells = [[0, 0, 0], [1, -1, 0], [2, -2, 0]]
+layers = ["""
+. #
+ #
+# .
+"""]
 
 [[piece]]
 name = "hooked"
-cells = [[0, 0, 0], [1, -2, 1], [1, -1, 0], [2, -2, 0]]
+layers = ["""
+. #
+ #
+# .
+""", """
+ #
+"""]
 
 [[piece]]
 name = "kinked"
-cells = [[1, -2, 1], [1, -1, 0], [1, 0, 1], [2, 0, 0]]
+layers = ["""
+. .
+ #
+. #
+""", """
+ #
+. .
+ #
+"""]
 `,
   },
   {
@@ -408,18 +429,18 @@ ABC
 DEF
 """]
 
-# A piece's cells [x, y, 2z + k]: the triangle [x, y, k] in layer z.
+# A piece is drawn the same way, layer by layer.
 [[piece]]
 name = "bar"
-cells = [[0, 0, 0], [0, 0, 1], [0, 0, 2], [0, 0, 3]]
+layers = ["##", "##"]
 
 [[piece]]
 name = "fan"
-cells = [[0, 0, 0], [0, 0, 1], [1, 0, 0], [0, 0, 2]]
+layers = ["###", "#"]
 
 [[piece]]
 name = "step"
-cells = [[0, 0, 0], [0, 0, 1], [1, 0, 0], [1, 0, 2]]
+layers = ["###", "..#"]
 `,
   },
 ];

@@ -707,7 +707,7 @@ function downloadNdjson() {
 const HELP = `name = "Scott's pentomino problem"
 about = "a line about it"     # optional
 grid = "square"               # square (default), cube, triangle, hexagon,
-                              # stick, twig or trig (see below)
+                              # stick, twig, trig, sphere or prism (below)
 reflections = true            # may pieces be turned over? (default true)
 unique = "all"                # Unique up to symmetry counts up to rotations
                               # and reflections ("all") or "rotations"
@@ -725,7 +725,7 @@ rect = [8, 8]                 # width, height (squares; sticks: their edges)
 # ########
 # ###..###
 # """
-# layers = ["###\n###", "###\n###"]   # cubes: a picture a layer, z = 0 first
+# layers = ["###\n###", "###\n###"]   # in space: a picture a layer, z = 0 first
 holes = [[3, 3], [4, 3], [3, 4], [4, 4]]   # cells to leave out
 
 [[piece]]
@@ -735,6 +735,7 @@ count = 1                     # each (default 1)
 [[piece]]
 name = "O"                    # a piece by name, or your own:
 cells = [[0, 0], [1, 0], [0, 1], [1, 1]]   # or shape = "##\n##"
+                              # (in space: layers = ["##", "#."])
 count = 2                     # or [0, 2] (between), or "any"
 one_sided = false             # rotations only for this piece
 
@@ -752,6 +753,11 @@ Coordinates: y grows downwards everywhere; [0, 0] is the top left.
            right (k = 0), below left (1), below right (2)
   trig     [x, y, k]: the edge from point [x, y] right (0), down left (1),
            down right (2)
+  sphere   [x, y, z] with x + y + z even; a layer's picture has a sphere
+           every other column, a line shifted by one from the last, and
+           a sphere of layer z + 1 rests on four of layer z
+  prism    [x, y, 2z + k]: the prism over triangle [x, y, k] in layer z;
+           a layer's picture is a picture of triangles
 The buttons above the editor load a small example on each grid.
 Piece sets: monominoes, dominoes, trominoes, tetrominoes, pentominoes,
 hexominoes, soma, pentacubes, and on the other grids as the server
