@@ -67,6 +67,18 @@ pub fn entries() -> &'static [CatalogEntry] {
 /// published), and what it is.
 pub fn listing() -> Vec<String> {
     let mut out = Vec::new();
+    let totals = |e: &CatalogEntry| {
+        e.known
+            .total
+            .map_or(String::new(), |t| format!(" ({t} in all)"))
+    };
+    let name_w = entries().iter().map(|e| e.name.len()).max().unwrap_or(0);
+    let unique_w = entries()
+        .iter()
+        .map(|e| e.known.unique.to_string().len())
+        .max()
+        .unwrap_or(0);
+    let total_w = entries().iter().map(|e| totals(e).len()).max().unwrap_or(0);
     for grid in PolyGrid::ALL {
         let of: Vec<&CatalogEntry> = entries().iter().filter(|e| e.grid == grid).collect();
         if of.is_empty() {
@@ -79,13 +91,12 @@ pub fn listing() -> Vec<String> {
             crate::puzzle::counted(of.len() as u64, "puzzle", "puzzles")
         ));
         for e in of {
-            let total = e
-                .known
-                .total
-                .map_or(String::new(), |t| format!(" ({t} in all)"));
             out.push(format!(
-                "  {:30} {:>9} unique{total:16}  {}",
-                e.name, e.known.unique, e.about
+                "  {:name_w$} {:>unique_w$} unique{:total_w$}  {}",
+                e.name,
+                e.known.unique,
+                totals(e),
+                e.about
             ));
         }
     }
