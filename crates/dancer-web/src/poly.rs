@@ -15,7 +15,7 @@ use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use dancer_poly::grid::PolyGrid;
-use dancer_poly::model::{cell_record, colour_numbers, Live, Model, Options};
+use dancer_poly::model::{colour_numbers, Live, Model, Options};
 use dancer_poly::render::{self, Style, Tiling};
 use dancer_poly::{catalog, PolyError, PolyPuzzle};
 use serde::Deserialize;
@@ -124,7 +124,7 @@ pub struct TomlReq {
 }
 
 fn cell_json(p: &PolyPuzzle, c: [i32; 3]) -> Value {
-    json!(cell_record(p.grid(), c))
+    json!(p.grid().record_cell(c))
 }
 
 /// A picture's input on the puzzle's grid.

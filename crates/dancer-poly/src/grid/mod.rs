@@ -238,6 +238,18 @@ impl PolyGrid {
         self.lattice_dim() as u8
     }
 
+    /// A cell as records (NDJSON, the web's JSON) write it: `[x, y]` on
+    /// the grids of the plane with one kind of cell (squares, hexagons),
+    /// `[x, y, k]` where the third coordinate tells cells apart (a
+    /// triangle's up or down, an edge's direction), all three in space.
+    pub fn record_cell(self, c: Cell) -> Vec<i32> {
+        if self.dim() == 2 && kinds(self).len() == 1 {
+            vec![c[0], c[1]]
+        } else {
+            c.to_vec()
+        }
+    }
+
     /// Whether the cells are the edges of a grid of faces (sticks, twigs,
     /// trigs).
     pub fn is_edge_grid(self) -> bool {

@@ -47,7 +47,7 @@ use std::sync::Arc;
 mod output;
 mod search;
 
-pub use output::{cell_record, colour_numbers};
+pub use output::colour_numbers;
 
 /// A piece placed on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -2,13 +2,13 @@
 //! per placement with its legend), a picture's input ([`Tiling`]).
 
 use super::{Counts, Model};
-use crate::grid::{Cell, PolyGrid};
+use crate::grid::Cell;
 use crate::render::Tiling;
 use dancer_formats::ndjson::{PiecePlacement, PolyRecord};
 
 impl Model {
     /// A solution as an NDJSON record: each placement's piece and cells
-    /// (as [`cell_record`] writes them). `number` is 1-based.
+    /// (as [`crate::grid::PolyGrid::record_cell`] writes them). `number` is 1-based.
     pub fn solution_record(&self, number: u64, sol: &[usize]) -> PolyRecord {
         let board = &self.puzzle.board;
         let placements = sol
@@ -18,7 +18,7 @@ impl Model {
                 let cells = pl
                     .cells
                     .iter()
-                    .map(|&c| cell_record(board.grid, board.cells[c]))
+                    .map(|&c| board.grid.record_cell(board.cells[c]))
                     .collect();
                 PiecePlacement {
                     piece: self.puzzle.pieces[pl.piece].name.clone(),
@@ -336,16 +336,4 @@ pub fn colour_numbers(types: &[usize], n_types: usize) -> Vec<u32> {
             }
         })
         .collect()
-}
-
-/// A cell of `grid` as the records write it: `[x, y]` on the grids of the
-/// plane with one kind of cell (squares, hexagons), `[x, y, k]` where the
-/// third coordinate tells cells apart (a triangle's up or down, an edge's
-/// direction), `[x, y, z]` in space.
-pub fn cell_record(grid: PolyGrid, c: Cell) -> Vec<i32> {
-    if grid.dim() == 2 && crate::grid::kinds(grid).len() == 1 {
-        vec![c[0], c[1]]
-    } else {
-        c.to_vec()
-    }
 }

@@ -28,7 +28,7 @@
 
 use super::{is_chiral, lookup, one_sided, Names, Shape};
 use crate::geometry::Cell;
-use crate::grid::{enumerate, kinds, PolyGrid};
+use crate::grid::{enumerate, PolyGrid};
 use dancer_formats::ndjson::PieceRecord;
 
 /// The grids of `GRID-N`, by the ending of their pieces' name.
@@ -50,8 +50,9 @@ pub enum PiecesError {
     /// Neither a named set nor `GRID-N`.
     #[error("unknown piece set {name:?} ({})", known())]
     Unknown { name: String },
-    /// `GRID-N` with `N` 0 or past the grid's [`size_limit`].
-    #[error("{spec}: pieces of {size} cells are not listed: from 1 to {limit} on the {grid} grid")]
+    /// `GRID-N` with `N` 0 or past the grid's [`size_limit`] (`size` is
+    /// `usize::MAX` for an `N` too large to read).
+    #[error("{spec}: pieces of {} cells are not listed: from 1 to {limit} on the {grid} grid", spec.rsplit('-').next().unwrap_or_default())]
     Size {
         spec: String,
         grid: &'static str,
@@ -96,7 +97,10 @@ pub fn family_name(grid: PolyGrid, count: usize) -> String {
 pub fn parse_family(spec: &str) -> Option<Result<(PolyGrid, usize), PiecesError>> {
     let (word, n) = spec.rsplit_once('-')?;
     let &(_, grid) = FAMILIES.iter().find(|f| f.0 == word)?;
-    let size: usize = n.parse().ok()?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let size: usize = n.parse().unwrap_or(usize::MAX);
     let limit = size_limit(grid);
     Some(if (1..=limit).contains(&size) {
         Ok((grid, size))
@@ -115,13 +119,6 @@ fn too_large(spec: &str, grid: PolyGrid, size: usize) -> PiecesError {
     }
 }
 
-/// A cell as the records give it: `[x, y]` on a grid with one kind of cell
-/// in the plane, else all three coordinates.
-pub fn record_cell(grid: PolyGrid, cell: Cell) -> Vec<i32> {
-    let planar = grid.lattice_dim() == 2 && kinds(grid).len() == 1;
-    cell[..if planar { 2 } else { 3 }].to_vec()
-}
-
 /// A piece's record, numbered from 1.
 fn record(grid: PolyGrid, index: usize, cells: &[Cell], name: Option<String>) -> PieceRecord {
     let all = grid.symmetries();
@@ -131,7 +128,7 @@ fn record(grid: PolyGrid, index: usize, cells: &[Cell], name: Option<String>) ->
         grid: grid.name().to_string(),
         size: cells.len(),
         name,
-        cells: cells.iter().map(|&c| record_cell(grid, c)).collect(),
+        cells: cells.iter().map(|&c| grid.record_cell(c)).collect(),
         symmetries: all.len() / orientations,
         chiral: is_chiral(grid, cells),
     }

@@ -50,9 +50,7 @@ mod tri;
 mod tests;
 
 pub use edges::from_puzzler;
-pub use list::{
-    family_name, list, parse_family, record_cell, records, size_limit, PiecesError, FAMILIES,
-};
+pub use list::{family_name, list, parse_family, records, size_limit, PiecesError, FAMILIES};
 pub use square::{
     dominoes, hexominoes, monominoes, pentacubes, pentominoes, soma, tetrominoes, trominoes,
 };

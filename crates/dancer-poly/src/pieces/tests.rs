@@ -425,6 +425,24 @@ fn lists_refuse_what_they_cannot_make() {
     let e = records("hex-11", false).unwrap_err().to_string();
     let says = "hex-11: pieces of 11 cells are not listed: from 1 to 10 on the hexagon grid";
     assert_eq!(e, says);
+    // an N too large for any number says so, as written
+    let huge = "sphere-99999999999999999999999";
+    let e = records(huge, false).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            PiecesError::Size {
+                size: usize::MAX,
+                limit: 6,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        format!("{huge}: pieces of 99999999999999999999999 cells are not listed: from 1 to 6 on the sphere grid")
+    );
     assert!(list(PolyGrid::Trig, 8, false).is_err());
     assert_eq!(family_name(PolyGrid::Hexagon, 2), "polyhexes");
     assert_eq!(family_name(PolyGrid::Square, 1), "polyomino");
