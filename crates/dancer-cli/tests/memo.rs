@@ -406,6 +406,22 @@ fn auto_counts_with_memos_where_it_pays() {
     }
 }
 
+/// `auto` counts the polyhexes of 1 to 4 cells in a 4x10 parallelogram
+/// with memos, though its bound on the count is thousands of times the
+/// engines' time: the bound is near enough that the count is tried, and
+/// the trial finishes (`memo::choose`). The count is Polyform Puzzler's.
+#[test]
+fn auto_counts_the_polyhexes_in_4x10_with_memos() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let o = run(d, &["poly", "export", "polyhex-1234-4x10"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let f = write(d, "4x10.dlx", &stdout(&o));
+    let o = run(d, &["solve", "--count", &f]);
+    assert_eq!(stdout(&o), "3665348\n", "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("memo: "), "{}", stderr(&o));
+}
+
 /// `--memo --shard K/N` writes parts that `dancer merge` adds up exactly,
 /// beyond 64 bits too, in text and JSON; a missing part is named.
 #[test]

@@ -229,13 +229,46 @@ pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
     }
 }
 
+/// The engines of `costs` weighed again with `probes` probes each (the
+/// same seed): a closer look where much hangs on them. Knuth's estimate
+/// of a packing's tree has a long tail, and a few probes mostly miss it:
+/// 32 probes put the bitset engine's tree of the polyhexes of 1 to 4
+/// cells in a 4x10 parallelogram at 60 million nodes, 2,048 at 430
+/// million, and it has 450 million. `memo::choose` uses it before it
+/// tries a memoized count.
+pub fn reweigh(problem: &Problem, costs: &[Costed], probes: usize) -> Vec<Costed> {
+    let shape = ProblemShape::of(problem);
+    costs
+        .iter()
+        .filter_map(|c| {
+            let tree = match c.engine {
+                EngineKind::Bitset => super::bitset::estimate(problem, probes, SEED).ok(),
+                EngineKind::BitMrv => super::bitmrv::BitMrv::new(problem)
+                    .ok()
+                    .map(|mut m| m.estimate(probes, SEED)),
+                EngineKind::Dlx => super::dlx::Dlx::new(problem)
+                    .ok()
+                    .map(|mut d| d.estimate(probes, SEED)),
+                _ => super::bitmrv::BitMrv::with_ties(problem, super::bitmrv::Ties::Knuth)
+                    .ok()
+                    .map(|mut m| m.estimate(probes, SEED)),
+            }?;
+            Some(Costed {
+                engine: c.engine,
+                tree,
+                nanos: shape.nanos(c.engine, tree.nodes, tree.updates),
+            })
+        })
+        .collect()
+}
+
 /// `auto`'s probes of each engine's tree: a first round of this many
 /// (fewer are not enough: Knuth's estimate has a long tail, and 8 probes
 /// put the bitset engine's tree of Scott's pentomino problem at a
 /// hundredth of its size, with an error that looked small)...
 const PROBES_FIRST: usize = 32;
 /// ... then four times as many a round, up to this many.
-const PROBES_MAX: usize = 2048;
+pub const PROBES_MAX: usize = 2048;
 
 /// Whether the estimates cannot tell two engines apart: their predicted
 /// times differ by less than twice the error of the estimates (relative

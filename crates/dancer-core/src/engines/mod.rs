@@ -60,8 +60,8 @@ mod watch;
 
 pub use api::{DescendError, Engine, EngineError, Event, Unsupported, CANCEL_INTERVAL, STOP};
 pub use choose::{
-    auto_costs, bitset_setup_nanos, choose_engine, choose_from, links_engine, too_close, Costed,
-    ProblemShape,
+    auto_costs, bitset_setup_nanos, choose_engine, choose_from, links_engine, reweigh, too_close,
+    Costed, ProblemShape, PROBES_MAX,
 };
 pub use kind::{EngineKind, UnknownEngine};
 pub use watch::{watch, Watched, Watcher};

@@ -80,7 +80,10 @@
 //! show how far it is. One thread: threads with caches of their own would
 //! solve the same sub-problems again, and one shared cache would be
 //! locked at every node. No checkpoints: the state of a count is its
-//! cache. [`pays`] is `auto`'s rule for counting with memos.
+//! cache. [`pays`] is `auto`'s rule for counting with memos: a bound
+//! on the count's work (every state of the front), or where the bound
+//! is near the engines' time, a trial of the count within a budget of
+//! nodes (`choose.rs`).
 //!
 //! ## Multiplicities
 //!

@@ -114,6 +114,10 @@ pub(super) struct Search<'a, 'w> {
     pub(super) held: usize,
     /// Set (with `cancelled`) when `held` alone passed the cap.
     pub(super) overflow: Option<usize>,
+    /// Stop (with `cancelled`) once the count's work, on the model of
+    /// `choose.rs` (nanoseconds per sub-problem and per option tried),
+    /// passes this: `auto`'s trial of the count (infinite otherwise).
+    pub(super) budget_nanos: f64,
 }
 
 impl<'a, 'w> Search<'a, 'w> {
@@ -136,6 +140,7 @@ impl<'a, 'w> Search<'a, 'w> {
             check: opts.check,
             held: 0,
             overflow: None,
+            budget_nanos: f64::INFINITY,
         }
     }
 
@@ -267,6 +272,9 @@ impl<'a, 'w> Search<'a, 'w> {
                 if c.load(Ordering::Relaxed) {
                     self.cancelled = true;
                 }
+            }
+            if super::choose::work_nanos(&self.stats) > self.budget_nanos {
+                self.cancelled = true;
             }
             if let Some(pr) = &self.progress {
                 pr.nodes.store(self.stats.nodes, Ordering::Relaxed);
