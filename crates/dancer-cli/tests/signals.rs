@@ -529,3 +529,31 @@ fn a_sudoku_count_of_endless_solutions_stops_on_a_signal() {
         }
     }
 }
+
+/// A signal while `auto` tries a memoized count (before it knows whether
+/// the count pays, `memo::choose`) stops the run as any other: the trial
+/// holds the run's cancel flag, and the run exits 130 with its summary.
+#[test]
+fn a_signal_while_auto_tries_the_count_stops_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let exported = dancer()
+        .args(["poly", "export", "polyhex-1234-5x8"])
+        .output()
+        .unwrap();
+    assert!(exported.status.success());
+    let problem = dir.path().join("5x8.dlx");
+    std::fs::write(&problem, &exported.stdout).unwrap();
+    let started = Instant::now();
+    let mut child = start(["solve".as_ref(), "--count".as_ref(), problem.as_os_str()]);
+    // the probes take a fraction of a second, the trial seconds (tens
+    // unoptimised); the signal comes in the trial or the count after it
+    std::thread::sleep(Duration::from_millis(1500));
+    kill(&child, "INT");
+    let (status, out, err) = finish(&mut child);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("(interrupted: incomplete)"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.lines().count() <= 1, "{out}");
+    // a count of the whole takes far longer than the test waited
+    assert!(started.elapsed() < Duration::from_secs(60));
+}

@@ -160,7 +160,14 @@ impl RunOptions {
         }
         let mut chosen = None;
         if self.auto_may_memo() {
-            match dancer_core::memo::choose(problem) {
+            // a trial of the count runs with the memory and the cancel
+            // flag the count would have
+            let trial = dancer_core::memo::MemoOptions {
+                memory: usize::try_from(memo_memory(self.memo_memory)?).unwrap_or(usize::MAX),
+                cancel: self.cancel.clone(),
+                ..Default::default()
+            };
+            match dancer_core::memo::choose(problem, &trial) {
                 CountWith::Memo => return self.memo_run(false).map(RunPlan::Memo),
                 CountWith::Engine(e) => chosen = Some(e),
             }

@@ -101,15 +101,17 @@ pub enum CountWith {
 /// off the families the engines win, whose bounds are thousands of times
 /// their time or more (Langford pairs 3,300 and more, queens and
 /// pentomino boards millions; the polyhexes that go to memos 300 to
-/// 1,000).
-pub fn choose(problem: &Problem) -> CountWith {
+/// 1,000). The trial runs with `trial`'s memory and cancel flag, those of
+/// the run to come: a run stopped (Ctrl-C) while its count is tried stops
+/// the trial too, and then goes to an engine that stops at once.
+pub fn choose(problem: &Problem, trial: &super::MemoOptions) -> CountWith {
     let costs = crate::engines::auto_costs(problem);
     let best = fastest(&costs);
     // the bound (the counter's orders) is worked out only for a search
     // long enough for it to matter
     if best > MEMO_FROM_NANOS {
         if let Some(bound) = bound_nanos(problem) {
-            if bound < best || near(problem, &costs, bound) {
+            if bound < best || near(problem, &costs, bound, trial) {
                 return CountWith::Memo;
             }
         }
@@ -124,7 +126,12 @@ fn fastest(costs: &[crate::engines::Costed]) -> f64 {
 
 /// Whether the bound is near enough the engines' time, weighed again, for
 /// the count to be tried, and the trial finishes within its budget.
-fn near(problem: &Problem, costs: &[crate::engines::Costed], bound: f64) -> bool {
+fn near(
+    problem: &Problem,
+    costs: &[crate::engines::Costed],
+    bound: f64,
+    trial: &super::MemoOptions,
+) -> bool {
     // a bound more than 2^16 times the first estimate is not weighed
     // again: 2,048 probes have never raised a packing's estimate that much
     if bound > TRIAL_GATE * 32.0 * fastest(costs) {
@@ -138,17 +145,18 @@ fn near(problem: &Problem, costs: &[crate::engines::Costed], bound: f64) -> bool
     if !(best > MEMO_FROM_NANOS && bound < TRIAL_GATE * best) {
         return false;
     }
-    let Ok(plan) = super::plan::Plan::new(problem, super::default_memory()) else {
+    let Ok(plan) = super::plan::Plan::new(problem, trial.memory) else {
         return false;
     };
     let opts = super::MemoOptions {
-        memory: super::default_memory(),
+        memory: trial.memory,
+        cancel: trial.cancel.clone(),
         ..Default::default()
     };
-    let mut trial = super::search::Search::new(&plan, &opts, None);
-    trial.budget_nanos = best / TRIAL_SHARE;
-    trial.run();
-    !trial.cancelled
+    let mut search = super::search::Search::new(&plan, &opts, None);
+    search.budget_nanos = best / TRIAL_SHARE;
+    search.run();
+    !search.cancelled
 }
 
 /// The counter's work on the model of [`NANOS_PER_NODE`] and
@@ -175,5 +183,9 @@ pub(super) const MEMO_FROM_NANOS: f64 = 2e7;
 /// bound on the memoized count ([`bound_nanos`]) is below that, or near
 /// it and a trial of the count finishes within a quarter of it.
 pub fn pays(problem: &Problem) -> bool {
-    choose(problem) == CountWith::Memo
+    let trial = super::MemoOptions {
+        memory: super::default_memory(),
+        ..Default::default()
+    };
+    choose(problem, &trial) == CountWith::Memo
 }
