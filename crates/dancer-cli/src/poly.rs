@@ -5,12 +5,14 @@ use crate::output::{Found, Out};
 use anyhow::{bail, Context, Result};
 use clap::{ArgGroup, Args, Subcommand};
 use dancer_core::words::plural;
+use dancer_core::EngineKind;
 use dancer_formats::out_file::{OutFile, OutKind, OutSet};
 use dancer_poly::grid::{picture, PolyGrid};
 use dancer_poly::model::{Model, Options};
 use dancer_poly::pictures::{Drawing, PictureFormat, Pictures, CELL_SIZES};
 use dancer_poly::run::{PuzzleSource, ShowAs, Shown, SolveRun};
 use dancer_poly::{catalog, pieces, PolyError, PolyPuzzle};
+use dancer_runs::plan::{MemoRun, RunOptions, RunPlan};
 use std::path::{Path, PathBuf};
 
 /// `dancer poly solve --help`: the output, the coordinates and the records.
@@ -272,8 +274,8 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let source = PuzzleSource::of(&args.puzzle);
     let [sheet, zdd] = outputs(&args, &source)?;
     let model = Model::new(load(&args.puzzle)?)?;
-    if args.memo {
-        return solve_memo(&args, zdd.as_ref(), &model, out);
+    if let Some(memo) = memo_plan(&args, &model)? {
+        return solve_memo(&args, zdd.as_ref(), &model, &memo, out);
     }
     for dir in [&args.svg, &args.png].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -320,29 +322,50 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     })
 }
 
-/// `poly solve --memo`: every solution counted with memos (symmetric ones
+/// Whether the solutions are counted with memos, and how: asked for
+/// (`--memo`), or chosen as `dancer solve --count` chooses them, when a
+/// plain count of every solution is asked (no `--unique`, `--limit`,
+/// pictures or engine) and the count pays (`memo::choose`, on the cover
+/// without symmetry breaking, the one the memos count).
+fn memo_plan(args: &SolveArgs, model: &Model) -> Result<Option<MemoRun>> {
+    let plain = args.count
+        && !args.unique
+        && args.limit.is_none()
+        && args.svg.is_none()
+        && args.png.is_none()
+        && args.sheet.is_none()
+        && args.engine.engine == EngineKind::Auto;
+    if !args.memo && !plain {
+        return Ok(None);
+    }
+    let asked = RunOptions {
+        engine: args.engine.engine,
+        count: true,
+        memo: args.memo,
+        memo_memory: args.memo_memory,
+        cancel: Some(crate::interrupt::cancel_flag()),
+        ..Default::default()
+    };
+    let planned = asked.plan(&model.cover(false).problem);
+    Ok(
+        match planned.map_err(|e| crate::solve::plan_error(e, None))? {
+            RunPlan::Memo(memo) => Some(memo),
+            RunPlan::Search(_) => None,
+        },
+    )
+}
+
+/// `poly solve --count` with memos: every solution counted (symmetric ones
 /// included: no symmetry breaking), through the one run plan.
 fn solve_memo(
     args: &SolveArgs,
     zdd: Option<&OutFile>,
     model: &Model,
+    memo: &MemoRun,
     out: &mut Out,
 ) -> Result<Found> {
     let cover = model.cover(false);
-    let asked = dancer_runs::plan::RunOptions {
-        engine: args.engine.engine,
-        count: true,
-        memo: true,
-        memo_memory: args.memo_memory,
-        cancel: Some(crate::interrupt::cancel_flag()),
-        ..Default::default()
-    };
-    let planned = asked.plan(&cover.problem);
-    let memo = match planned.map_err(|e| crate::solve::plan_error(e, None))? {
-        dancer_runs::plan::RunPlan::Memo(memo) => memo,
-        dancer_runs::plan::RunPlan::Search(_) => unreachable!("memos were asked for"),
-    };
-    let r = crate::solve::memo_count(&cover.problem, &memo, zdd, true)?;
+    let r = crate::solve::memo_count(&cover.problem, memo, zdd, true)?;
     if args.json.json {
         out.record(&model.memo_record(&r))?;
     } else {

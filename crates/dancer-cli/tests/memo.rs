@@ -422,6 +422,28 @@ fn auto_counts_the_polyhexes_in_4x10_with_memos() {
     assert!(stderr(&o).starts_with("memo: "), "{}", stderr(&o));
 }
 
+/// `dancer poly solve --count` chooses memos as `dancer solve --count`
+/// does: the polyhexes in 4x10 counted with them (every solution, the
+/// total of the catalogue's count), the pentominoes in 6x10 searched; with
+/// `--unique` the search counts classes, as always.
+#[test]
+fn poly_counts_choose_memos_as_solve_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let o = run(d, &["poly", "solve", "polyhex-1234-4x10", "--count"]);
+    assert_eq!(stdout(&o), "7330696\n", "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("memo: "), "{}", stderr(&o));
+    let o = run(d, &["poly", "solve", "pentomino-6x10", "--count"]);
+    assert_eq!(stdout(&o), "9356\n", "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("pentomino-6x10: 9356 solutions, 2339 unique"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(d, &["poly", "solve", "tetrahex-4x7", "--count", "--unique"]);
+    assert_eq!(stdout(&o), "9\n", "{}", stderr(&o));
+}
+
 /// `--memo --shard K/N` writes parts that `dancer merge` adds up exactly,
 /// beyond 64 bits too, in text and JSON; a missing part is named.
 #[test]

@@ -5,8 +5,11 @@
 //! Items: every board cell (primary), and for each piece type one primary
 //! item, to be covered as many times as the piece is to be used: exactly
 //! once, exactly `k` times, or between `a` and `b` times (multiplicities, as
-//! in Knuth's DLX3); none when any number may be used, or when there is one
-//! piece type only (then the board's cells alone say when it is full).
+//! in Knuth's DLX3); a secondary item for a piece used at most once (as
+//! Knuth writes a piece that may be left out: the same solutions, and the
+//! search never branches on it); none when any number may be used, or when
+//! there is one piece type only (then the board's cells alone say when it
+//! is full).
 //! Options: every placement of every piece (each orientation its group
 //! allows, at every position where it fits). Copies of a piece are never
 //! numbered, so identical pieces are never told apart and nothing is
@@ -442,11 +445,18 @@ impl Model {
         let mut piece_item = vec![usize::MAX; self.puzzle.pieces.len()];
         for (pi, p) in self.puzzle.pieces.iter().enumerate() {
             match self.copies[pi] {
-                None | Some((_, 0)) => {}
+                None | Some((_, 0)) | Some((0, 1)) => {}
                 Some((1, 1)) => piece_item[pi] = b.primary(&p.name).expect("fresh"),
                 Some((lo, hi)) => {
                     piece_item[pi] = b.primary_bounded(&p.name, lo, hi).expect("fresh")
                 }
+            }
+        }
+        // a piece used at most once is a secondary item, as Knuth writes
+        // such pieces: the same solutions, and no search branches on it
+        for (pi, p) in self.puzzle.pieces.iter().enumerate() {
+            if self.copies[pi] == Some((0, 1)) {
+                piece_item[pi] = b.secondary(&p.name).expect("fresh");
             }
         }
         let crossing_ids: Vec<usize> = self
