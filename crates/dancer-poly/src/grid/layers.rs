@@ -15,34 +15,8 @@
 //! position that is none (on the sphere grid) by a space, and trailing
 //! blanks cut. Reading it back gives the same cells.
 
+use super::picture::{is_blank, PictureError};
 use std::collections::HashMap;
-use std::fmt;
-
-/// A character of a layer picture that is no cell of the grid: where it
-/// is, from 1, in characters, within its layer's text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LayerError {
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for LayerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.message
-        )
-    }
-}
-
-impl std::error::Error for LayerError {}
-
-/// Whether a character of a picture is no cell.
-fn is_blank(ch: char) -> bool {
-    ch == ' ' || ch == '.'
-}
 
 /// The cells of one layer's picture: `cell_at([c, y, z])` for each
 /// character that is not blank (`None`: not a cell of the grid, the error
@@ -52,14 +26,14 @@ pub(crate) fn read(
     z: i32,
     cell_at: impl Fn([i32; 3]) -> Option<[i32; 3]>,
     why_not: &str,
-) -> Result<Vec<([i32; 3], char)>, LayerError> {
+) -> Result<Vec<([i32; 3], char)>, PictureError> {
     let mut out = Vec::new();
     for (y, line) in text.lines().enumerate() {
         for (c, ch) in line.chars().enumerate() {
-            let at = |message: String| LayerError {
+            let at = |what: String| PictureError {
                 line: y + 1,
                 column: c + 1,
-                message,
+                what,
             };
             if ch == '\t' {
                 return Err(at(

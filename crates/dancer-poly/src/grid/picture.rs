@@ -109,11 +109,7 @@ pub fn read_marked(grid: PolyGrid, text: &str) -> Result<Vec<(Cell, char)>, Pict
         _ => None,
     };
     if let Some(cells) = layer {
-        return cells.map_err(|e| PictureError {
-            line: e.line,
-            column: e.column,
-            what: e.message,
-        });
+        return cells;
     }
     let mut out = Vec::new();
     // hexagons: the parity of the first cell's column plus line

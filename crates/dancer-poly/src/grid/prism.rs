@@ -65,7 +65,8 @@
 //! count). A BurrTools box of height `h` can take line `h - 1 - y` instead
 //! of `-y`: that is the lattice translation by `h - 1` lines, `X` staying.
 
-use super::layers::{self, LayerError};
+use super::layers;
+use super::picture::PictureError;
 use super::tri::{hex_group, triangle_at, triangle_neighbours, triangle_point};
 use super::{generate, Cell, GridSymmetry, Point};
 
@@ -154,7 +155,7 @@ fn position(cell: Cell) -> [i32; 3] {
 
 /// The prisms of layer `z`'s picture, each with its character (see the
 /// module documentation); an error says where a tab stands.
-pub fn read_layer(text: &str, z: i32) -> Result<Vec<(Cell, char)>, LayerError> {
+pub fn read_layer(text: &str, z: i32) -> Result<Vec<(Cell, char)>, PictureError> {
     layers::read(text, z, |p| Some(at_position(p)), "")
 }
 

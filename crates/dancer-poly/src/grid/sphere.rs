@@ -67,7 +67,8 @@
 //! reflection, which changes no count; `-y` keeps the sum's parity, where
 //! `height - 1 - y` would not for an even height.
 
-use super::layers::{self, LayerError};
+use super::layers;
+use super::picture::PictureError;
 use super::Cell;
 
 /// The 12 steps to a sphere's neighbours.
@@ -146,7 +147,7 @@ pub fn to_burrtools(cell: Cell) -> [i32; 3] {
 /// The spheres of layer `z`'s picture, each with its character (see the
 /// module documentation); an error says where a character stands that is
 /// no sphere.
-pub fn read_layer(text: &str, z: i32) -> Result<Vec<(Cell, char)>, LayerError> {
+pub fn read_layer(text: &str, z: i32) -> Result<Vec<(Cell, char)>, PictureError> {
     layers::read(
         text,
         z,

@@ -428,7 +428,7 @@ const PYRAMID: [&str; 3] = [
     ". . .\n . .\n. N .\n . .\n. . .",
 ];
 
-fn read_all(grid: PolyGrid, layers: &[String]) -> Result<Vec<(Cell, char)>, layers::LayerError> {
+fn read_all(grid: PolyGrid, layers: &[String]) -> Result<Vec<(Cell, char)>, picture::PictureError> {
     let mut out = Vec::new();
     for (z, text) in layers.iter().enumerate() {
         out.extend(match grid {
@@ -529,6 +529,6 @@ fn layer_errors_say_where() {
     assert_eq!(sphere::read_layer("A", 1).unwrap_err().column, 1);
     let e = prism::read_layer("AB\n \tC", 0).unwrap_err();
     assert_eq!((e.line, e.column), (2, 2));
-    assert!(e.message.contains("tab"));
+    assert!(e.what.contains("tab"));
     assert_eq!(prism::read_layer(". .\n\n", 4).unwrap(), []);
 }

@@ -429,7 +429,7 @@ fn layer_cells(grid: PolyGrid, layers: &[String]) -> Result<Vec<Cell>, String> {
     let mut cells = Vec::new();
     for (z, l) in layers.iter().enumerate() {
         let l = l.trim_matches('\n');
-        let fault = |e: crate::grid::layers::LayerError| {
+        let fault = |e: crate::grid::picture::PictureError| {
             format!("layer {} is a picture with a fault at {e}", z + 1)
         };
         match grid {
