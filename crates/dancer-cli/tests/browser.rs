@@ -104,7 +104,8 @@ fn the_web_app_in_a_real_browser() {
         }
         if Instant::now() > deadline {
             let _ = server.kill();
-            panic!("dancer serve did not stop within 10 s of SIGINT");
+            let said = rest.join().unwrap_or_default();
+            panic!("dancer serve did not stop within 10 s of SIGINT; it said:\n{said}");
         }
         std::thread::sleep(Duration::from_millis(50));
     };

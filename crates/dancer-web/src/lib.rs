@@ -357,23 +357,33 @@ impl Server {
 
     /// Serves until `shutdown` completes; then refuses new work, cancels
     /// the running jobs and work, and waits for the connections to close
-    /// (an event stream ends with its job).
+    /// (an event stream ends with its job), for [`SHUTDOWN_GRACE`] at most:
+    /// work that does not watch its cancel flag (a check, a picture) or a
+    /// client that keeps its connection open does not hold the stop up.
     pub async fn run(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
         let state = self.state.clone();
         let router = app(self.state);
+        let stopped = Arc::new(tokio::sync::Notify::new());
+        let told = stopped.clone();
         let stop = async move {
             shutdown.await;
             state.stop();
+            told.notify_one();
         };
         // each request knows the address its connection reached (the
         // Host check of a server bound to all addresses)
         let service = router.into_make_service_with_connect_info::<guard::Reached>();
-        axum::serve(self.listener, service)
-            .with_graceful_shutdown(stop)
-            .await
+        let serving = axum::serve(self.listener, service).with_graceful_shutdown(stop);
+        tokio::select! {
+            r = serving => r,
+            () = async {
+                stopped.notified().await;
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } => Ok(()),
+        }
     }
 }
 
@@ -399,6 +409,10 @@ pub enum ServeError {
     Failed(#[source] std::io::Error),
 }
 
+/// How long a stopping server waits for its connections to close and its
+/// work to end before it ends anyway.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
+
 /// Serves `config` on a runtime of its own, blocking, until `stop` is set
 /// (polled ten times a second): `started` is told the server once it
 /// listens, `stopping` when the flag is seen; then the server refuses new
@@ -419,7 +433,7 @@ pub fn run_until(
         .thread_name("dancer-serve")
         .build()
         .map_err(ServeError::Threads)?;
-    rt.block_on(async move {
+    let served = rt.block_on(async move {
         let (bind, port) = (config.bind, config.port);
         let server = self::bind(config)
             .await
@@ -432,7 +446,10 @@ pub fn run_until(
             stopping();
         };
         server.run(shutdown).await.map_err(ServeError::Failed)
-    })
+    });
+    // blocking work still running (it was told to stop) is not waited for
+    rt.shutdown_timeout(Duration::from_secs(1));
+    served
 }
 
 /// Binds and serves until `shutdown` completes.
