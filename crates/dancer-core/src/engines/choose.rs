@@ -185,15 +185,7 @@ pub fn auto_costs(problem: &Problem) -> Vec<Costed> {
             })
         };
         if proxy.is_none_or(|c| 2.0 * c.nanos < best && (small || worth(&c))) {
-            let own = match linked {
-                EngineKind::Dlx => super::dlx::Dlx::new(problem)
-                    .ok()
-                    .map(|mut d| d.estimate(probes, SEED)),
-                _ => super::bitmrv::BitMrv::with_ties(problem, super::bitmrv::Ties::Knuth)
-                    .ok()
-                    .map(|mut m| m.estimate(probes, SEED)),
-            };
-            if let Some(est) = own {
+            if let Some(est) = tree_of(problem, linked, probes) {
                 out.push(costed(linked, est));
             }
         }
@@ -241,18 +233,7 @@ pub fn reweigh(problem: &Problem, costs: &[Costed], probes: usize) -> Vec<Costed
     costs
         .iter()
         .filter_map(|c| {
-            let tree = match c.engine {
-                EngineKind::Bitset => super::bitset::estimate(problem, probes, SEED).ok(),
-                EngineKind::BitMrv => super::bitmrv::BitMrv::new(problem)
-                    .ok()
-                    .map(|mut m| m.estimate(probes, SEED)),
-                EngineKind::Dlx => super::dlx::Dlx::new(problem)
-                    .ok()
-                    .map(|mut d| d.estimate(probes, SEED)),
-                _ => super::bitmrv::BitMrv::with_ties(problem, super::bitmrv::Ties::Knuth)
-                    .ok()
-                    .map(|mut m| m.estimate(probes, SEED)),
-            }?;
+            let tree = tree_of(problem, c.engine, probes)?;
             Some(Costed {
                 engine: c.engine,
                 tree,
@@ -260,6 +241,24 @@ pub fn reweigh(problem: &Problem, costs: &[Costed], probes: usize) -> Vec<Costed
             })
         })
         .collect()
+}
+
+/// `engine`'s tree of `problem` estimated with `probes` probes (the
+/// seed fixed); the multiplicities' linked engine on bitmrv with Knuth's
+/// ties, its branching order.
+fn tree_of(problem: &Problem, engine: EngineKind, probes: usize) -> Option<crate::Estimate> {
+    match engine {
+        EngineKind::Bitset => super::bitset::estimate(problem, probes, SEED).ok(),
+        EngineKind::BitMrv => super::bitmrv::BitMrv::new(problem)
+            .ok()
+            .map(|mut m| m.estimate(probes, SEED)),
+        EngineKind::Dlx => super::dlx::Dlx::new(problem)
+            .ok()
+            .map(|mut d| d.estimate(probes, SEED)),
+        _ => super::bitmrv::BitMrv::with_ties(problem, super::bitmrv::Ties::Knuth)
+            .ok()
+            .map(|mut m| m.estimate(probes, SEED)),
+    }
 }
 
 /// `auto`'s probes of each engine's tree: a first round of this many

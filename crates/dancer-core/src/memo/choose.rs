@@ -5,11 +5,7 @@ use super::plan::{best_order, spans};
 use crate::problem::Problem;
 use rustc_hash::FxHashSet;
 
-/// Nanoseconds the counter takes at most per sub-problem it solves, and
-/// per option it tries (measured on the domino boards and the 6x10
-/// pentominoes, with room to spare).
-pub(super) const NANOS_PER_NODE: f64 = 1000.0;
-pub(super) const NANOS_PER_OPTION: f64 = 100.0;
+use super::{NANOS_PER_NODE, NANOS_PER_OPTION};
 
 /// A bound on the nanoseconds a memoized count of `problem` takes, with
 /// the order the plan (`plan.rs`) would choose: at each position at most as many
@@ -84,10 +80,10 @@ pub enum CountWith {
 ///
 /// - the bound ([`bound_nanos`]) is below the fastest engine's estimate:
 ///   the count certainly pays; or
-/// - the bound is within [`TRIAL_GATE`] (2^11) of that estimate weighed
+/// - the bound is within `TRIAL_GATE` (2^11) of that estimate weighed
 ///   again with 2,048 probes ([`crate::engines::reweigh`]), and the count
-///   itself, tried with a budget of a quarter of it ([`TRIAL_SHARE`]; its
-///   work measured by [`work_nanos`], never by the clock), finishes.
+///   itself, tried with a budget of a quarter of it (`TRIAL_SHARE`; its
+///   work measured on the cost model, never by the clock), finishes.
 ///
 /// The bound counts every state of the front, and on packings most are
 /// never met: the polyhexes of 1 to 4 cells in a 4x10 parallelogram have
@@ -157,12 +153,6 @@ fn near(
     search.budget_nanos = best / TRIAL_SHARE;
     search.run();
     !search.cancelled
-}
-
-/// The counter's work on the model of [`NANOS_PER_NODE`] and
-/// [`NANOS_PER_OPTION`]: what a trial's budget is spent in.
-pub(super) fn work_nanos(stats: &super::MemoStats) -> f64 {
-    stats.nodes as f64 * NANOS_PER_NODE + stats.options_tried as f64 * NANOS_PER_OPTION
 }
 
 /// How near the engines' time the bound must be for the count to be

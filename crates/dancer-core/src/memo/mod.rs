@@ -213,6 +213,12 @@ pub struct MemoSplit {
 /// The deepest split looked for.
 const MAX_SPLIT_DEPTH: usize = 24;
 
+/// Nanoseconds the counter takes at most per sub-problem it solves, and
+/// per option it tries (measured on the domino boards and the 6x10
+/// pentominoes, with room to spare): `choose.rs`'s model of its work.
+pub(crate) const NANOS_PER_NODE: f64 = 1000.0;
+pub(crate) const NANOS_PER_OPTION: f64 = 100.0;
+
 /// What the counter did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemoStats {
@@ -239,6 +245,15 @@ pub struct MemoStats {
     pub zdd_nodes: u64,
     /// Wall-clock time of the count.
     pub elapsed: Duration,
+}
+
+impl MemoStats {
+    /// The counter's work on the model of [`NANOS_PER_NODE`] and
+    /// [`NANOS_PER_OPTION`]: what a trial's budget (`memo::choose`) is
+    /// spent in.
+    pub(crate) fn work_nanos(&self) -> f64 {
+        self.nodes as f64 * NANOS_PER_NODE + self.options_tried as f64 * NANOS_PER_OPTION
+    }
 }
 
 /// The result of a count.

@@ -115,7 +115,7 @@ pub(super) struct Search<'a, 'w> {
     /// Set (with `cancelled`) when `held` alone passed the cap.
     pub(super) overflow: Option<usize>,
     /// Stop (with `cancelled`) once the count's work, on the model of
-    /// `choose.rs` (nanoseconds per sub-problem and per option tried),
+    /// `MemoStats::work_nanos` (nanoseconds per sub-problem and per option tried),
     /// passes this: `auto`'s trial of the count (infinite otherwise).
     pub(super) budget_nanos: f64,
 }
@@ -273,7 +273,7 @@ impl<'a, 'w> Search<'a, 'w> {
                     self.cancelled = true;
                 }
             }
-            if super::choose::work_nanos(&self.stats) > self.budget_nanos {
+            if self.stats.work_nanos() > self.budget_nanos {
                 self.cancelled = true;
             }
             if let Some(pr) = &self.progress {

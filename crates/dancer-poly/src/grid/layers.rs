@@ -15,8 +15,34 @@
 //! position that is none (on the sphere grid) by a space, and trailing
 //! blanks cut. Reading it back gives the same cells.
 
-use super::picture::{is_blank, PictureError};
 use std::collections::HashMap;
+
+/// What is wrong with a picture, and where: `line` and `column` count from
+/// 1, in characters of the picture's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PictureError {
+    pub line: usize,
+    pub column: usize,
+    /// What is wrong, as a sentence without a capital or a full stop.
+    pub what: String,
+}
+
+impl std::fmt::Display for PictureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.what
+        )
+    }
+}
+
+impl std::error::Error for PictureError {}
+
+/// Whether a character is no cell: `.` or a space.
+pub fn is_blank(ch: char) -> bool {
+    ch == '.' || ch == ' '
+}
 
 /// The cells of one layer's picture: `cell_at([c, y, z])` for each
 /// character that is not blank (`None`: not a cell of the grid, the error

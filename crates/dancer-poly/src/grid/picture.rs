@@ -64,32 +64,7 @@
 use super::{Cell, PolyGrid};
 use std::collections::BTreeMap;
 
-/// What is wrong with a picture, and where: `line` and `column` count from
-/// 1, in characters of the picture's text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PictureError {
-    pub line: usize,
-    pub column: usize,
-    /// What is wrong, as a sentence without a capital or a full stop.
-    pub what: String,
-}
-
-impl std::fmt::Display for PictureError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.what
-        )
-    }
-}
-
-impl std::error::Error for PictureError {}
-
-/// Whether a character is no cell: `.` or a space.
-pub fn is_blank(ch: char) -> bool {
-    ch == '.' || ch == ' '
-}
+pub use super::layers::{is_blank, PictureError};
 
 /// The cells of a picture on `grid`, in reading order (see the module
 /// documentation for each grid's convention).

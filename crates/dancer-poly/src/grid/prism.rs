@@ -65,8 +65,7 @@
 //! count). A BurrTools box of height `h` can take line `h - 1 - y` instead
 //! of `-y`: that is the lattice translation by `h - 1` lines, `X` staying.
 
-use super::layers;
-use super::picture::PictureError;
+use super::layers::{self, PictureError};
 use super::tri::{hex_group, triangle_at, triangle_neighbours, triangle_point};
 use super::{generate, Cell, GridSymmetry, Point};
 

@@ -67,8 +67,7 @@
 //! reflection, which changes no count; `-y` keeps the sum's parity, where
 //! `height - 1 - y` would not for an even height.
 
-use super::layers;
-use super::picture::PictureError;
+use super::layers::{self, PictureError};
 use super::Cell;
 
 /// The 12 steps to a sphere's neighbours.
