@@ -93,6 +93,25 @@ pub fn read_problem(path: Option<&str>, format: Option<Format>) -> Result<Parsed
     Ok(parsed)
 }
 
+/// A file read whole as bytes, at most `limit` bytes, with messages that
+/// name it.
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let name = path.display();
+    let f = std::fs::File::open(path).with_context(|| format!("cannot read {name}"))?;
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        anyhow::bail!("cannot read {name}: it is a directory");
+    }
+    let mut out = Vec::new();
+    f.take(limit + 1)
+        .read_to_end(&mut out)
+        .with_context(|| format!("cannot read {name}"))?;
+    if out.len() as u64 > limit {
+        anyhow::bail!("{name} is larger than {} MiB", limit >> 20);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

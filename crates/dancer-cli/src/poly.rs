@@ -7,6 +7,7 @@ use clap::{ArgGroup, Args, Subcommand};
 use dancer_core::words::plural;
 use dancer_core::EngineKind;
 use dancer_formats::out_file::{OutFile, OutKind, OutSet};
+use dancer_poly::burr::{self, BurrFile};
 use dancer_poly::grid::{picture, PolyGrid};
 use dancer_poly::model::{Model, Options};
 use dancer_poly::pictures::{Drawing, PictureFormat, Pictures, CELL_SIZES};
@@ -44,6 +45,14 @@ pub enum PolyCommand {
         #[command(flatten)]
         json: JsonArg,
     },
+    /// List the problems of a BurrTools file (.xmpuzzle): number, name,
+    /// pieces, result, and what BurrTools found when it solved them
+    Problems {
+        /// The BurrTools file (.xmpuzzle, gzipped or plain XML)
+        file: String,
+        #[command(flatten)]
+        json: JsonArg,
+    },
     /// Solve a puzzle file (TOML), standard input (-) or a built-in puzzle
     #[command(long_about = SOLVE_HELP)]
     Solve(SolveArgs),
@@ -63,6 +72,10 @@ pub enum PolyCommand {
 pub struct SolveArgs {
     /// Puzzle file (TOML), - for standard input, or built-in name (see `dancer poly list`)
     pub puzzle: String,
+    /// Which problem of a BurrTools file (.xmpuzzle): its name, or its
+    /// number from 1 (default: the first; `dancer poly problems FILE` lists them)
+    #[arg(long, value_name = "NAME|N")]
+    pub problem: Option<String>,
     /// Count only: print the number of solutions (of unique ones with --unique)
     #[arg(long)]
     pub count: bool,
@@ -129,16 +142,61 @@ fn parse_size(s: &str) -> Result<u32, String> {
 
 /// The puzzle: standard input for `-`, a built-in one by name, else a file.
 pub fn load(spec: &str) -> Result<PolyPuzzle> {
+    Ok(load_problem(spec, None)?.puzzle)
+}
+
+/// A puzzle, and the BurrTools file it is a problem of, if it is one.
+pub struct Loaded {
+    pub puzzle: PolyPuzzle,
+    /// The file and the problem's index.
+    pub burr: Option<(BurrFile, usize)>,
+}
+
+/// The puzzle as [`load`] reads it; from a BurrTools file, its problem
+/// `problem` (the first by default). `--problem` is refused for a puzzle
+/// that is no BurrTools file.
+pub fn load_problem(spec: &str, problem: Option<&str>) -> Result<Loaded> {
+    let name = if spec == "-" { "<stdin>" } else { spec };
     let text = match PuzzleSource::of(spec) {
-        PuzzleSource::BuiltIn(p) => return Ok(*p),
+        PuzzleSource::BuiltIn(p) => {
+            if problem.is_some() {
+                bail!("--problem is for BurrTools files (.xmpuzzle); {spec} is a built-in puzzle")
+            }
+            return Ok(Loaded {
+                puzzle: *p,
+                burr: None,
+            });
+        }
         PuzzleSource::Stdin => crate::input::read_stdin("the puzzle")?,
         PuzzleSource::File(f) if !f.exists() => {
             bail!("{spec}: no such file, and not a built-in puzzle (see `dancer poly list`)")
         }
-        PuzzleSource::File(f) => crate::input::read_file(f, crate::input::MAX_SMALL)?,
+        PuzzleSource::File(f) => {
+            let bytes = crate::input::read_bytes(f, burr::MAX_FILE_BYTES)?;
+            if burr::is_burr_file(&bytes) {
+                let (file, index, puzzle) = burr::load(&bytes, name, problem)?;
+                return Ok(Loaded {
+                    puzzle,
+                    burr: Some((file, index)),
+                });
+            }
+            crate::input::read_file(f, crate::input::MAX_SMALL)?
+        }
     };
-    let name = if spec == "-" { "<stdin>" } else { spec };
-    Ok(dancer_poly::parse(&text, name)?)
+    if burr::is_burr_file(text.as_bytes()) {
+        let (file, index, puzzle) = burr::load(text.as_bytes(), name, problem)?;
+        return Ok(Loaded {
+            puzzle,
+            burr: Some((file, index)),
+        });
+    }
+    if problem.is_some() {
+        bail!("--problem is for BurrTools files (.xmpuzzle); {spec} is a puzzle file")
+    }
+    Ok(Loaded {
+        puzzle: dancer_poly::parse(&text, name)?,
+        burr: None,
+    })
 }
 
 pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
@@ -168,9 +226,79 @@ pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
             let comment = format!("{}: {placements}{broken}", m.puzzle.name);
             dancer_formats::dlx::write(&cover.problem, &mut *out, Some(&comment))?;
         }
+        PolyCommand::Problems { file, json } => show_problems(&file, json.json, out)?,
         PolyCommand::Solve(args) => return solve(args, out),
     }
     Ok(Found::Some)
+}
+
+/// What a BurrTools file says its BurrTools found for the problem, if it
+/// was solved: counts depend on the version and options that wrote them.
+fn stored_counts(file: &BurrFile, index: usize) -> Option<String> {
+    let found = file.problems[index].found?;
+    let mut s = format!(
+        "(the file says BurrTools found {}",
+        plural(found.assemblies as usize, "assembly", "assemblies")
+    );
+    if let Some(k) = found.solutions {
+        s += &format!(
+            " and {} that come apart",
+            plural(k as usize, "solution", "solutions")
+        );
+    }
+    Some(s + ", with the version and options that wrote it)")
+}
+
+/// `poly problems FILE`: a line (or record) for each problem of a
+/// BurrTools file.
+fn show_problems(spec: &str, json: bool, out: &mut Out) -> Result<()> {
+    let bytes = match spec {
+        "-" => crate::input::read_stdin("the BurrTools file")?.into_bytes(),
+        f => crate::input::read_bytes(Path::new(f), burr::MAX_FILE_BYTES)?,
+    };
+    let name = if spec == "-" { "<stdin>" } else { spec };
+    let file = burr::read(&bytes, name)?;
+    for r in file.problem_records() {
+        if json {
+            out.record(&r)?;
+        } else {
+            out.line(&burr_problem_line(&r))?;
+        }
+    }
+    Ok(())
+}
+
+/// A problem's line: `1  Pelikan  7 pieces (8 copies) into Result (6,000
+/// cells, 216 optional); BurrTools found 12 assemblies, 1 solution`.
+fn burr_problem_line(r: &dancer_formats::ndjson::BurrProblemRecord) -> String {
+    let copies = if r.copies_min == r.copies_max {
+        plural(r.copies_max as usize, "copy", "copies")
+    } else {
+        format!("{} to {} copies", r.copies_min, r.copies_max)
+    };
+    let mut line = format!(
+        "{}  {}  {} ({copies}) into {} ({}{}) on {}",
+        r.number,
+        r.name,
+        plural(r.pieces, "piece", "pieces"),
+        r.result,
+        plural(r.cells, "cell", "cells"),
+        match r.optional {
+            0 => String::new(),
+            k => format!(", {k} optional"),
+        },
+        r.grid
+    );
+    if let Some(a) = r.assemblies {
+        line += &format!(
+            "; BurrTools found {}",
+            plural(a as usize, "assembly", "assemblies")
+        );
+        if let Some(s) = r.solutions {
+            line += &format!(", {}", plural(s as usize, "solution", "solutions"));
+        }
+    }
+    line
 }
 
 /// `poly pieces SPEC`: a set's pieces, or every piece of a size, as records
@@ -273,7 +401,9 @@ fn write(d: &Drawing, inputs: &[(&Path, &str)]) -> Result<()> {
 fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let source = PuzzleSource::of(&args.puzzle);
     let [sheet, zdd] = outputs(&args, &source)?;
-    let model = Model::new(load(&args.puzzle)?)?;
+    let loaded = load_problem(&args.puzzle, args.problem.as_deref())?;
+    let stored = loaded.burr.as_ref().and_then(|(f, i)| stored_counts(f, *i));
+    let model = Model::new(loaded.puzzle)?;
     if let Some(memo) = memo_plan(&args, &model)? {
         return solve_memo(&args, zdd.as_ref(), &model, &memo, out);
     }
@@ -313,6 +443,9 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         f.write(&bytes(&run.pictures.sheet(f.path()))?)?;
     }
     eprintln!("{}", end.summary(&model, threads, args.engine.engine));
+    if let Some(note) = stored {
+        eprintln!("{note}");
+    }
     for note in run.pictures.notes(args.sheet.as_deref(), end.reported) {
         eprintln!("{note}");
     }

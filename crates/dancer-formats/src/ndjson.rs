@@ -507,6 +507,39 @@ pub struct PieceRecord {
     pub chiral: bool,
 }
 
+/// `dancer poly problems FILE --json`: one record a problem of a BurrTools
+/// file.
+///
+/// `{"type":"burr_problem","number":1,"name":"Problem","grid":"cubes","pieces":7,"copies_min":7,"copies_max":7,"result":"Result","cells":488,"optional":216,"assemblies":12,"solutions":1}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "burr_problem")]
+pub struct BurrProblemRecord {
+    /// Its number, from 1 (what `--problem N` takes).
+    pub number: usize,
+    /// Its name, or `problem N` when it has none.
+    pub name: String,
+    /// BurrTools' grid: `cubes`, `triangular prisms`, `spheres`, `rhombic
+    /// dodecahedra`, `tetrahedra-octahedra`.
+    pub grid: String,
+    /// How many shapes are its pieces.
+    pub pieces: usize,
+    /// The fewest and the most copies of them all together.
+    pub copies_min: u64,
+    pub copies_max: u64,
+    /// The result shape's name (or `S` and its number from 1).
+    pub result: String,
+    /// The result's cells, and how many of them may stay empty.
+    pub cells: usize,
+    pub optional: usize,
+    /// What the file says BurrTools found (absent when unsolved).
+    /// *(omitted)*
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assemblies: Option<u64>,
+    /// *(omitted)*
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<u64>,
+}
+
 /// `dancer zdd`: tagged by `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]

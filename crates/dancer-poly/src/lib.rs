@@ -24,6 +24,7 @@
 //! assert_eq!((counts.total, counts.unique), (8, 2));
 //! ```
 
+pub mod burr;
 pub mod catalog;
 pub mod geometry;
 pub mod grid;

@@ -128,7 +128,10 @@ impl Cover {
     /// A solution of this cover (its options) as the model's placements,
     /// for [`Model::ascii`], [`Model::tiling`] and the records.
     pub fn placements(&self, sol: &[usize]) -> Vec<usize> {
-        sol.iter().map(|&k| self.options[k].0 as usize).collect()
+        (sol.iter().map(|&k| self.options[k].0))
+            .filter(|&q| q != crate::model::HOLE)
+            .map(|q| q as usize)
+            .collect()
     }
 }
 

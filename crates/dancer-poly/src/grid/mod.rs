@@ -401,8 +401,18 @@ impl PolyGrid {
     /// normal form. (On the sphere grid, where that translation may have an
     /// odd sum, the smallest `x` is 1 instead.)
     pub fn normalize(self, cells: &[Cell]) -> Vec<Cell> {
+        let by = self.normal_shift(cells);
+        let mut v: Vec<Cell> = cells.iter().map(|&c| self.translate(c, by)).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The translation [`PolyGrid::normalize`] moves a shape by (none for
+    /// no cells).
+    pub fn normal_shift(self, cells: &[Cell]) -> [i32; 3] {
         let Some(&first) = cells.first() else {
-            return Vec::new();
+            return [0; 3];
         };
         let lo = cells.iter().fold(self.site(first), |lo, &c| {
             let s = self.site(c);
@@ -412,9 +422,21 @@ impl PolyGrid {
         if self == PolyGrid::Sphere && (by[0] + by[1] + by[2]) % 2 != 0 {
             by[0] += 1;
         }
-        let mut v: Vec<Cell> = cells.iter().map(|&c| self.translate(c, by)).collect();
+        by
+    }
+
+    /// A shape with a colour on each cell under `t`, normalised, sorted
+    /// by cell: [`PolyGrid::image`] for coloured shapes.
+    pub fn coloured_image(self, t: &GridSymmetry, cells: &[(Cell, u8)]) -> Vec<(Cell, u8)> {
+        let moved: Vec<(Cell, u8)> = cells.iter().map(|&(c, k)| (self.apply(t, c), k)).collect();
+        let plain: Vec<Cell> = moved.iter().map(|m| m.0).collect();
+        let by = self.normal_shift(&plain);
+        let mut v: Vec<(Cell, u8)> = moved
+            .into_iter()
+            .map(|(c, k)| (self.translate(c, by), k))
+            .collect();
         v.sort_unstable();
-        v.dedup();
+        v.dedup_by_key(|m| m.0);
         v
     }
 

@@ -48,6 +48,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 mod output;
+mod prune;
 mod search;
 
 pub use output::colour_numbers;
@@ -189,6 +190,26 @@ pub struct Model {
     crossings: Vec<Vec<u32>>,
 }
 
+/// How the optional cells of a puzzle are items of its exact cover
+/// problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holes {
+    /// The puzzle has none.
+    None,
+    /// Secondary items: any number may stay empty (no `max_holes`, or one
+    /// that no choice of the pieces can break).
+    Free,
+    /// Primary items, each with an option that leaves it empty and covers
+    /// the item `holes`, to be covered at most this many times (at least 1).
+    Counted(u32),
+    /// Primary items: none may stay empty.
+    Filled,
+}
+
+/// The placement number of an option that leaves an optional cell empty
+/// ([`Holes::Counted`]): no placement.
+pub const HOLE: u32 = u32::MAX;
+
 /// An exact cover problem built from a model, with its restriction.
 pub struct Cover {
     pub problem: Problem,
@@ -214,11 +235,11 @@ impl Model {
         puzzle.check()?;
         let board = &puzzle.board;
         let grid = puzzle.grid();
-        let groups: Vec<Vec<Vec<Cell>>> = puzzle
-            .pieces
-            .iter()
-            .map(|p| grid.orientations(&p.cells, &puzzle.piece_group(p)))
+        let groups: Vec<Vec<Vec<(Cell, u8)>>> = (0..puzzle.pieces.len())
+            .map(|pi| orientations(&puzzle, pi))
             .collect();
+        let marks = puzzle.cell_marks();
+        let colouring = puzzle.colouring.as_ref();
         let work: u64 = puzzle
             .pieces
             .iter()
@@ -244,12 +265,15 @@ impl Model {
             };
             for o in orientations {
                 for &b in &board.cells {
-                    let Some(shift) = grid.shift_between(o[0], b) else {
+                    let Some(shift) = grid.shift_between(o[0].0, b) else {
                         continue;
                     };
                     let cells: Option<Vec<usize>> = o
                         .iter()
-                        .map(|&c| board.index(&grid.translate(c, shift)))
+                        .map(|&(c, k)| {
+                            let i = board.index(&grid.translate(c, shift))?;
+                            colouring.is_none_or(|f| f.fits(k, marks[i].0)).then_some(i)
+                        })
                         .collect();
                     if let Some(mut cells) = cells {
                         cells.sort_unstable();
@@ -275,6 +299,15 @@ impl Model {
                     at: p.at.clone(),
                 });
             }
+        }
+        let required: Vec<bool> = marks.iter().map(|m| !m.1).collect();
+        let keep = match puzzle.reduce {
+            true => prune::useful(&placements, board.len(), &required),
+            false => Vec::new(),
+        };
+        if keep.iter().any(|&k| !k) {
+            let mut k = keep.iter();
+            placements.retain(|_| *k.next().unwrap());
         }
         let index: HashMap<Placement, usize> = placements
             .iter()
@@ -303,16 +336,54 @@ impl Model {
             // (checked before), so no item is needed.
             return vec![None];
         }
+        let area = self.puzzle.board.len();
         self.puzzle
             .pieces
             .iter()
             .map(|p| match p.count {
                 Copies::Exactly(0) => Some((0, 0)),
                 Copies::Exactly(k) => Some((k, k)),
+                // no item when the board cannot take more than the most
+                // (BurrTools' ranges such as 0 to 6 of each burr piece)
+                Copies::Between(0, b) if b as usize * p.cells.len() >= area => None,
                 Copies::Between(a, b) => Some((a, b)),
                 Copies::Any => None,
             })
             .collect()
+    }
+
+    /// How the optional cells are items: see [`Holes`]. The number of
+    /// holes is the board's area less the pieces' cells, so `max_holes`
+    /// binds only when the fewest cells the pieces may cover leave more.
+    fn holes(&self) -> Holes {
+        let p = &self.puzzle;
+        if p.optional.is_empty() {
+            return Holes::None;
+        }
+        let Some(h) = p.max_holes else {
+            return Holes::Free;
+        };
+        let least: u64 = p
+            .pieces
+            .iter()
+            .map(|q| {
+                let k = match q.count {
+                    Copies::Exactly(k) | Copies::Between(k, _) => k,
+                    Copies::Any => 0,
+                };
+                u64::from(k) * q.cells.len() as u64
+            })
+            .sum();
+        let most_holes = (p.board.len() as u64)
+            .saturating_sub(least)
+            .min(p.optional.len() as u64);
+        if most_holes <= u64::from(h) {
+            Holes::Free
+        } else if h == 0 {
+            Holes::Filled
+        } else {
+            Holes::Counted(h)
+        }
     }
 
     /// The best restriction: the one that leaves the fewest placements to
@@ -434,13 +505,21 @@ impl Model {
             None
         };
         let mut b = ProblemBuilder::new();
-        for c in &self.puzzle.board.cells {
-            let name = if self.puzzle.grid() == crate::grid::PolyGrid::Square {
+        let holes = self.holes();
+        let marks = self.puzzle.cell_marks();
+        let cell_name = |c: &Cell| {
+            if self.puzzle.grid() == crate::grid::PolyGrid::Square {
                 format!("{}.{}", c[0], c[1])
             } else {
                 format!("{}.{}.{}", c[0], c[1], c[2])
-            };
-            b.primary(&name).expect("fresh");
+            }
+        };
+        let secondary_cell = |i: usize| marks[i].1 && holes == Holes::Free;
+        let mut cell_item = vec![usize::MAX; self.puzzle.board.len()];
+        for (i, c) in self.puzzle.board.cells.iter().enumerate() {
+            if !secondary_cell(i) {
+                cell_item[i] = b.primary(&cell_name(c)).expect("fresh");
+            }
         }
         let mut piece_item = vec![usize::MAX; self.puzzle.pieces.len()];
         for (pi, p) in self.puzzle.pieces.iter().enumerate() {
@@ -450,6 +529,15 @@ impl Model {
                 Some((lo, hi)) => {
                     piece_item[pi] = b.primary_bounded(&p.name, lo, hi).expect("fresh")
                 }
+            }
+        }
+        let hole_item = match holes {
+            Holes::Counted(h) => Some(b.primary_bounded("holes", 0, h).expect("fresh")),
+            _ => None,
+        };
+        for (i, c) in self.puzzle.board.cells.iter().enumerate() {
+            if secondary_cell(i) {
+                cell_item[i] = b.secondary(&cell_name(c)).expect("fresh");
             }
         }
         // a piece used at most once is a secondary item, as Knuth writes
@@ -478,7 +566,8 @@ impl Model {
             if self.copies[pl.piece] == Some((0, 0)) {
                 continue; // a piece not to be used
             }
-            let mut entries: Vec<(usize, u32)> = pl.cells.iter().map(|&c| (c, 0)).collect();
+            let mut entries: Vec<(usize, u32)> =
+                pl.cells.iter().map(|&c| (cell_item[c], 0)).collect();
             if piece_item[pl.piece] != usize::MAX {
                 entries.push((piece_item[pl.piece], 0));
             }
@@ -489,6 +578,15 @@ impl Model {
             );
             b.option_ids(entries).expect("valid");
             options.push((q as u32, 0));
+        }
+        // an optional cell left empty, counted against the holes allowed
+        if let Some(h) = hole_item {
+            for (i, m) in marks.iter().enumerate() {
+                if m.1 {
+                    b.option_ids([(cell_item[i], 0), (h, 0)]).expect("valid");
+                    options.push((HOLE, 0));
+                }
+            }
         }
         Cover {
             problem: b.build().expect("has cells"),
@@ -577,26 +675,51 @@ impl Model {
     }
 }
 
+/// A piece's distinct orientations, each cell with its colour, in its
+/// group's order.
+fn orientations(puzzle: &PolyPuzzle, pi: usize) -> Vec<Vec<(Cell, u8)>> {
+    let grid = puzzle.grid();
+    let cells = puzzle.coloured_cells(pi);
+    let mut out: Vec<Vec<(Cell, u8)>> = Vec::new();
+    for t in puzzle.piece_group(&puzzle.pieces[pi]) {
+        let v = grid.coloured_image(&t, &cells);
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
 /// The puzzle's symmetries (see the module documentation): those of the
 /// board that map the piece set onto itself, the rotations among them only
 /// when the puzzle counts up to rotations.
 fn puzzle_symmetries(puzzle: &PolyPuzzle) -> Vec<Symmetry> {
     let grid = puzzle.grid();
-    let keys: Vec<(Vec<Cell>, &Piece)> = puzzle
-        .pieces
-        .iter()
-        .map(|p| (crate::puzzle::piece_key(grid, p, &puzzle.piece_group(p)), p))
+    let key_of = |pi: usize, t: Option<&GridSymmetry>| {
+        let p = &puzzle.pieces[pi];
+        let mut cells = puzzle.coloured_cells(pi);
+        if let Some(t) = t {
+            cells.iter_mut().for_each(|m| m.0 = grid.apply(t, m.0));
+        }
+        crate::puzzle::coloured_key(grid, &cells, &puzzle.piece_group(p))
+    };
+    let keys: Vec<(Vec<(Cell, u8)>, &Piece)> = (0..puzzle.pieces.len())
+        .map(|pi| (key_of(pi, None), &puzzle.pieces[pi]))
         .collect();
+    let marks = puzzle.cell_marks();
     let mut out = Vec::new();
     'sym: for (t, perm) in puzzle.board.symmetries() {
         if puzzle.unique_under == UniqueUnder::Rotations && !t.is_rotation() {
             continue;
         }
+        // a symmetry keeps each cell's colour, and optional cells optional
+        if perm.iter().enumerate().any(|(i, &j)| marks[i] != marks[j]) {
+            continue;
+        }
         let mut sigma = Vec::new();
         for (me, p) in puzzle.pieces.iter().enumerate() {
-            let moved: Vec<Cell> = p.cells.iter().map(|&c| grid.apply(&t, c)).collect();
-            let key = grid.canonical_under(&moved, &puzzle.piece_group(p));
-            let same = |(k, q): &(Vec<Cell>, &Piece)| {
+            let key = key_of(me, Some(&t));
+            let same = |(k, q): &(Vec<(Cell, u8)>, &Piece)| {
                 *k == key && q.count == p.count && q.one_sided == p.one_sided
             };
             // a piece maps to itself when it can (identical pieces listed

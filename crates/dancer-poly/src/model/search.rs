@@ -189,7 +189,11 @@ impl Model {
         let restriction = cover.restriction.as_ref();
         let limit = opts.limit.unwrap_or(u64::MAX);
         sol.clear();
-        sol.extend(options.iter().map(|&o| cover.options[o].0 as usize));
+        sol.extend(
+            (options.iter().map(|&o| cover.options[o].0))
+                .filter(|&q| q != super::HOLE)
+                .map(|q| q as usize),
+        );
         sol.sort_unstable();
         let (rep, size) = self.classify(sol, restriction);
         if restriction.is_some() {

@@ -719,6 +719,7 @@ pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
             memo: k.memo,
         }),
         board_at: Some(loc(bspan)),
+        ..PolyPuzzle::new("", Board::on(PolyGrid::Square, Vec::new()), Vec::new())
     };
     puzzle.check()?;
     Ok(puzzle)

@@ -235,6 +235,44 @@ pub struct PolyPuzzle {
     /// Where the board is declared (its `[board]` table) in a puzzle file;
     /// None for puzzles made in code.
     pub board_at: Option<Location>,
+    /// Board cells that may stay empty (BurrTools' variable cells): the
+    /// pieces cover every other cell exactly once, these at most once.
+    pub optional: Vec<Cell>,
+    /// At most this many optional cells may stay empty (none: any number).
+    pub max_holes: Option<u32>,
+    /// Colours on cells, and which may meet ([`Colouring`]).
+    pub colouring: Option<Colouring>,
+    /// Whether the board's cells and each piece's must be connected
+    /// (BurrTools' shapes need not be).
+    pub connected: bool,
+    /// Whether placements that can be in no solution are removed before
+    /// the search (BurrTools' "reduce placements"; on for its files).
+    pub reduce: bool,
+}
+
+/// Colours on the board's cells and on the pieces' cells, and which may
+/// meet (BurrTools' colour constraints): a piece's cell of colour `p` may
+/// cover a board cell of colour `b` when either has no colour (0) or `(p,
+/// b)` is one of the [`Colouring::fits`]. Colours take part in the
+/// symmetries too: a symmetry of the board keeps every cell's colour, and
+/// two pieces are the same piece only with the same colours.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Colouring {
+    /// The board's coloured cells.
+    pub board: Vec<(Cell, u8)>,
+    /// Per piece (in the puzzle's order), its coloured cells, in the
+    /// piece's coordinates ([`Piece::cells`]).
+    pub pieces: Vec<Vec<(Cell, u8)>>,
+    /// The pairs (piece colour, board colour), colours from 1, that may meet.
+    pub fits: Vec<(u8, u8)>,
+}
+
+impl Colouring {
+    /// Whether a piece cell of colour `piece` may cover a board cell of
+    /// colour `board`.
+    pub fn fits(&self, piece: u8, board: u8) -> bool {
+        piece == 0 || board == 0 || self.fits.contains(&(piece, board))
+    }
 }
 
 /// `1 cell`, `2 cells`: a count and its noun, singular for 1 (one rule for
@@ -420,12 +458,49 @@ impl PolyPuzzle {
             about: None,
             known: None,
             board_at: None,
+            optional: Vec::new(),
+            max_holes: None,
+            colouring: None,
+            connected: true,
+            reduce: false,
         }
     }
 
     /// The grid of the puzzle (its board's).
     pub fn grid(&self) -> PolyGrid {
         self.board.grid
+    }
+
+    /// A piece's cells, each with its colour (0: none).
+    pub fn coloured_cells(&self, piece: usize) -> Vec<(Cell, u8)> {
+        let p = &self.pieces[piece];
+        let col = self.colouring.as_ref().and_then(|c| c.pieces.get(piece));
+        p.cells
+            .iter()
+            .map(|&c| {
+                let k = col
+                    .and_then(|cs| cs.iter().find(|m| m.0 == c))
+                    .map_or(0, |m| m.1);
+                (c, k)
+            })
+            .collect()
+    }
+
+    /// Each board cell's colour (0: none) and whether it is optional, by
+    /// the board's cell index.
+    pub fn cell_marks(&self) -> Vec<(u8, bool)> {
+        let mut out = vec![(0u8, false); self.board.len()];
+        for c in &self.optional {
+            if let Some(i) = self.board.index(c) {
+                out[i].1 = true;
+            }
+        }
+        for &(c, k) in self.colouring.iter().flat_map(|c| &c.board) {
+            if let Some(i) = self.board.index(&c) {
+                out[i].0 = k;
+            }
+        }
+        out
     }
 
     /// The symmetry group used for a piece's orientations
@@ -485,14 +560,22 @@ impl PolyPuzzle {
                     grid.name()
                 )));
             }
-            if !grid.is_connected(&p.cells) {
+            if self.connected && !grid.is_connected(&p.cells) {
                 return Err(bad(format!(
                     "its cells are not connected on the {} grid",
                     grid.name()
                 )));
             }
         }
+        self.check_extras()?;
         let area = self.board.len();
+        // the pieces cover every cell but the optional ones, and all
+        // optional ones but at most max_holes
+        let optional = self.optional.len();
+        let holes = self
+            .max_holes
+            .map_or(optional, |h| optional.min(h as usize));
+        let least = area - holes;
         // which totals can the pieces make? (bounded knapsack over areas)
         let mut can = vec![false; area + 1];
         can[0] = true;
@@ -505,7 +588,7 @@ impl PolyPuzzle {
             };
             can = knapsack_step(&can, s, lo, hi);
         }
-        if !can[area] {
+        if !can[least..].iter().any(|&c| c) {
             let desc: Vec<String> = self
                 .pieces
                 .iter()
@@ -516,6 +599,58 @@ impl PolyPuzzle {
                 why: format!("no choice of counts of {} adds up to it", desc.join(", ")),
                 at: board_at(),
             });
+        }
+        Ok(())
+    }
+
+    /// The optional cells and colours' part of [`PolyPuzzle::check`]:
+    /// cells of the board and of the pieces they are given for.
+    fn check_extras(&self) -> Result<(), PolyError> {
+        let board_at = || self.board_at.clone();
+        let bad_board = |why: String| PolyError::BadBoard {
+            why,
+            at: board_at(),
+        };
+        if let Some(c) = self.optional.iter().find(|c| self.board.index(c).is_none()) {
+            return Err(bad_board(format!(
+                "optional cell {c:?} is not a cell of the board"
+            )));
+        }
+        if let Some(h) = self.max_holes {
+            if h as usize > self.board.len() {
+                return Err(bad_board(format!(
+                    "at most {h} holes, but the board has only {}",
+                    cells(&self.board.len())
+                )));
+            }
+        }
+        let Some(col) = &self.colouring else {
+            return Ok(());
+        };
+        if let Some((c, _)) = col
+            .board
+            .iter()
+            .find(|(c, k)| *k == 0 || self.board.index(c).is_none())
+        {
+            return Err(bad_board(format!(
+                "coloured cell {c:?} is not a cell of the board, or has colour 0"
+            )));
+        }
+        if col.pieces.len() != self.pieces.len() {
+            return Err(bad_board(format!(
+                "colours are given for {} pieces, the puzzle has {}",
+                col.pieces.len(),
+                self.pieces.len()
+            )));
+        }
+        for (p, cs) in self.pieces.iter().zip(&col.pieces) {
+            if let Some((c, _)) = cs.iter().find(|(c, k)| *k == 0 || !p.cells.contains(c)) {
+                return Err(PolyError::BadPiece {
+                    piece: p.name.clone(),
+                    why: format!("coloured cell {c:?} is not a cell of the piece, or has colour 0"),
+                    at: p.at.clone(),
+                });
+            }
         }
         Ok(())
     }
@@ -559,7 +694,7 @@ impl PolyPuzzle {
                 at: board_at(),
             });
         }
-        if !grid.is_connected(&self.board.cells) {
+        if self.connected && !grid.is_connected(&self.board.cells) {
             return Err(PolyError::BadBoard {
                 why: format!("its cells are not connected on the {} grid", grid.name()),
                 at: board_at(),
@@ -623,6 +758,20 @@ pub struct Known {
 /// Canonical form of a piece under `group` (for matching pieces).
 pub fn piece_key(grid: PolyGrid, p: &Piece, group: &[GridSymmetry]) -> Vec<Cell> {
     grid.canonical_under(&p.cells, group)
+}
+
+/// The canonical form of a coloured piece under `group`: the smallest of
+/// its coloured images ([`PolyGrid::coloured_image`]).
+pub fn coloured_key(
+    grid: PolyGrid,
+    cells: &[(Cell, u8)],
+    group: &[GridSymmetry],
+) -> Vec<(Cell, u8)> {
+    group
+        .iter()
+        .map(|t| grid.coloured_image(t, cells))
+        .min()
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

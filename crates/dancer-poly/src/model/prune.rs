@@ -1,0 +1,122 @@
+//! Placements that can be in no solution, removed before the search (as
+//! BurrTools' "reduce placements" does).
+//!
+//! A placement is useless when, once it is on the board, some cell that
+//! must be covered has no placement left that fits beside it: no solution
+//! can hold it. Removing one can make others useless, so the rule runs to
+//! its fixed point. The fixed point is the largest set of placements in
+//! which every placement leaves every required cell coverable; it does not
+//! depend on the order of the removals, so a symmetry of the puzzle, which
+//! maps the placements onto themselves, maps the pruned set onto itself
+//! too (the symmetry breaking and the classes need exactly that).
+//!
+//! Each placement is a bitmap of the board's cells; "some placement covers
+//! `c` beside `p`" is a scan of the placements covering `c` for one
+//! disjoint from `p`. The work is bounded ([`MAX_PRUNE_WORK`]): a puzzle
+//! larger than that is searched unpruned, which is always correct.
+
+use super::Placement;
+
+/// The most word operations the pruning may take (placements times cells
+/// times words, a pass): past it nothing is pruned.
+pub const MAX_PRUNE_WORK: u64 = 400_000_000;
+
+/// Which placements are kept: `keep[q]`. `required[c]`: cell `c` must be
+/// covered.
+pub fn useful(placements: &[Placement], cells: usize, required: &[bool]) -> Vec<bool> {
+    let n = placements.len();
+    let mut keep = vec![true; n];
+    let words = cells.div_ceil(64);
+    if n == 0 || (n as u64) * (cells as u64) * (words as u64) > MAX_PRUNE_WORK {
+        return keep;
+    }
+    let mut bits = vec![0u64; n * words];
+    let mut covering: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    for (q, p) in placements.iter().enumerate() {
+        for &c in &p.cells {
+            bits[q * words + c / 64] |= 1 << (c % 64);
+            covering[c].push(q);
+        }
+    }
+    let disjoint =
+        |a: usize, b: usize| (0..words).all(|w| bits[a * words + w] & bits[b * words + w] == 0);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for q in 0..n {
+            if !keep[q] {
+                continue;
+            }
+            let blocks = (0..cells).any(|c| {
+                required[c]
+                    && bits[q * words + c / 64] & (1 << (c % 64)) == 0
+                    && !covering[c].iter().any(|&r| keep[r] && disjoint(q, r))
+            });
+            if blocks {
+                keep[q] = false;
+                changed = true;
+            }
+        }
+    }
+    keep
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pl(cells: &[usize]) -> Placement {
+        Placement {
+            piece: 0,
+            cells: cells.to_vec(),
+        }
+    }
+
+    /// A domino on the middle of a 1x4 strip leaves the end cells
+    /// uncoverable; the end dominoes stay.
+    #[test]
+    fn a_placement_that_strands_a_cell_goes() {
+        let p = [pl(&[0, 1]), pl(&[1, 2]), pl(&[2, 3])];
+        assert_eq!(useful(&p, 4, &[true; 4]), vec![true, false, true]);
+        // with both end cells optional the middle one may stay
+        assert_eq!(
+            useful(&p, 4, &[false, true, true, false]),
+            vec![true, true, true]
+        );
+    }
+
+    /// Against brute force: a placement is kept exactly when it is in a
+    /// fixed point; every placement of every exact cover stays.
+    #[test]
+    fn every_solution_survives() {
+        // 2x3 board, cells 0..6 row by row; dominoes and an L tromino
+        let p = [
+            pl(&[0, 1]),
+            pl(&[1, 2]),
+            pl(&[3, 4]),
+            pl(&[4, 5]),
+            pl(&[0, 3]),
+            pl(&[1, 4]),
+            pl(&[2, 5]),
+            pl(&[0, 1, 3]),
+        ];
+        let keep = useful(&p, 6, &[true; 6]);
+        // every exact cover's placements are kept
+        for mask in 0u32..(1 << p.len()) {
+            let mut seen = [0; 6];
+            for (q, pq) in p.iter().enumerate() {
+                if mask >> q & 1 == 1 {
+                    pq.cells.iter().for_each(|&c| seen[c] += 1);
+                }
+            }
+            if seen.iter().all(|&k| k == 1) {
+                for (q, &k) in keep.iter().enumerate() {
+                    assert!(mask >> q & 1 == 0 || k, "{q} of {mask:b}");
+                }
+            }
+        }
+        // the L tromino strands cell 2's neighbours? it leaves 2, 4, 5: 4
+        // and 5 by [4, 5], 2 by nothing disjoint but [2, 5]: kept
+        assert!(keep[7]);
+    }
+}
