@@ -64,6 +64,13 @@ pub enum PolyCommand {
         /// Without symmetry breaking
         #[arg(long)]
         no_symmetry_breaking: bool,
+        /// Write the puzzle as a BurrTools file (.xmpuzzle, gzipped XML) to
+        /// FILE instead: cubes, triangular prisms and spheres
+        #[arg(long, value_name = "FILE", conflicts_with = "no_symmetry_breaking")]
+        xmpuzzle: Option<PathBuf>,
+        /// Which problem of a BurrTools file (.xmpuzzle) to export
+        #[arg(long, value_name = "NAME|N")]
+        problem: Option<String>,
     },
 }
 
@@ -214,9 +221,25 @@ pub fn run(cmd: PolyCommand, out: &mut Out) -> Result<Found> {
         } => show_pieces(&spec, one_sided, json.json, out)?,
         PolyCommand::Export {
             puzzle,
-            no_symmetry_breaking,
+            xmpuzzle: Some(path),
+            problem,
+            ..
         } => {
-            let m = Model::new(load(&puzzle)?)?;
+            let source = PuzzleSource::of(&puzzle);
+            let file = OutSet::new(source.inputs())
+                .add(&path, OutKind::Product, "the BurrTools file")
+                .context("--xmpuzzle")?;
+            let p = load_problem(&puzzle, problem.as_deref())?.puzzle;
+            file.write(&burr::write(&burr::from_puzzle(&p)?))?;
+            eprintln!("{}: wrote {}", p.name, path.display());
+        }
+        PolyCommand::Export {
+            puzzle,
+            no_symmetry_breaking,
+            problem,
+            ..
+        } => {
+            let m = Model::new(load_problem(&puzzle, problem.as_deref())?.puzzle)?;
             let cover = m.cover(!no_symmetry_breaking);
             let placements = plural(cover.options.len(), "placement", "placements");
             let broken = cover

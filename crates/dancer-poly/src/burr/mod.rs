@@ -38,6 +38,9 @@ mod convert;
 mod read;
 mod write;
 
+#[cfg(test)]
+mod tests;
+
 pub use convert::from_puzzle;
 pub use read::{read, MAX_FILE_BYTES};
 pub use write::{write, xml};

@@ -331,7 +331,7 @@ impl Model {
     }
 
     fn copy_items(&self) -> Vec<Option<(u32, u32)>> {
-        if self.puzzle.pieces.len() == 1 {
+        if self.puzzle.pieces.len() == 1 && self.puzzle.optional.is_empty() {
             // One piece type: the board's area fixes the number of copies
             // (checked before), so no item is needed.
             return vec![None];

@@ -616,6 +616,13 @@ impl PolyPuzzle {
                 "optional cell {c:?} is not a cell of the board"
             )));
         }
+        let must =
+            |p: &Piece| matches!(p.count, Copies::Exactly(k) | Copies::Between(k, _) if k > 0);
+        if self.optional.len() == self.board.len() && !self.pieces.iter().any(must) {
+            return Err(bad_board(
+                "every cell may stay empty and no piece must be used: nothing to solve".into(),
+            ));
+        }
         if let Some(h) = self.max_holes {
             if h as usize > self.board.len() {
                 return Err(bad_board(format!(
