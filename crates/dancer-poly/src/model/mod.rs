@@ -302,7 +302,15 @@ impl Model {
         }
         let required: Vec<bool> = marks.iter().map(|m| !m.1).collect();
         let keep = match puzzle.reduce {
-            true => prune::useful(&placements, board.len(), &required),
+            true => {
+                let least: Vec<u32> = (puzzle.pieces.iter())
+                    .map(|p| match p.count {
+                        Copies::Exactly(k) | Copies::Between(k, _) => k,
+                        Copies::Any => 0,
+                    })
+                    .collect();
+                prune::useful(&placements, board.len(), &required, &least)
+            }
             false => Vec::new(),
         };
         if keep.iter().any(|&k| !k) {

@@ -2,8 +2,9 @@
 //! BurrTools' "reduce placements" does).
 //!
 //! A placement is useless when, once it is on the board, some cell that
-//! must be covered has no placement left that fits beside it: no solution
-//! can hold it. Removing one can make others useless, so the rule runs to
+//! must be covered has no placement left that fits beside it, or some
+//! piece that must be used has none (another of its own, when it must be
+//! used twice or more): no solution can hold it. Removing one can make others useless, so the rule runs to
 //! its fixed point. The fixed point is the largest set of placements in
 //! which every placement leaves every required cell coverable; it does not
 //! depend on the order of the removals, so a symmetry of the puzzle, which
@@ -22,8 +23,15 @@ use super::Placement;
 pub const MAX_PRUNE_WORK: u64 = 400_000_000;
 
 /// Which placements are kept: `keep[q]`. `required[c]`: cell `c` must be
-/// covered.
-pub fn useful(placements: &[Placement], cells: usize, required: &[bool]) -> Vec<bool> {
+/// covered; `least[p]`: piece `p` must be placed at least that often (a
+/// placement of another piece must leave room for one of its placements,
+/// and one of a piece needed twice or more for another of its own).
+pub fn useful(
+    placements: &[Placement],
+    cells: usize,
+    required: &[bool],
+    least: &[u32],
+) -> Vec<bool> {
     let n = placements.len();
     let mut keep = vec![true; n];
     let words = cells.div_ceil(64);
@@ -32,11 +40,13 @@ pub fn useful(placements: &[Placement], cells: usize, required: &[bool]) -> Vec<
     }
     let mut bits = vec![0u64; n * words];
     let mut covering: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    let mut of_piece: Vec<Vec<usize>> = vec![Vec::new(); least.len()];
     for (q, p) in placements.iter().enumerate() {
         for &c in &p.cells {
             bits[q * words + c / 64] |= 1 << (c % 64);
             covering[c].push(q);
         }
+        of_piece[p.piece].push(q);
     }
     let disjoint =
         |a: usize, b: usize| (0..words).all(|w| bits[a * words + w] & bits[b * words + w] == 0);
@@ -51,6 +61,12 @@ pub fn useful(placements: &[Placement], cells: usize, required: &[bool]) -> Vec<
                 required[c]
                     && bits[q * words + c / 64] & (1 << (c % 64)) == 0
                     && !covering[c].iter().any(|&r| keep[r] && disjoint(q, r))
+            }) || least.iter().enumerate().any(|(p, &k)| {
+                let own = placements[q].piece == p;
+                (k >= 2 || (k == 1 && !own))
+                    && !of_piece[p]
+                        .iter()
+                        .any(|&r| r != q && keep[r] && disjoint(q, r))
             });
             if blocks {
                 keep[q] = false;
@@ -77,10 +93,10 @@ mod tests {
     #[test]
     fn a_placement_that_strands_a_cell_goes() {
         let p = [pl(&[0, 1]), pl(&[1, 2]), pl(&[2, 3])];
-        assert_eq!(useful(&p, 4, &[true; 4]), vec![true, false, true]);
+        assert_eq!(useful(&p, 4, &[true; 4], &[0]), vec![true, false, true]);
         // with both end cells optional the middle one may stay
         assert_eq!(
-            useful(&p, 4, &[false, true, true, false]),
+            useful(&p, 4, &[false, true, true, false], &[0]),
             vec![true, true, true]
         );
     }
@@ -100,7 +116,7 @@ mod tests {
             pl(&[2, 5]),
             pl(&[0, 1, 3]),
         ];
-        let keep = useful(&p, 6, &[true; 6]);
+        let keep = useful(&p, 6, &[true; 6], &[0]);
         // every exact cover's placements are kept
         for mask in 0u32..(1 << p.len()) {
             let mut seen = [0; 6];
@@ -115,8 +131,21 @@ mod tests {
                 }
             }
         }
-        // the L tromino strands cell 2's neighbours? it leaves 2, 4, 5: 4
-        // and 5 by [4, 5], 2 by nothing disjoint but [2, 5]: kept
+        // the L tromino leaves 2, 4, 5, covered by [2, 5] and [4, 5]...
+        // which overlap, but each cell alone has a placement: kept
         assert!(keep[7]);
+    }
+
+    /// A piece that must be used: a placement of another piece that
+    /// overlaps all of its placements goes.
+    #[test]
+    fn a_placement_that_leaves_no_room_for_a_needed_piece_goes() {
+        let mut p = vec![pl(&[0, 1]), pl(&[2, 3]), pl(&[1, 2])];
+        p[2].piece = 1; // piece 1 must be used once, on [1, 2] only
+        let keep = useful(&p, 4, &[false; 4], &[0, 1]);
+        assert_eq!(keep, vec![false, false, true]);
+        // used at least twice: a placement needs another one of its own
+        let q = [pl(&[0, 1]), pl(&[1, 2]), pl(&[2, 3])];
+        assert_eq!(useful(&q, 4, &[false; 4], &[2]), vec![true, false, true]);
     }
 }
