@@ -11,16 +11,18 @@
 //! maps the placements onto themselves, maps the pruned set onto itself
 //! too (the symmetry breaking and the classes need exactly that).
 //!
-//! Each placement is a bitmap of the board's cells; "some placement covers
-//! `c` beside `p`" is a scan of the placements covering `c` for one
-//! disjoint from `p`. The work is bounded ([`MAX_PRUNE_WORK`]): a puzzle
-//! larger than that is searched unpruned, which is always correct.
+//! The test runs on bitmaps over the placements: `meets[r]`, the
+//! placements that share a cell with `r` (itself included). A placement
+//! has no partner for cell `c` exactly when it meets every kept placement
+//! covering `c`: the AND of their `meets`, less those covering `c`. A pass
+//! costs the entries times the placements over 64 word operations; the
+//! bitmaps take placements squared bits, so a puzzle of more than
+//! [`MAX_PRUNED`] placements is searched unpruned, which is always correct.
 
 use super::Placement;
 
-/// The most word operations the pruning may take (placements times cells
-/// times words, a pass): past it nothing is pruned.
-pub const MAX_PRUNE_WORK: u64 = 400_000_000;
+/// The most placements pruned (their bitmaps take 32 MiB).
+pub const MAX_PRUNED: usize = 16_384;
 
 /// Which placements are kept: `keep[q]`. `required[c]`: cell `c` must be
 /// covered; `least[p]`: piece `p` must be placed at least that often (a
@@ -34,44 +36,64 @@ pub fn useful(
 ) -> Vec<bool> {
     let n = placements.len();
     let mut keep = vec![true; n];
-    let words = cells.div_ceil(64);
-    if n == 0 || (n as u64) * (cells as u64) * (words as u64) > MAX_PRUNE_WORK {
+    if n == 0 || n > MAX_PRUNED {
         return keep;
     }
-    let mut bits = vec![0u64; n * words];
+    let words = n.div_ceil(64);
     let mut covering: Vec<Vec<usize>> = vec![Vec::new(); cells];
     let mut of_piece: Vec<Vec<usize>> = vec![Vec::new(); least.len()];
     for (q, p) in placements.iter().enumerate() {
         for &c in &p.cells {
-            bits[q * words + c / 64] |= 1 << (c % 64);
             covering[c].push(q);
         }
         of_piece[p.piece].push(q);
     }
-    let disjoint =
-        |a: usize, b: usize| (0..words).all(|w| bits[a * words + w] & bits[b * words + w] == 0);
+    // meets[r]: the placements sharing a cell with r
+    let mut meets = vec![0u64; n * words];
+    let mut row = vec![0u64; words];
+    for (r, p) in placements.iter().enumerate() {
+        row.iter_mut().for_each(|w| *w = 0);
+        for &c in &p.cells {
+            for &q in &covering[c] {
+                row[q / 64] |= 1 << (q % 64);
+            }
+        }
+        meets[r * words..(r + 1) * words].copy_from_slice(&row);
+    }
+    let mut blocked = vec![0u64; words];
     let mut changed = true;
     while changed {
         changed = false;
-        for q in 0..n {
-            if !keep[q] {
+        // the placements with no partner among `group` (all of them meet
+        // every kept one), less those `except` says
+        let mut strike = |group: &[usize], except: &dyn Fn(usize) -> bool, keep: &mut Vec<bool>| {
+            blocked.iter_mut().for_each(|w| *w = !0);
+            for &r in group.iter().filter(|&&r| keep[r]) {
+                let m = &meets[r * words..(r + 1) * words];
+                blocked.iter_mut().zip(m).for_each(|(b, m)| *b &= m);
+            }
+            for (w, &b) in blocked.iter().enumerate() {
+                let mut b = b;
+                while b != 0 {
+                    let q = w * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    if q < n && keep[q] && !except(q) {
+                        keep[q] = false;
+                        changed = true;
+                    }
+                }
+            }
+        };
+        for c in (0..cells).filter(|&c| required[c]) {
+            let on_c = |q: usize| placements[q].cells.binary_search(&c).is_ok();
+            strike(&covering[c], &on_c, &mut keep);
+        }
+        for (p, &k) in least.iter().enumerate() {
+            if k == 0 {
                 continue;
             }
-            let blocks = (0..cells).any(|c| {
-                required[c]
-                    && bits[q * words + c / 64] & (1 << (c % 64)) == 0
-                    && !covering[c].iter().any(|&r| keep[r] && disjoint(q, r))
-            }) || least.iter().enumerate().any(|(p, &k)| {
-                let own = placements[q].piece == p;
-                (k >= 2 || (k == 1 && !own))
-                    && !of_piece[p]
-                        .iter()
-                        .any(|&r| r != q && keep[r] && disjoint(q, r))
-            });
-            if blocks {
-                keep[q] = false;
-                changed = true;
-            }
+            let own = |q: usize| k == 1 && placements[q].piece == p;
+            strike(&of_piece[p], &own, &mut keep);
         }
     }
     keep

@@ -98,7 +98,70 @@ pub struct Board {
     pub dim: u8,
     /// The cells, sorted by (z, y, x).
     pub cells: Vec<Cell>,
-    index: HashMap<Cell, usize>,
+    index: CellIndex,
+}
+
+/// A board's cell numbers by cell: a table over the cells' bounding box
+/// when it is not much larger than the board (a lookup is then an index,
+/// which finding placements does millions of times), else a hash map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum CellIndex {
+    Table {
+        lo: [i32; 3],
+        size: [usize; 3],
+        slots: Vec<u32>,
+    },
+    Map(HashMap<Cell, usize>),
+}
+
+impl CellIndex {
+    fn new(cells: &[Cell]) -> CellIndex {
+        let lo = cells.iter().fold([i32::MAX; 3], |lo, c| [0, 1, 2].map(|k| lo[k].min(c[k])));
+        let hi = cells.iter().fold([i32::MIN; 3], |hi, c| [0, 1, 2].map(|k| hi[k].max(c[k])));
+        let size = [0, 1, 2].map(|k| (i64::from(hi[k]) - i64::from(lo[k]) + 1).max(0) as u64);
+        let volume = size.iter().try_fold(1u64, |v, &s| v.checked_mul(s));
+        match volume {
+            Some(v) if !cells.is_empty() && v <= (16 * cells.len() as u64).max(4096) && v < u64::from(u32::MAX) => {
+                let size = size.map(|s| s as usize);
+                let mut slots = vec![u32::MAX; v as usize];
+                let mut t = CellIndex::Table { lo, size, slots: Vec::new() };
+                for (i, c) in cells.iter().enumerate() {
+                    let at = t.slot(c).expect("inside the box");
+                    slots[at] = i as u32;
+                }
+                if let CellIndex::Table { slots: s, .. } = &mut t {
+                    *s = slots;
+                }
+                t
+            }
+            _ => CellIndex::Map(cells.iter().enumerate().map(|(i, &c)| (c, i)).collect()),
+        }
+    }
+
+    fn slot(&self, c: &Cell) -> Option<usize> {
+        let CellIndex::Table { lo, size, .. } = self else {
+            return None;
+        };
+        let mut at = 0usize;
+        for k in (0..3).rev() {
+            let d = i64::from(c[k]) - i64::from(lo[k]);
+            if d < 0 || d as usize >= size[k] {
+                return None;
+            }
+            at = at * size[k] + d as usize;
+        }
+        Some(at)
+    }
+
+    fn get(&self, c: &Cell) -> Option<usize> {
+        match self {
+            CellIndex::Table { slots, .. } => {
+                let i = slots[self.slot(c)?];
+                (i != u32::MAX).then_some(i as usize)
+            }
+            CellIndex::Map(m) => m.get(c).copied(),
+        }
+    }
 }
 
 impl Board {
@@ -117,7 +180,7 @@ impl Board {
         let mut cells = cells;
         cells.sort_by_key(|c| (c[2], c[1], c[0]));
         cells.dedup();
-        let index = cells.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let index = CellIndex::new(&cells);
         Board {
             grid,
             dim: grid.dim(),
@@ -178,7 +241,7 @@ impl Board {
         self.cells.is_empty()
     }
     pub fn index(&self, c: &Cell) -> Option<usize> {
-        self.index.get(c).copied()
+        self.index.get(c)
     }
     /// Width, height, depth of the bounding box.
     pub fn extent(&self) -> [i32; 3] {
