@@ -6,8 +6,9 @@
 //! ([`pieces`]), boards and the
 //! puzzle file format ([`puzzle`]), the exact cover problem, symmetry and the
 //! search ([`model`]), built-in puzzles ([`catalog`]), pictures
-//! ([`render`]), and what a front end's run decides besides the search:
-//! the puzzle's source, the files it writes, what each solution prints as
+//! ([`render`]), how a burr puzzle's assembly comes apart, as BurrTools
+//! takes it apart ([`disassembly`]), and what a front end's run decides
+//! besides the search: the puzzle's source, the files it writes, what each solution prints as
 //! ([`run`]), and the pictures of its solutions, numbered files and a
 //! contact sheet ([`pictures`]).
 //!
@@ -15,7 +16,9 @@
 //! puzzle's grid, `y` growing downwards: on squares `[x, y]` with the origin
 //! at the top left cell, in a box `[x, y, z]` with `z` from the first
 //! layer; see [`grid`] and [`puzzle`]. ([`geometry`] keeps the square and
-//! cubic grids' symmetries for the tests' independent references.)
+//! cubic grids' symmetries for the tests' independent references;
+//! [`disassembly`] takes BurrTools' voxel coordinates, as its files have
+//! them.)
 //!
 //! ```
 //! use dancer_poly::{catalog, model::{Model, Options}};
@@ -26,6 +29,7 @@
 
 pub mod burr;
 pub mod catalog;
+pub mod disassembly;
 pub mod geometry;
 pub mod grid;
 pub mod model;
