@@ -6,6 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::{ArgGroup, Args, Subcommand};
 use dancer_core::words::plural;
 use dancer_core::EngineKind;
+use dancer_formats::ndjson::PolyRecord;
 use dancer_formats::out_file::{OutFile, OutKind, OutSet};
 use dancer_poly::burr::{self, BurrFile};
 use dancer_poly::grid::{picture, PolyGrid};
@@ -83,6 +84,11 @@ pub struct SolveArgs {
     /// number from 1 (default: the first; `dancer poly problems FILE` lists them)
     #[arg(long, value_name = "NAME|N")]
     pub problem: Option<String>,
+    /// Take each solution apart by BurrTools' rules (cubes and triangular
+    /// prisms): its moves and level after it, and how many come apart in
+    /// the summary (with --unique: BurrTools' count of solutions)
+    #[arg(long)]
+    pub disassemble: bool,
     /// Count only: print the number of solutions (of unique ones with --unique)
     #[arg(long)]
     pub count: bool,
@@ -446,6 +452,13 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         },
         show: ShowAs::of(args.count, args.json.json),
         pictures: Pictures::new(svg, png, args.sheet.is_some(), args.size),
+        take_apart: match args.disassemble {
+            true => Some(burr::TakeApart::new(
+                &model,
+                loaded.burr.as_ref().map(|(f, i)| (f, *i)),
+            )?),
+            false => None,
+        },
     };
     let inputs = source.inputs();
     let end = run.run(&model, |shown, drawings| -> Result<()> {
@@ -457,7 +470,11 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         drawings.iter().try_for_each(|d| write(d, &inputs))
     })?;
     if args.json.json {
-        out.record(&model.summary_record(&end.counts, end.seconds))?;
+        let mut r = model.summary_record(&end.counts, end.seconds);
+        if let PolyRecord::Summary { disassemblies, .. } = &mut r {
+            *disassemblies = end.disassemblies;
+        }
+        out.record(&r)?;
     } else if args.count {
         out.line(&end.count.to_string())?;
     }
@@ -466,6 +483,10 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         f.write(&bytes(&run.pictures.sheet(f.path()))?)?;
     }
     eprintln!("{}", end.summary(&model, threads, args.engine.engine));
+    if let Some(k) = end.disassemblies {
+        let of = if args.unique { "classes" } else { "solutions" };
+        eprintln!("{k} of the {} {of} come apart", end.reported);
+    }
     if let Some(note) = stored {
         eprintln!("{note}");
     }

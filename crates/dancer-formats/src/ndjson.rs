@@ -440,6 +440,10 @@ pub enum PolyRecord {
         /// every board cell exactly once. In the order of the search's
         /// placements: by piece, in the puzzle's order of pieces.
         placements: Vec<PiecePlacement>,
+        /// With `--disassemble`: whether and how it comes apart by
+        /// BurrTools' rules. *(omitted otherwise)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        disassembly: Option<DisassemblyRecord>,
     },
     /// The last record, always there (also after a limit or an
     /// interruption).
@@ -469,7 +473,44 @@ pub enum PolyRecord {
         /// pieces onto itself, the identity included (1 when there are
         /// none but the identity).
         symmetries: usize,
+        /// With `--disassemble`: how many of the solutions counted come
+        /// apart (with `--unique`, of the classes: BurrTools' count of
+        /// solutions). *(omitted otherwise)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        disassemblies: Option<u64>,
     },
+}
+
+/// How a solution comes apart (`dancer poly solve --disassemble`).
+///
+/// `{"apart":true,"level":"2.1","moves":3,"steps":[{"pieces":[1],"by":[0,0,1],"removes":false},...]}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisassemblyRecord {
+    /// Whether it comes apart by BurrTools' rules.
+    pub apart: bool,
+    /// Its level as BurrTools writes it: the moves to the first
+    /// separation, then those of the parts (`98.2.4.2`). *(omitted when it
+    /// does not come apart)*
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// The number of moves in all.
+    pub moves: usize,
+    /// The moves in the order played: each part's until it falls in two,
+    /// then the part left behind, then the part taken away.
+    pub steps: Vec<MoveRecord>,
+}
+
+/// One move of a disassembly: pieces sliding together.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The pieces that move: numbers of the solution's `placements`, from 0.
+    pub pieces: Vec<usize>,
+    /// The slide, in the grid's coordinates (a translation as the
+    /// solution's `cells` are written; `y` grows downwards); for a
+    /// removal, far enough to be clear of the rest.
+    pub by: Vec<i32>,
+    /// Whether this move takes the pieces away for good.
+    pub removes: bool,
 }
 
 /// `dancer poly pieces --json`: one piece, of a named set or of every
@@ -658,6 +699,7 @@ mod tests {
         );
         assert_eq!(
             s(&PolyRecord::Solution {
+                disassembly: None,
                 number: 1,
                 placements: vec![PiecePlacement {
                     piece: "I".into(),
@@ -669,6 +711,7 @@ mod tests {
         );
         assert_eq!(
             s(&PolyRecord::Summary {
+                disassemblies: None,
                 solutions: 8u64.into(),
                 unique: Some(2),
                 nodes: 10,

@@ -12,11 +12,12 @@
 //! puzzle named `pentomino-6x10` is the built-in one wherever it is named,
 //! and a sheet named `.png` is a PNG picture wherever it is asked for.
 
+use crate::burr::TakeApart;
 use crate::catalog;
 use crate::model::Options;
 use crate::model::{Counts, Cover, Model};
 use crate::pictures::{Drawing, Pictures};
-use crate::puzzle::PolyPuzzle;
+use crate::puzzle::{PolyError, PolyPuzzle};
 use dancer_core::memo::MemoOutcome;
 use dancer_core::parallel::ending;
 use dancer_core::parallel::Stop;
@@ -120,6 +121,7 @@ impl Model {
             complete: r.complete,
             seconds: r.stats.elapsed.as_secs_f64(),
             symmetries: self.symmetries.len(),
+            disassemblies: None,
         }
     }
 }
@@ -137,11 +139,14 @@ impl Cover {
 
 /// A search as a front end runs it: how, what each solution prints as,
 /// and the pictures drawn of them.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct SolveRun {
     pub options: Options,
     pub show: ShowAs,
     pub pictures: Pictures,
+    /// Take each solution apart (`--disassemble`): what it prints says
+    /// how, and the end counts those that come apart.
+    pub take_apart: Option<TakeApart>,
 }
 
 /// How a [`SolveRun`] ended.
@@ -158,6 +163,9 @@ pub struct SolveEnd {
     pub stopped: Option<Stop>,
     /// The cancel flag was set when the search returned.
     pub cancelled: bool,
+    /// With [`SolveRun::take_apart`]: how many of the solutions handed on
+    /// come apart.
+    pub disassemblies: Option<u64>,
 }
 
 impl SolveRun {
@@ -165,16 +173,35 @@ impl SolveRun {
     /// it prints ([`Model::shown`]) and its pictures to write
     /// ([`Pictures::add`]), in order; the first error `each` returns stops
     /// the search and is the run's.
-    pub fn run<E: From<dancer_core::EngineError>>(
+    pub fn run<E: From<dancer_core::EngineError> + From<PolyError>>(
         &mut self,
         model: &Model,
         mut each: impl FnMut(Option<Shown>, Vec<Drawing>) -> Result<(), E>,
     ) -> Result<SolveEnd, E> {
-        let (mut reported, mut error) = (0u64, None);
+        let (mut reported, mut error, mut apart) = (0u64, None, 0u64);
         let start = Instant::now();
+        let cancel = self.options.cancel.clone();
         let counts = model.solve(&self.options, |sol| {
             reported += 1;
-            let shown = model.shown(self.show, reported, sol);
+            let mut shown = model.shown(self.show, reported, sol);
+            if let Some(t) = &mut self.take_apart {
+                match t.take_apart(model, sol, cancel.as_deref()) {
+                    Ok(a) => {
+                        apart += u64::from(a.disassembly.is_some());
+                        match &mut shown {
+                            Some(Shown::Record(PolyRecord::Solution { disassembly, .. })) => {
+                                *disassembly = Some(t.record(model, sol, &a));
+                            }
+                            Some(Shown::Text(text)) => text.push_str(&t.text(model, sol, &a)),
+                            _ => {}
+                        }
+                    }
+                    Err(e) => {
+                        error = Some(E::from(e));
+                        return false;
+                    }
+                }
+            }
             error = each(shown, self.pictures.add(model, reported, sol)).err();
             error.is_none()
         })?;
@@ -193,6 +220,7 @@ impl SolveRun {
             stopped: counts.stopped(cancelled),
             cancelled,
             counts,
+            disassemblies: self.take_apart.as_ref().map(|_| apart),
         })
     }
 }
@@ -336,6 +364,12 @@ mod tests {
         }
     }
 
+    impl From<crate::PolyError> for Failed {
+        fn from(_: crate::PolyError) -> Self {
+            Failed::Engine
+        }
+    }
+
     #[test]
     fn a_run_hands_on_each_solution_and_its_pictures() {
         let m = Model::new(catalog::puzzle("pentomino-3x20").unwrap()).unwrap();
@@ -346,6 +380,7 @@ mod tests {
             },
             show: ShowAs::of(false, false),
             pictures: Pictures::new(None, Some(Path::new("p")), false, None),
+            take_apart: None,
         };
         let mut seen = Vec::new();
         let end = run
@@ -382,6 +417,7 @@ mod tests {
             },
             show: ShowAs::Nothing,
             pictures: Pictures::new(None, None, false, None),
+            take_apart: None,
         };
         let end = run.run(&m, |_, _| Ok::<_, Failed>(())).unwrap();
         assert_eq!((end.count, end.counts.total, end.reported), (2, 8, 2));

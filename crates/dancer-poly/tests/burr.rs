@@ -215,3 +215,128 @@ fn write_fixtures() {
         .unwrap();
     }
 }
+
+/// Levels of the assemblies that come apart, as BurrTools' `burrTxt -d`
+/// prints them (HEAD b72a71d), and how many come apart.
+const DISASSEMBLIES: &[(&str, usize, u64, &[&str])] = &[
+    ("AlPackino", 0, 1, &["1.1.1.1.1.2.1.3.1.2.1.2"]),
+    ("Bermuda", 0, 1, &["1"]),
+    ("CubeInCage", 0, 1, &["4.9.3"]),
+    ("DemoMirrorParadox", 0, 1, &["1"]),
+    ("DemoMirrorParadox", 1, 1, &["1"]),
+    ("DemoPieceGenerator", 0, 927, &[]),
+    ("DraculasDentalDesaster", 0, 1, &["3.5.16.6.4"]),
+    ("PelikanBurr", 0, 1, &["98.2.4.2"]),
+    ("Prisgon", 0, 1, &["9.6.4.2.2.2.1.2"]),
+    ("Prisgon", 1, 1, &["9.5.1.1.2.2.2"]),
+    ("SolidSixPieceBurrs", 0, 179, &[]),
+];
+
+/// Replays a disassembly's moves on the solution's cells, one cell of a
+/// slide at a time: no two pieces of one part ever overlap, a removal
+/// leaves nothing of the rest in its way, and at the end every part is one
+/// piece or one group.
+fn replay(m: &Model, sol: &[usize], d: &dancer_formats::ndjson::DisassemblyRecord, groups: &[u32]) {
+    let grid = m.puzzle.grid();
+    let board = &m.puzzle.board;
+    let mut at: Vec<Vec<dancer_poly::grid::Cell>> = sol
+        .iter()
+        .map(|&q| {
+            m.placements[q]
+                .cells
+                .iter()
+                .map(|&c| board.cells[c])
+                .collect()
+        })
+        .collect();
+    let mut part = vec![0usize; sol.len()];
+    let mut parts = 1;
+    let gcd = |a: i32, b: i32| {
+        let (mut a, mut b) = (a.abs(), b.abs());
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    for (k, s) in d.steps.iter().enumerate() {
+        let n = s.by.iter().fold(0, |g, &v| gcd(g, v));
+        let unit = [0, 1, 2].map(|i| s.by[i] / n);
+        let here = part[s.pieces[0]];
+        assert!(
+            s.pieces.iter().all(|&p| part[p] == here),
+            "step {k}: pieces of two parts"
+        );
+        let still: std::collections::HashSet<_> = (0..sol.len())
+            .filter(|p| part[*p] == here && !s.pieces.contains(p))
+            .flat_map(|p| at[p].iter().copied())
+            .collect();
+        // a removal slides on until nothing of the rest can be in its way
+        let steps = if s.removes { n + 64 } else { n };
+        for _ in 0..steps {
+            for &p in &s.pieces {
+                at[p] = at[p].iter().map(|&c| grid.translate(c, unit)).collect();
+                assert!(
+                    at[p].iter().all(|c| !still.contains(c)),
+                    "step {k}: piece {p} runs into another"
+                );
+            }
+        }
+        if s.removes {
+            for &p in &s.pieces {
+                part[p] = parts;
+            }
+            parts += 1;
+        }
+    }
+    for p in 0..parts {
+        let members: Vec<usize> = (0..sol.len()).filter(|&q| part[q] == p).collect();
+        let one_group = members
+            .iter()
+            .all(|&q| groups[q] != 0 && groups[q] == groups[members[0]]);
+        assert!(
+            members.len() <= 1 || one_group,
+            "part {members:?} is still together"
+        );
+    }
+    assert_eq!(d.moves, d.steps.len());
+}
+
+#[test]
+fn the_examples_come_apart_as_in_burrtools() {
+    for &(name, problem, apart, levels) in DISASSEMBLIES {
+        let f = fixture(name);
+        let m = Model::new(f.puzzle(problem).unwrap()).unwrap();
+        let mut t = burr::TakeApart::new(&m, Some((&f, problem))).unwrap();
+        let (mut found, mut seen) = (0, Vec::new());
+        let opts = Options {
+            unique: true,
+            threads: 1,
+            ..Options::default()
+        };
+        m.solve(&opts, |sol| {
+            let a = t.take_apart(&m, sol, None).unwrap();
+            if let Some(d) = &a.disassembly {
+                found += 1;
+                seen.push(d.level());
+                // groups of the placed pieces, as the problem gives them
+                let types: Vec<usize> = sol.iter().map(|&q| m.placements[q].piece).collect();
+                let groups: Vec<u32> = types
+                    .iter()
+                    .map(|&ty| {
+                        f.problems[problem].parts[ty]
+                            .groups
+                            .first()
+                            .map_or(0, |g| g.0)
+                    })
+                    .collect();
+                replay(&m, sol, &t.record(&m, sol, &a), &groups);
+            }
+            true
+        })
+        .unwrap();
+        assert_eq!(found, apart, "{name} problem {}", problem + 1);
+        if !levels.is_empty() {
+            assert_eq!(seen, levels, "{name} problem {}", problem + 1);
+        }
+    }
+}

@@ -34,6 +34,7 @@
 //! palette's length; `min <= max` for every part; a part's groups add up to
 //! at most its `max`.
 
+mod apart;
 mod convert;
 mod read;
 mod write;
@@ -41,6 +42,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
+pub use apart::{instance_names, Apart, TakeApart, MAX_STATES};
 pub use convert::from_puzzle;
 pub use read::{read, MAX_FILE_BYTES};
 pub use write::{write, xml};

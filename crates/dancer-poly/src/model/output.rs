@@ -26,7 +26,11 @@ impl Model {
                 }
             })
             .collect();
-        PolyRecord::Solution { number, placements }
+        PolyRecord::Solution {
+            number,
+            placements,
+            disassembly: None,
+        }
     }
 
     /// The summary record of a search that gave `counts` in `seconds`.
@@ -38,6 +42,7 @@ impl Model {
             complete: counts.complete,
             seconds,
             symmetries: self.symmetries.len(),
+            disassemblies: None,
         }
     }
 

@@ -116,15 +116,27 @@ enum CellIndex {
 
 impl CellIndex {
     fn new(cells: &[Cell]) -> CellIndex {
-        let lo = cells.iter().fold([i32::MAX; 3], |lo, c| [0, 1, 2].map(|k| lo[k].min(c[k])));
-        let hi = cells.iter().fold([i32::MIN; 3], |hi, c| [0, 1, 2].map(|k| hi[k].max(c[k])));
+        let lo = cells
+            .iter()
+            .fold([i32::MAX; 3], |lo, c| [0, 1, 2].map(|k| lo[k].min(c[k])));
+        let hi = cells
+            .iter()
+            .fold([i32::MIN; 3], |hi, c| [0, 1, 2].map(|k| hi[k].max(c[k])));
         let size = [0, 1, 2].map(|k| (i64::from(hi[k]) - i64::from(lo[k]) + 1).max(0) as u64);
         let volume = size.iter().try_fold(1u64, |v, &s| v.checked_mul(s));
         match volume {
-            Some(v) if !cells.is_empty() && v <= (16 * cells.len() as u64).max(4096) && v < u64::from(u32::MAX) => {
+            Some(v)
+                if !cells.is_empty()
+                    && v <= (16 * cells.len() as u64).max(4096)
+                    && v < u64::from(u32::MAX) =>
+            {
                 let size = size.map(|s| s as usize);
                 let mut slots = vec![u32::MAX; v as usize];
-                let mut t = CellIndex::Table { lo, size, slots: Vec::new() };
+                let mut t = CellIndex::Table {
+                    lo,
+                    size,
+                    slots: Vec::new(),
+                };
                 for (i, c) in cells.iter().enumerate() {
                     let at = t.slot(c).expect("inside the box");
                     slots[at] = i as u32;

@@ -1,0 +1,297 @@
+//! Taking a puzzle's solutions apart (`--disassemble`): each solution's
+//! pieces in BurrTools' voxel coordinates, in BurrTools' order (by piece,
+//! in the problem's order), with the problem's piece groups and shape
+//! weights, handed to [`crate::disassembly`]; its tree turned into the
+//! moves a front end prints, in the puzzle's own coordinates.
+
+use super::{BurrFile, BurrGrid};
+use crate::disassembly::{
+    Assembly, Disassembler, Disassembly, DisassemblyError, MoveGrid, Separation,
+};
+use crate::grid::PolyGrid;
+use crate::model::Model;
+use crate::puzzle::PolyError;
+use dancer_formats::ndjson::{DisassemblyRecord, MoveRecord};
+use std::sync::atomic::AtomicBool;
+
+/// The most states one disassembly may visit (about 6 n + 20 bytes each
+/// for n pieces): past it the run stops with an error.
+pub const MAX_STATES: usize = 1 << 22;
+
+/// Takes the solutions of one puzzle apart, keeping what it learns about
+/// the pieces from one to the next.
+#[derive(Debug)]
+pub struct TakeApart {
+    grid: BurrGrid,
+    moves: MoveGrid,
+    /// Per piece type: its weight, and its groups as (group, copies).
+    weights: Vec<i32>,
+    groups: Vec<Vec<(u32, u32)>>,
+    engine: Disassembler,
+}
+
+/// A solution taken apart: its disassembly, if it comes apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Apart {
+    pub disassembly: Option<Disassembly>,
+}
+
+impl TakeApart {
+    /// For `model`'s puzzle; `burr`: the BurrTools file and problem it
+    /// came from, whose weights and groups count. Errors: a grid BurrTools
+    /// does not take apart (only cubes and triangular prisms).
+    pub fn new(model: &Model, burr: Option<(&BurrFile, usize)>) -> Result<TakeApart, PolyError> {
+        let grid = model.puzzle.grid();
+        let (bg, moves) = match grid {
+            PolyGrid::Cube => (BurrGrid::Cubes, MoveGrid::Cubes),
+            PolyGrid::Prism => (BurrGrid::Prisms, MoveGrid::Prisms),
+            g => {
+                return Err(PolyError::BadBoard {
+                    why: format!(
+                        "BurrTools takes puzzles apart on cubes and triangular prisms, not on the {} grid",
+                        g.name()
+                    ),
+                    at: model.puzzle.board_at.clone(),
+                })
+            }
+        };
+        let n = model.puzzle.pieces.len();
+        let (weights, groups) = match burr {
+            Some((f, i)) => {
+                let p = &f.problems[i];
+                (
+                    p.parts.iter().map(|q| f.shapes[q.shape].weight).collect(),
+                    p.parts.iter().map(|q| q.groups.clone()).collect(),
+                )
+            }
+            None => (vec![1; n], vec![Vec::new(); n]),
+        };
+        Ok(TakeApart {
+            grid: bg,
+            moves,
+            weights,
+            groups,
+            engine: Disassembler::new(),
+        })
+    }
+
+    /// Whether and how solution `sol` (placements, as the search gives
+    /// them) comes apart. Errors: a disassembly too large to search
+    /// ([`MAX_STATES`]), or cancelled.
+    pub fn take_apart(
+        &mut self,
+        model: &Model,
+        sol: &[usize],
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Apart, PolyError> {
+        let board = &model.puzzle.board;
+        let mut order: Vec<usize> = sol.to_vec();
+        order.sort_by_key(|&q| model.placements[q].piece);
+        let pieces: Vec<Vec<[i32; 3]>> = (order.iter())
+            .map(|&q| {
+                (model.placements[q].cells.iter())
+                    .map(|&c| self.grid.voxel(board.cells[c]))
+                    .collect()
+            })
+            .collect();
+        let types: Vec<usize> = order.iter().map(|&q| model.placements[q].piece).collect();
+        let groups = self.instance_groups(&types);
+        let weights: Vec<i32> = types.iter().map(|&t| self.weights[t]).collect();
+        let a = Assembly {
+            grid: self.moves,
+            pieces: &pieces,
+            groups: &groups,
+            weights: &weights,
+        };
+        let d = match self.engine.disassemble(&a, cancel, MAX_STATES) {
+            Ok(d) => d,
+            // BurrTools counts no assembly of fewer than two pieces
+            Err(DisassemblyError::TooFewPieces { .. }) => None,
+            Err(e) => {
+                return Err(PolyError::TooLarge {
+                    why: format!("taking a solution apart: {e}"),
+                })
+            }
+        };
+        // back to the solution's order
+        let disassembly = d.map(|mut d| {
+            renumber(&mut d.root, &order, sol);
+            d
+        });
+        Ok(Apart { disassembly })
+    }
+
+    /// Each placed piece's group: the copies of a piece type fill its
+    /// groups in order, the rest in none.
+    fn instance_groups(&self, types: &[usize]) -> Vec<u32> {
+        let mut used = vec![0u32; self.groups.len()];
+        types
+            .iter()
+            .map(|&t| {
+                let k = used[t];
+                used[t] += 1;
+                let mut seen = 0;
+                for &(g, n) in &self.groups[t] {
+                    seen += n;
+                    if k < seen {
+                        return g;
+                    }
+                }
+                0
+            })
+            .collect()
+    }
+
+    /// A slide of `by` voxels as a translation of the puzzle's cells.
+    fn shift(&self, from: [i32; 3], by: [i32; 3]) -> Vec<i32> {
+        let to = [0, 1, 2].map(|k| from[k].saturating_add(by[k]));
+        let grid = match self.grid {
+            BurrGrid::Prisms => PolyGrid::Prism,
+            _ => PolyGrid::Cube,
+        };
+        match (self.grid.cell(from), self.grid.cell(to)) {
+            (Some(a), Some(b)) => grid
+                .shift_between(a, b)
+                .map_or_else(|| by.to_vec(), |s| s.to_vec()),
+            _ => by.to_vec(),
+        }
+    }
+
+    /// The moves in the order played, each with its pieces as positions in
+    /// `sol`, and the translation in the puzzle's coordinates.
+    pub fn steps(&self, model: &Model, sol: &[usize], d: &Disassembly) -> Vec<MoveRecord> {
+        let mut out = Vec::new();
+        let board = &model.puzzle.board;
+        let walk = |s: &Separation, out: &mut Vec<MoveRecord>| {
+            for m in &s.moves {
+                let first = model.placements[sol[m.pieces[0]]].cells[0];
+                let from = self.grid.voxel(board.cells[first]);
+                out.push(MoveRecord {
+                    pieces: m.pieces.clone(),
+                    by: self.shift(from, m.by()),
+                    removes: m.removes,
+                });
+            }
+        };
+        let mut stack: Vec<&Separation> = vec![&d.root];
+        while let Some(s) = stack.pop() {
+            walk(s, &mut out);
+            // the part left behind first, then the part taken away
+            stack.extend(s.removed.as_deref());
+            stack.extend(s.left.as_deref());
+        }
+        out
+    }
+
+    /// The record of a solution taken apart.
+    pub fn record(&self, model: &Model, sol: &[usize], apart: &Apart) -> DisassemblyRecord {
+        match &apart.disassembly {
+            None => DisassemblyRecord {
+                apart: false,
+                level: None,
+                moves: 0,
+                steps: Vec::new(),
+            },
+            Some(d) => DisassemblyRecord {
+                apart: true,
+                level: Some(d.level()),
+                moves: d.moves(),
+                steps: self.steps(model, sol, d),
+            },
+        }
+    }
+
+    /// The moves in words, a line each after a head line: `comes apart,
+    /// level 2.1 (3 moves):` and `  1. B +z 1`, `  3. A out -x`.
+    pub fn text(&self, model: &Model, sol: &[usize], apart: &Apart) -> String {
+        let Some(d) = &apart.disassembly else {
+            return "does not come apart\n".into();
+        };
+        let names = instance_names(model, sol);
+        let mut s = format!(
+            "comes apart, level {} ({}):\n",
+            d.level(),
+            crate::puzzle::counted(d.moves() as u64, "move", "moves")
+        );
+        for (k, m) in self.steps(model, sol, d).iter().enumerate() {
+            let who: Vec<&str> = m.pieces.iter().map(|&p| names[p].as_str()).collect();
+            let how = if m.removes {
+                format!("out {}", direction(&m.by))
+            } else {
+                format!("{} {}", direction(&m.by), length(&m.by))
+            };
+            s += &format!("  {}. {} {how}\n", k + 1, who.join(" "));
+        }
+        s
+    }
+}
+
+/// Puts a tree's piece numbers (positions in `order`) back as positions in
+/// `sol`.
+fn renumber(s: &mut Separation, order: &[usize], sol: &[usize]) {
+    let pos = |k: usize| {
+        sol.iter()
+            .position(|&q| q == order[k])
+            .expect("a placement of the solution")
+    };
+    s.pieces.iter_mut().for_each(|p| *p = pos(*p));
+    for m in &mut s.moves {
+        m.pieces.iter_mut().for_each(|p| *p = pos(*p));
+    }
+    for c in [&mut s.left, &mut s.removed].into_iter().flatten() {
+        renumber(c, order, sol);
+    }
+}
+
+/// The pieces of a solution by name, copies of one piece numbered: `A`,
+/// `Y#1`, `Y#2`.
+pub fn instance_names(model: &Model, sol: &[usize]) -> Vec<String> {
+    let types: Vec<usize> = sol.iter().map(|&q| model.placements[q].piece).collect();
+    let mut seen = vec![0; model.puzzle.pieces.len()];
+    types
+        .iter()
+        .map(|&t| {
+            let name = &model.puzzle.pieces[t].name;
+            seen[t] += 1;
+            if types.iter().filter(|&&u| u == t).count() > 1 {
+                format!("{name}#{}", seen[t])
+            } else {
+                name.clone()
+            }
+        })
+        .collect()
+}
+
+/// A translation's direction in words: `+x`, `-y`, `+z` along an axis,
+/// else the vector.
+fn direction(by: &[i32]) -> String {
+    let nonzero: Vec<usize> = (0..by.len()).filter(|&k| by[k] != 0).collect();
+    match nonzero.as_slice() {
+        [k] => format!(
+            "{}{}",
+            if by[*k] > 0 { '+' } else { '-' },
+            ["x", "y", "z"][*k]
+        ),
+        _ => {
+            let g = by.iter().fold(0, |g, &v| gcd(g, v.unsigned_abs() as i64));
+            let unit: Vec<String> = by
+                .iter()
+                .map(|&v| (v as i64 / g.max(1)).to_string())
+                .collect();
+            format!("({})", unit.join(", "))
+        }
+    }
+}
+
+/// How many steps of its direction a translation is.
+fn length(by: &[i32]) -> i64 {
+    by.iter().fold(0, |g, &v| gcd(g, v.unsigned_abs() as i64))
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
