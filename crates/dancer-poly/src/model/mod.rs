@@ -256,6 +256,7 @@ impl Model {
         }
         let mut placements = Vec::new();
         let mut covered = 0u64;
+        let (blo, bhi) = site_box(grid, board.cells.iter().copied());
         for (pi, p) in puzzle.pieces.iter().enumerate() {
             let before = placements.len();
             let orientations = if p.cells.len() <= board.len() {
@@ -264,10 +265,16 @@ impl Model {
                 &[]
             };
             for o in orientations {
+                let (olo, ohi) = site_box(grid, o.iter().map(|m| m.0));
                 for &b in &board.cells {
                     let Some(shift) = grid.shift_between(o[0].0, b) else {
                         continue;
                     };
+                    // the piece's box must lie in the board's (a large
+                    // piece fits at few of the board's cells)
+                    if (0..3).any(|k| olo[k] + shift[k] < blo[k] || ohi[k] + shift[k] > bhi[k]) {
+                        continue;
+                    }
                     let cells: Option<Vec<usize>> = o
                         .iter()
                         .map(|&(c, k)| {
@@ -681,6 +688,21 @@ impl Model {
         }
         out
     }
+}
+
+/// The smallest and largest lattice coordinates ([`PolyGrid::site`]) of
+/// some cells, on each axis.
+fn site_box(
+    grid: crate::grid::PolyGrid,
+    cells: impl Iterator<Item = Cell>,
+) -> ([i32; 3], [i32; 3]) {
+    cells.fold(([i32::MAX; 3], [i32::MIN; 3]), |(lo, hi), c| {
+        let s = grid.site(c);
+        (
+            [0, 1, 2].map(|k| lo[k].min(s[k])),
+            [0, 1, 2].map(|k| hi[k].max(s[k])),
+        )
+    })
 }
 
 /// A piece's distinct orientations, each cell with its colour, in its

@@ -36,10 +36,11 @@ pub fn useful(
 ) -> Vec<bool> {
     let n = placements.len();
     let mut keep = vec![true; n];
-    if n == 0 || n > MAX_PRUNED {
+    let words = n.div_ceil(64);
+    // the bitmaps of the cells take cells times words too
+    if n == 0 || n > MAX_PRUNED || cells * words > MAX_PRUNED * MAX_PRUNED / 64 {
         return keep;
     }
-    let words = n.div_ceil(64);
     let mut covering: Vec<Vec<usize>> = vec![Vec::new(); cells];
     let mut of_piece: Vec<Vec<usize>> = vec![Vec::new(); least.len()];
     for (q, p) in placements.iter().enumerate() {
@@ -48,17 +49,21 @@ pub fn useful(
         }
         of_piece[p.piece].push(q);
     }
-    // meets[r]: the placements sharing a cell with r
-    let mut meets = vec![0u64; n * words];
-    let mut row = vec![0u64; words];
-    for (r, p) in placements.iter().enumerate() {
-        row.iter_mut().for_each(|w| *w = 0);
-        for &c in &p.cells {
-            for &q in &covering[c] {
-                row[q / 64] |= 1 << (q % 64);
-            }
+    // on[c]: the placements covering c; meets[r]: the OR of its cells'
+    let mut on = vec![0u64; cells * words];
+    for (c, qs) in covering.iter().enumerate() {
+        for &q in qs {
+            on[c * words + q / 64] |= 1 << (q % 64);
         }
-        meets[r * words..(r + 1) * words].copy_from_slice(&row);
+    }
+    let mut meets = vec![0u64; n * words];
+    for (r, p) in placements.iter().enumerate() {
+        let row = &mut meets[r * words..(r + 1) * words];
+        for &c in &p.cells {
+            row.iter_mut()
+                .zip(&on[c * words..(c + 1) * words])
+                .for_each(|(m, o)| *m |= o);
+        }
     }
     let mut blocked = vec![0u64; words];
     let mut changed = true;

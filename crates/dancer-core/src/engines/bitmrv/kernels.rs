@@ -58,7 +58,10 @@ pub(super) fn kill_loop<const S: usize>(
     updates
 }
 
-/// [`kill_loop`] for options of any length `s`.
+/// [`kill_loop`] for options of any length: option `x`'s `pn[x]` primary
+/// items only, not its row's padding to the stride `s` (one option of 121
+/// cells, BurrTools' AlPackino box, made every option of its puzzle cost
+/// 121 counts a kill).
 #[inline(always)]
 pub(super) fn kill_loop_any(
     live: &mut [u64],
@@ -67,6 +70,7 @@ pub(super) fn kill_loop_any(
     prims: &[u16],
     cost: &[u32],
     s: usize,
+    pn: &[u32],
 ) -> u64 {
     let mut updates = 0u64;
     for (k, (lv, kl)) in live.iter_mut().zip(kill).enumerate() {
@@ -75,7 +79,7 @@ pub(super) fn kill_loop_any(
         while d != 0 {
             let x = k * 64 + d.trailing_zeros() as usize;
             d &= d - 1;
-            for &j in &prims[x * s..x * s + s] {
+            for &j in &prims[x * s..x * s + pn[x] as usize] {
                 lens[j as usize] = lens[j as usize].wrapping_sub(1);
             }
             updates += cost[x] as u64;

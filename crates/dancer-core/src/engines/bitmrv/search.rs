@@ -109,7 +109,7 @@ impl<'p> BitMrv<'p> {
             6 => kill_loop::<6>(live, &self.kill, lens, prims, cost),
             7 => kill_loop::<7>(live, &self.kill, lens, prims, cost),
             8 => kill_loop::<8>(live, &self.kill, lens, prims, cost),
-            _ => kill_loop_any(live, &self.kill, lens, prims, cost, s),
+            _ => kill_loop_any(live, &self.kill, lens, prims, cost, s, &self.pn),
         };
         lens[npad - 1] = COVERED;
         updates
