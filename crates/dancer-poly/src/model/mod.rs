@@ -737,6 +737,25 @@ fn puzzle_symmetries(puzzle: &PolyPuzzle) -> Vec<Symmetry> {
         .map(|pi| (key_of(pi, None), &puzzle.pieces[pi]))
         .collect();
     let marks = puzzle.cell_marks();
+    // a piece's image's key, by the coset of its group the symmetry lies
+    // in: its own key inside its group; outside, when the group is half of
+    // the grid's (the rotations), one key for every other symmetry
+    let all = grid.symmetries().len();
+    let groups: Vec<Vec<GridSymmetry>> = puzzle
+        .pieces
+        .iter()
+        .map(|p| puzzle.piece_group(p))
+        .collect();
+    let mut other: Vec<Option<Vec<(Cell, u8)>>> = vec![None; puzzle.pieces.len()];
+    let mut image_key = |pi: usize, t: &GridSymmetry| -> Vec<(Cell, u8)> {
+        if groups[pi].contains(t) {
+            return keys[pi].0.clone();
+        }
+        if groups[pi].len() * 2 != all {
+            return key_of(pi, Some(t));
+        }
+        other[pi].get_or_insert_with(|| key_of(pi, Some(t))).clone()
+    };
     let mut out = Vec::new();
     'sym: for (t, perm) in puzzle.board.symmetries() {
         if puzzle.unique_under == UniqueUnder::Rotations && !t.is_rotation() {
@@ -748,7 +767,7 @@ fn puzzle_symmetries(puzzle: &PolyPuzzle) -> Vec<Symmetry> {
         }
         let mut sigma = Vec::new();
         for (me, p) in puzzle.pieces.iter().enumerate() {
-            let key = key_of(me, Some(&t));
+            let key = image_key(me, &t);
             let same = |(k, q): &(Vec<(Cell, u8)>, &Piece)| {
                 *k == key && q.count == p.count && q.one_sided == p.one_sided
             };

@@ -65,24 +65,32 @@ pub fn useful(
                 .for_each(|(m, o)| *m |= o);
         }
     }
+    // own[p]: the placements of piece p
+    let mut own = vec![0u64; least.len() * words];
+    for (q, pl) in placements.iter().enumerate() {
+        own[pl.piece * words + q / 64] |= 1 << (q % 64);
+    }
     let mut blocked = vec![0u64; words];
     let mut changed = true;
     while changed {
         changed = false;
         // the placements with no partner among `group` (all of them meet
-        // every kept one), less those `except` says
-        let mut strike = |group: &[usize], except: &dyn Fn(usize) -> bool, keep: &mut Vec<bool>| {
+        // every kept one), less those of `spare`
+        let mut strike = |group: &[usize], spare: Option<&[u64]>, keep: &mut Vec<bool>| {
             blocked.iter_mut().for_each(|w| *w = !0);
             for &r in group.iter().filter(|&&r| keep[r]) {
                 let m = &meets[r * words..(r + 1) * words];
                 blocked.iter_mut().zip(m).for_each(|(b, m)| *b &= m);
+            }
+            if let Some(spare) = spare {
+                blocked.iter_mut().zip(spare).for_each(|(b, s)| *b &= !s);
             }
             for (w, &b) in blocked.iter().enumerate() {
                 let mut b = b;
                 while b != 0 {
                     let q = w * 64 + b.trailing_zeros() as usize;
                     b &= b - 1;
-                    if q < n && keep[q] && !except(q) {
+                    if q < n && keep[q] {
                         keep[q] = false;
                         changed = true;
                     }
@@ -90,15 +98,19 @@ pub fn useful(
             }
         };
         for c in (0..cells).filter(|&c| required[c]) {
-            let on_c = |q: usize| placements[q].cells.binary_search(&c).is_ok();
-            strike(&covering[c], &on_c, &mut keep);
+            strike(
+                &covering[c],
+                Some(&on[c * words..(c + 1) * words]),
+                &mut keep,
+            );
         }
         for (p, &k) in least.iter().enumerate() {
             if k == 0 {
                 continue;
             }
-            let own = |q: usize| k == 1 && placements[q].piece == p;
-            strike(&of_piece[p], &own, &mut keep);
+            // a piece used once needs no other placement of its own
+            let spare = (k == 1).then(|| &own[p * words..(p + 1) * words]);
+            strike(&of_piece[p], spare, &mut keep);
         }
     }
     keep
