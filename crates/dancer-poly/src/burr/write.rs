@@ -4,6 +4,7 @@
 //! unsolved (`state="0"`): BurrTools finds its own assemblies.
 
 use super::{BurrFile, BurrShape};
+use crate::render::escape;
 use std::fmt::Write as _;
 use std::io::Write as _;
 
@@ -127,20 +128,4 @@ fn shape_xml(s: &mut String, shape: &BurrShape) {
         hot.unwrap_or_default(),
         name.unwrap_or_default()
     );
-}
-
-/// Text as XML character data or an attribute's value.
-fn escape(t: &str) -> String {
-    let mut out = String::with_capacity(t.len());
-    for c in t.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }

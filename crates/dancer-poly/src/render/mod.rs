@@ -347,8 +347,10 @@ fn num(v: f64) -> String {
     s
 }
 
-/// Escapes text for XML content and attribute values.
-fn escape(s: &str) -> String {
+/// Escapes text for XML content and attribute values (SVG here,
+/// BurrTools' files in [`crate::burr`]); control characters XML cannot
+/// hold become blanks.
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
         match ch {
