@@ -8,9 +8,9 @@
 //! The server is a thin shell: each endpoint is the library call that the
 //! command line makes for the same job (`dancer_sudoku::batch`, `records`,
 //! `hint`, `logic`, `generate`, `play`; `dancer_poly` catalog, parse,
-//! solve and render; `dancer_formats::dlx` and `dancer_core`'s engines),
-//! and answers with the command line's records. What it adds is what a
-//! server must:
+//! BurrTools files, solve, take apart and render; `dancer_formats::dlx`
+//! and `dancer_core`'s engines), and answers with the command line's
+//! records. What it adds is what a server must:
 //!
 //! * **safety**: Host and Origin checks against DNS rebinding and
 //!   cross-site requests (`guard.rs`), a body cap, one error record for
@@ -41,7 +41,7 @@
 //! | `assets.rs` | the page's files (embedded, or from `--assets`) |
 //! | `sudoku.rs` | the Sudoku endpoints |
 //! | `game.rs` | the game's endpoint |
-//! | `poly.rs` | the polyform endpoints and jobs |
+//! | `poly.rs` | the polyform endpoints and jobs (TOML puzzles, the catalogue, BurrTools files; solutions taken apart) |
 //! | `cover.rs` | the exact cover endpoints and jobs |
 //! | `runtime.rs` | the jobs' runtime: threads, queue, caps, what is kept ([`Jobs`]) |
 //! | `jobs.rs` | the jobs' endpoints: submit, record, solutions, events, cancel |
@@ -286,6 +286,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/api/sudoku/game", post(game::game))
         .route("/api/poly/catalog", get(poly::catalog))
         .route("/api/poly/catalog/{name}", get(poly::catalog_entry))
+        .route("/api/poly/burr", post(poly::burr_problems))
         .route("/api/poly/check", post(poly::check))
         .route("/api/poly/render", post(poly::render))
         .route("/api/cover/check", post(cover::cover_check))

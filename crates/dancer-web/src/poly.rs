@@ -2,8 +2,12 @@
 //!
 //! A polyform puzzle comes as the puzzle file format (TOML), read by
 //! `dancer_poly::parse` (its errors say where: `422 invalid_poly` with the
-//! line and column, the message without them), solved by `Model::solve` as
-//! `dancer poly solve` does, its solutions drawn by `dancer_poly::render`.
+//! line and column, the message without them), or as a BurrTools file
+//! (`.xmpuzzle`, its bytes in base64) and one of its problems, read by
+//! `dancer_poly::burr` (its errors at their line and column as well);
+//! solved by `Model::solve` as `dancer poly solve` does, each solution
+//! taken apart by `burr::TakeApart` when the job asks (`--disassemble`),
+//! its solutions drawn by `dancer_poly::render`.
 
 use crate::body::JsonBody;
 use crate::error::{At, Error, Result};
@@ -14,6 +18,8 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use dancer_formats::ndjson::PolyRecord;
+use dancer_poly::burr::{self, BurrFile, TakeApart};
 use dancer_poly::grid::PolyGrid;
 use dancer_poly::model::{colour_numbers, Live, Model, Options};
 use dancer_poly::render::{self, Style, Tiling};
@@ -25,6 +31,9 @@ use std::sync::{Arc, OnceLock};
 /// The name of a posted puzzle in messages.
 const TOML_FILE: &str = "puzzle.toml";
 
+/// The name of a posted BurrTools file in messages.
+const BURR_FILE: &str = "puzzle.xmpuzzle";
+
 fn poly_error(e: PolyError) -> Error {
     let at = e
         .location()
@@ -35,10 +44,94 @@ fn poly_error(e: PolyError) -> Error {
     }
 }
 
-/// Reads a posted puzzle and builds its model: `422` for any error.
-fn model(toml: &str) -> Result<Model> {
-    let p = dancer_poly::parse(toml, TOML_FILE).map_err(poly_error)?;
-    Model::new(p).map_err(poly_error)
+/// A problem of a BurrTools file, as a request names it: its number from
+/// 1, or its name.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(untagged)]
+pub enum ProblemSpec {
+    Number(u64),
+    Name(String),
+}
+
+impl ProblemSpec {
+    /// As `dancer poly solve --problem` takes it.
+    fn words(&self) -> String {
+        match self {
+            ProblemSpec::Number(n) => n.to_string(),
+            ProblemSpec::Name(s) => s.clone(),
+        }
+    }
+}
+
+/// A posted BurrTools file's bytes, from base64 (white space ignored).
+fn burr_bytes(b64: &str) -> Result<Vec<u8>> {
+    use base64::Engine;
+    let text: Vec<u8> = b64.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .map_err(|e| Error::BadValue(format!("burr: the file is not in base64 ({e})")))
+}
+
+/// A posted BurrTools file, read: `422` with the line and column for a
+/// file BurrTools' reader refuses.
+fn burr_file(b64: &str) -> Result<BurrFile> {
+    burr::read(&burr_bytes(b64)?, BURR_FILE).map_err(poly_error)
+}
+
+/// Where a request's puzzle comes from: the fields `toml`, `name` (a
+/// catalogue puzzle, where the request may name one), `burr` and `problem`.
+struct Source<'a> {
+    toml: Option<&'a str>,
+    name: Option<&'a str>,
+    burr: Option<&'a str>,
+    problem: Option<&'a ProblemSpec>,
+}
+
+/// A puzzle read from its [`Source`]; from a BurrTools file, the file and
+/// the problem's index too (their weights and groups count when its
+/// solutions are taken apart).
+struct Loaded {
+    puzzle: PolyPuzzle,
+    burr: Option<(BurrFile, usize)>,
+}
+
+impl Source<'_> {
+    /// Reads the puzzle: exactly one of `toml`, `name`, `burr` (`what`
+    /// names those the request may give, for the error); `problem` only
+    /// with `burr`.
+    fn load(&self, what: &str) -> Result<Loaded> {
+        if self.problem.is_some() && self.burr.is_none() {
+            return Err(Error::BadValue(
+                "problem names a problem of a BurrTools file (burr)".into(),
+            ));
+        }
+        match (self.toml, self.name, self.burr) {
+            (Some(t), None, None) => Ok(Loaded {
+                puzzle: dancer_poly::parse(t, TOML_FILE).map_err(poly_error)?,
+                burr: None,
+            }),
+            (None, Some(n), None) => Ok(Loaded {
+                puzzle: catalog::puzzle(n)
+                    .ok_or_else(|| Error::NotFound(format!("no catalogue puzzle {n:?}")))?,
+                burr: None,
+            }),
+            (None, None, Some(b)) => {
+                let file = burr_file(b)?;
+                let spec = self.problem.map(ProblemSpec::words);
+                let index = file
+                    .problem_index(spec.as_deref())
+                    .map_err(|e| Error::BadValue(format!("problem: {e}")))?;
+                let puzzle = file.puzzle(index).map_err(poly_error)?;
+                Ok(Loaded {
+                    puzzle,
+                    burr: Some((file, index)),
+                })
+            }
+            _ => Err(Error::BadValue(format!(
+                "a puzzle is given as {what} (one of them)"
+            ))),
+        }
+    }
 }
 
 /// Piece counts of a puzzle: the most copies of every piece (`any` counts
@@ -119,8 +212,45 @@ pub async fn catalog_entry(Path(name): Path<String>) -> Result<Json<Value>> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TomlReq {
-    pub toml: String,
+pub struct PuzzleReq {
+    pub toml: Option<String>,
+    pub burr: Option<String>,
+    pub problem: Option<ProblemSpec>,
+}
+
+impl PuzzleReq {
+    fn source(&self) -> Source<'_> {
+        Source {
+            toml: self.toml.as_deref(),
+            name: None,
+            burr: self.burr.as_deref(),
+            problem: self.problem.as_ref(),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BurrReq {
+    pub burr: String,
+}
+
+/// `POST /api/poly/burr`: a BurrTools file's grid and problems (the
+/// records of `dancer poly problems --json`).
+pub async fn burr_problems(
+    State(s): State<Arc<AppState>>,
+    JsonBody(r): JsonBody<BurrReq>,
+) -> Result<Json<Value>> {
+    blocking(&s, move |_| {
+        let f = burr_file(&r.burr)?;
+        Ok(Json(json!({
+            "grid": f.grid.name(),
+            "disassembles": f.grid.disassembles(),
+            "comment": f.comment,
+            "problems": f.problem_records(),
+        })))
+    })
+    .await
 }
 
 fn cell_json(p: &PolyPuzzle, c: [i32; 3]) -> Value {
@@ -182,10 +312,11 @@ fn placement_colours(t: &Tiling) -> Vec<String> {
 /// `POST /api/poly/check`.
 pub async fn check(
     State(s): State<Arc<AppState>>,
-    JsonBody(r): JsonBody<TomlReq>,
+    JsonBody(r): JsonBody<PuzzleReq>,
 ) -> Result<Json<Value>> {
     blocking(&s, move |_| {
-        let m = model(&r.toml)?;
+        let loaded = r.source().load("toml or burr")?;
+        let m = Model::new(loaded.puzzle).map_err(poly_error)?;
         let p = &m.puzzle;
         let pieces: Vec<Value> = p
             .pieces
@@ -238,7 +369,9 @@ pub struct SolutionReq {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RenderReq {
-    pub toml: String,
+    pub toml: Option<String>,
+    pub burr: Option<String>,
+    pub problem: Option<ProblemSpec>,
     pub solution: SolutionReq,
     pub format: Option<String>,
     pub size: Option<u32>,
@@ -308,7 +441,13 @@ pub async fn render(
         }
     };
     blocking(&s, move |_| {
-        let p = dancer_poly::parse(&r.toml, TOML_FILE).map_err(poly_error)?;
+        let source = Source {
+            toml: r.toml.as_deref(),
+            name: None,
+            burr: r.burr.as_deref(),
+            problem: r.problem.as_ref(),
+        };
+        let p = source.load("toml or burr")?.puzzle;
         let t = tiling_of(&p, &r.solution)?;
         let style = Style {
             cell: f64::from(size),
@@ -331,16 +470,22 @@ pub async fn render(
     .await
 }
 
-/// A polyform job: `{"kind":"poly","toml":"..." (or "name":"pentomino-6x10"),
-/// "mode":"solve"|"count","unique":true,"limit":N,"time":S,"keep":N}`.
+/// A polyform job: `{"kind":"poly","toml":"..." (or "name":"pentomino-6x10",
+/// or "burr":"base64","problem":1),"mode":"solve"|"count","unique":true,
+/// "disassemble":true,"limit":N,"time":S,"keep":N}`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PolySpec {
     pub toml: Option<String>,
     pub name: Option<String>,
+    pub burr: Option<String>,
+    pub problem: Option<ProblemSpec>,
     pub mode: Option<String>,
     #[serde(default)]
     pub unique: bool,
+    /// Take each solution apart (`dancer poly solve --disassemble`).
+    #[serde(default)]
+    pub disassemble: bool,
     pub limit: Option<u64>,
     pub engine: Option<String>,
     pub time: Option<f64>,
@@ -352,25 +497,29 @@ pub fn poly_job(s: PolySpec) -> Result<JobParts> {
     let solve = solve_mode(s.mode.as_deref())?;
     let limit = limit_of(s.limit)?;
     let engine = engine_of(s.engine.as_deref())?;
-    let m = match (&s.toml, &s.name) {
-        (Some(t), None) => model(t)?,
-        (None, Some(n)) => {
-            let p = catalog::puzzle(n)
-                .ok_or_else(|| Error::NotFound(format!("no catalogue puzzle {n:?}")))?;
-            Model::new(p).map_err(poly_error)?
-        }
-        _ => {
-            return Err(Error::BadValue(
-                "a poly job needs toml or name (one of them)".into(),
-            ))
-        }
+    let source = Source {
+        toml: s.toml.as_deref(),
+        name: s.name.as_deref(),
+        burr: s.burr.as_deref(),
+        problem: s.problem.as_ref(),
     };
+    let loaded = source.load("toml, name or burr")?;
+    let m = Model::new(loaded.puzzle).map_err(poly_error)?;
     engine
         .resolve(&m.cover(true).problem)
         .map_err(|e| Error::BadValue(e.to_string()))?;
+    // a grid the disassembler does not take is refused before the search
+    let apart = match s.disassemble {
+        true => Some(
+            TakeApart::new(&m, loaded.burr.as_ref().map(|(f, i)| (f, *i))).map_err(poly_error)?,
+        ),
+        false => None,
+    };
     let unique = s.unique;
     let keep = if solve { s.keep } else { Some(0) };
     let work: Work = Box::new(move |ctx: &Ctx| {
+        let mut apart = apart;
+        let (mut came_apart, mut failed) = (0u64, None);
         let live = Arc::new(Live::default());
         let l = live.clone();
         ctx.watch(move || (l.nodes(), Some(l.position())));
@@ -385,8 +534,29 @@ pub fn poly_job(s: PolySpec) -> Result<JobParts> {
         };
         let style = Style::default();
         let r = m.solve(&opts, |sol| {
+            // taken apart as `dancer poly solve --disassemble` does, the
+            // job's cancel flag watched
+            let taken = match &mut apart {
+                Some(t) => match t.take_apart(&m, sol, Some(&ctx.cancel)) {
+                    Ok(a) => {
+                        came_apart += u64::from(a.disassembly.is_some());
+                        Some(t.record(&m, sol, &a))
+                    }
+                    Err(e) => {
+                        if !ctx.cancelled() {
+                            failed = Some(e.message());
+                        }
+                        return false;
+                    }
+                },
+                None => None,
+            };
             ctx.solution(|n| {
-                let mut v = serde_json::to_value(m.solution_record(n, sol)).expect("serialises");
+                let mut record = m.solution_record(n, sol);
+                if let PolyRecord::Solution { disassembly, .. } = &mut record {
+                    *disassembly = taken;
+                }
+                let mut v = serde_json::to_value(record).expect("serialises");
                 let t = m.tiling(sol, None);
                 v["colours"] = json!(placement_colours(&t));
                 v["svg"] = json!(render::svg(&t, &style));
@@ -394,12 +564,19 @@ pub fn poly_job(s: PolySpec) -> Result<JobParts> {
             })
         });
         match r {
+            Ok(_) if failed.is_some() => Ending {
+                error: failed,
+                ..Ending::default()
+            },
             Ok(c) => {
                 let mut extra = serde_json::Map::new();
                 extra.insert("solutions".into(), json!(c.total));
                 extra.insert("unique".into(), json!(c.unique));
                 extra.insert("nodes".into(), json!(c.nodes));
                 extra.insert("symmetries".into(), json!(m.symmetries.len()));
+                if apart.is_some() {
+                    extra.insert("disassemblies".into(), json!(came_apart));
+                }
                 Ending {
                     complete: c.complete,
                     limit: !c.complete && !ctx.cancelled(),
@@ -425,7 +602,14 @@ mod tests {
     /// from the library's fields, never parsed back from its text.
     #[test]
     fn messages_lose_their_place() {
-        let e = match model("[board]\nrect = [3, 3]\n[[piece]]\nname = \"Q9\"\n") {
+        let toml = "[board]\nrect = [3, 3]\n[[piece]]\nname = \"Q9\"\n";
+        let source = Source {
+            toml: Some(toml),
+            name: None,
+            burr: None,
+            problem: None,
+        };
+        let e = match source.load("toml") {
             Err(e) => e,
             Ok(_) => panic!("a piece that does not exist"),
         };

@@ -254,6 +254,7 @@ async fn no_input_reaches_a_500() {
         "/api/sudoku/path",
         "/api/sudoku/batch",
         "/api/sudoku/game",
+        "/api/poly/burr",
         "/api/poly/check",
         "/api/poly/render",
         "/api/cover/check",
@@ -289,6 +290,12 @@ async fn no_input_reaches_a_500() {
         json!({"kind": "cover", "problem": "A\nA\n", "engine": "warp"}),
         json!({"kind": "poly", "name": "nothing"}),
         json!({"kind": "poly"}),
+        json!({"burr": ""}),
+        json!({"burr": "H4sIAAAA", "problem": -1}),
+        json!({"burr": "PHB1enpsZT48L3B1enpsZT4=", "problem": [1]}),
+        json!({"burr": "PD94bWw/Pjw=", "problem": 18446744073709551615u64}),
+        json!({"kind": "poly", "burr": "\u{0}", "disassemble": true}),
+        json!({"kind": "poly", "toml": "[board]\nbox = [1, 1, 2]\n[[piece]]\nname = \"I\"\ncells = [[0, 0, 0]]\ncount = 2\n", "disassemble": "yes"}),
     ];
     for p in posts {
         for b in &bodies {

@@ -4,20 +4,31 @@
 // pieces and board drawn by the server on the puzzle's grid; solve or count
 // as a job with live progress and cancel; the solutions as pictures (3D:
 // layers and a turnable isometric view); downloads (SVG, PNG, NDJSON).
+// A BurrTools file (.xmpuzzle) opens in place of the editor: its problems
+// listed, one checked and solved as any puzzle, each solution taken apart
+// when asked ("Take apart") and played move by move (apart.js).
 // A piece has one colour everywhere: the server says it (`colour` of each
 // piece, `colours` of each solution's placements) and the page's own
 // isometric view shades that colour, keeping its hue.
 // Uses only what API.md says: /api/poly/catalog, /api/poly/check,
-// /api/poly/render and jobs of kind "poly".
+// /api/poly/burr, /api/poly/render and jobs of kind "poly".
 import {
   get, post, render, startJob, toast, h, num, ApiError, css, fmtTime, progressStats, setProgress, showState, cancelJob, endWords,
   notStarted, checkSoon, selectLine,
 } from '../api.js';
 import { isoSvg } from './iso.js';
+import { makePlayer } from './apart.js';
 import { EXAMPLES } from './examples.js';
 
 const STORE = 'dancer.poly.toml';
 const STORE_NAME = 'dancer.poly.name';
+
+/** The largest BurrTools file the page sends: in base64 it stays within
+ * the server's body cap (1 MiB by default). */
+const MAX_BURR = 760 * 1024;
+
+/** BurrTools' grids as the page's grid names. */
+const BURR_GRIDS = { cubes: 'cube', 'triangular prisms': 'prism', spheres: 'sphere' };
 
 /** One place for the tab's state. */
 const st = {
@@ -27,10 +38,14 @@ const st = {
   jobGrid: 'square',
   jobKnown: null, // the published count of the puzzle being solved, if unchanged
   checked: null, // the last good check answer
-  checkedToml: null,
+  checkedKey: null, // what it checked: the TOML, or burrKey()
+  burr: null, // { file, data (base64), info (/api/poly/burr), problem } while a BurrTools file is open
+  apartAuto: false, // "Take apart" was ticked by opening a file (and goes with it)
   error: null, // ApiError of the last check
   job: null, // { cancel } while running
   jobToml: null,
+  jobSource: null, // the job's puzzle as /api/poly/render takes it: { toml } or { burr, problem }
+  jobName: null, // the BurrTools file's name, for downloads
   jobDim: 2,
   solutions: [], // solution events
   index: 0,
@@ -79,6 +94,27 @@ export async function mount(section) {
       type: 'button', class: 'small', 'data-grid': e.grid, title: `A small puzzle on ${e.label.toLowerCase()}`,
       onclick: () => example(e),
     }, e.label)));
+  ui.burrFile = h('input', { type: 'file', id: id('burr-file'), accept: '.xmpuzzle,.xml,application/gzip,application/xml,text/xml' });
+  ui.burrFile.addEventListener('change', () => {
+    const f = ui.burrFile.files && ui.burrFile.files[0];
+    if (f) openBurr(f);
+  });
+  ui.problem = h('select', { id: id('problem') });
+  ui.problem.addEventListener('change', () => {
+    if (!st.burr) return;
+    st.burr.problem = Number(ui.problem.value) || 1;
+    burrDetails();
+    check();
+  });
+  ui.burrTitle = h('p', { class: 'burr-title', id: id('burr-title') });
+  ui.burrAbout = h('p', { class: 'muted small burr-about', id: id('burr-about') });
+  ui.burrComment = h('p', { class: 'muted small burr-comment' });
+  ui.burrBox = h('div', { class: 'panel burrbox', role: 'group', 'aria-label': 'BurrTools file', hidden: true },
+    ui.burrTitle,
+    ui.burrComment,
+    h('div', { class: 'row' }, h('label', { for: id('problem') }, 'Problem'), ui.problem),
+    ui.burrAbout,
+    h('button', { type: 'button', onclick: () => closeBurr(true) }, 'Back to the TOML editor'));
   ui.browse = h('div', { class: 'browse' });
   ui.catalogue = h('details', { id: id('catalogue'), class: 'catalogue' },
     h('summary', {}, 'The catalogue, by grid'), ui.browse);
@@ -91,7 +127,15 @@ export async function mount(section) {
   ui.pos = h('span', { id: id('pos'), class: 'muted pos' }, 'Line 1, column 1');
   ui.check = h('div', { id: id('check'), class: 'check', role: 'status', 'aria-live': 'polite' });
   ui.preview = h('div', { class: 'preview', 'aria-label': 'Board and pieces' });
+  // the editor, hidden while a BurrTools file is open
+  ui.tomlBox = h('div', { class: 'toml-box' },
+    h('label', { for: id('toml'), class: 'block' }, 'Puzzle (TOML)'),
+    h('div', { class: 'editor' }, h('div', { class: 'gutter-wrap', 'aria-hidden': 'true' }, ui.gutter), h('div', { class: 'area' }, ui.bar, ui.editor)),
+    h('div', { class: 'row small' }, ui.pos,
+      h('a', { href: '#poly-help', class: 'muted', onclick: (e) => { e.preventDefault(); help.open = !help.open; } }, 'Format')));
   ui.unique = h('input', { type: 'checkbox', id: id('unique'), checked: true });
+  ui.apart = h('input', { type: 'checkbox', id: id('take-apart'), 'aria-describedby': id('take-apart-note') });
+  ui.apart.addEventListener('change', () => { st.apartAuto = false; });
   ui.limit = h('input', { type: 'number', id: id('limit'), min: 1, step: 1, inputmode: 'numeric', placeholder: 'all', class: 'limit' });
   ui.solve = h('button', { type: 'button', class: 'primary', onclick: () => run('solve') }, 'Solve');
   ui.count = h('button', { type: 'button', onclick: () => run('count') }, 'Count');
@@ -110,18 +154,21 @@ export async function mount(section) {
         ui.known,
         ui.catalogue,
         ui.examples,
-        h('label', { for: id('toml'), class: 'block' }, 'Puzzle (TOML)'),
-        h('div', { class: 'editor' }, h('div', { class: 'gutter-wrap', 'aria-hidden': 'true' }, ui.gutter), h('div', { class: 'area' }, ui.bar, ui.editor)),
-        h('div', { class: 'row small' }, ui.pos,
-          h('a', { href: '#poly-help', class: 'muted', onclick: (e) => { e.preventDefault(); help.open = !help.open; } }, 'Format')),
+        h('div', { class: 'row burr-open small' },
+          h('label', { for: id('burr-file') }, 'Open a BurrTools file (.xmpuzzle)'), ui.burrFile),
+        ui.burrBox,
+        ui.tomlBox,
         ui.check),
       h('div', { class: 'poly-side' },
         h('h3', {}, 'Board and pieces'), ui.preview)),
     h('div', { class: 'panel runbox' },
       h('div', { class: 'row' },
         h('label', { for: id('unique') }, ui.unique, 'Unique up to symmetry'),
+        h('label', { for: id('take-apart') }, ui.apart, 'Take apart'),
         h('label', { for: id('limit') }, 'Limit', ui.limit),
         ui.solve, ui.count, ui.cancel),
+      h('p', { class: 'muted small', id: id('take-apart-note') },
+        'Take apart: each solution taken apart by BurrTools\' rules (cubes and prisms), its moves played under it.'),
       ui.bar2, ui.stats, ui.state),
     ui.gallery,
   );
@@ -218,6 +265,7 @@ function showKnown() {
 
 /** Loads an example into the editor (the user's text is replaced). */
 function example(e) {
+  closeBurr(false);
   ui.select.value = '';
   localStorage.setItem(STORE_NAME, '');
   st.picked = null;
@@ -242,6 +290,7 @@ export async function show(section, rest) {
 /** Loads catalogue puzzle `name` into the editor; `unless`: the edit
  * count at which it was asked for (it is dropped if the user typed since). */
 async function pick(name, unless = null) {
+  closeBurr(false);
   localStorage.setItem(STORE_NAME, name);
   showKnown();
   if (!name) { st.picked = null; ui.editor.focus(); return; }
@@ -324,22 +373,115 @@ function scheduleCheck() {
 }
 
 async function check() {
+  const burr = st.burr;
   const toml = ui.editor.value;
+  const key = burr ? burrKey() : toml;
   const seq = ++st.seq;
   try {
-    const r = await post('/api/poly/check', { toml });
+    const r = await post('/api/poly/check', burr ? { burr: burr.data, problem: burr.problem } : { toml });
     if (seq !== st.seq) return;
     st.checked = r;
-    st.checkedToml = toml;
+    st.checkedKey = key;
     st.error = null;
     showChecked(r);
   } catch (e) {
     if (seq !== st.seq) return;
     st.checked = null;
-    st.error = e instanceof ApiError ? e : null;
+    // the editor's line is marked for the editor's text only
+    st.error = e instanceof ApiError && !burr ? e : null;
     showError(e);
   }
   markLine();
+}
+
+// ---- a BurrTools file ----
+
+/** What a check of the open BurrTools file's problem is of. */
+function burrKey() {
+  return st.burr ? `burr:${st.burr.file}:${st.burr.data.length}:${st.burr.problem}` : null;
+}
+
+/** Bytes as base64, a chunk at a time. */
+function base64(buffer) {
+  const bytes = new Uint8Array(buffer);
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+/** Reads file `f`, asks the server for its problems and opens it in
+ * place of the editor; a file it refuses is said at its line. */
+async function openBurr(f) {
+  if (f.size > MAX_BURR) {
+    ui.check.replaceChildren(h('span', { class: 'error' }, `${f.name} is over ${Math.floor(MAX_BURR / 1024)} KiB, more than the server takes.`));
+    ui.burrFile.value = '';
+    return;
+  }
+  const seq = ++st.seq;
+  ui.check.replaceChildren(h('span', { class: 'muted' }, `Reading ${f.name}…`));
+  try {
+    const data = base64(await f.arrayBuffer());
+    const info = await post('/api/poly/burr', { burr: data });
+    if (seq !== st.seq) return;
+    if (!(info.problems || []).length) {
+      ui.check.replaceChildren(h('span', { class: 'error' }, `${f.name} has no problem to solve.`));
+      return;
+    }
+    st.burr = { file: f.name, data, info, problem: info.problems[0].number };
+    ui.select.value = '';
+    localStorage.setItem(STORE_NAME, '');
+    st.picked = null;
+    showKnown();
+    ui.problem.replaceChildren(...info.problems.map((r) => h('option', { value: r.number }, `${r.number}. ${r.name}`)));
+    ui.problem.value = String(st.burr.problem);
+    ui.burrTitle.replaceChildren(h('strong', {}, f.name), `: ${info.grid}, ${num(info.problems.length)} problem${info.problems.length === 1 ? '' : 's'}.`);
+    const comment = (info.comment || '').trim();
+    ui.burrComment.textContent = comment.length > 400 ? `${comment.slice(0, 400)}…` : comment;
+    ui.burrComment.hidden = !comment;
+    // taken apart by default where the grid can be
+    if (info.disassembles && !ui.apart.checked) {
+      ui.apart.checked = true;
+      st.apartAuto = true;
+    }
+    burrDetails();
+    ui.tomlBox.hidden = true;
+    ui.burrBox.hidden = false;
+    st.error = null;
+    markLine();
+    await check();
+  } catch (e) {
+    if (seq !== st.seq) return;
+    const where = e instanceof ApiError ? e.where() : e.message;
+    ui.check.replaceChildren(h('span', { class: 'error', 'data-line': (e && e.line) || '' }, `Could not open ${f.name}: ${where}`));
+  } finally {
+    ui.burrFile.value = '';
+  }
+}
+
+/** The open file's problem in words: its pieces, result, what BurrTools found. */
+function burrDetails() {
+  const r = st.burr && st.burr.info.problems.find((x) => x.number === st.burr.problem);
+  if (!r) { ui.burrAbout.textContent = ''; return; }
+  const copies = r.copies_min === r.copies_max ? num(r.copies_max) : `${num(r.copies_min)} to ${num(r.copies_max)}`;
+  const found = r.assemblies != null
+    ? ` BurrTools found ${num(r.assemblies)} assembl${r.assemblies === 1 ? 'y' : 'ies'}${r.solutions != null ? `, ${num(r.solutions)} solution${r.solutions === 1 ? '' : 's'}` : ''}.`
+    : '';
+  ui.burrAbout.textContent = `${num(r.pieces)} piece${r.pieces === 1 ? '' : 's'} (${copies} in all) into ${r.result}: ${num(r.cells)} cells`
+    + (r.optional ? `, ${num(r.optional)} of them may stay empty` : '') + `.${found}`;
+}
+
+/** Back to the editor (`recheck`: and its puzzle checked). */
+function closeBurr(recheck) {
+  if (!st.burr) return;
+  st.burr = null;
+  if (st.apartAuto) ui.apart.checked = false;
+  st.apartAuto = false;
+  ui.burrBox.hidden = true;
+  ui.tomlBox.hidden = false;
+  if (recheck) {
+    ui.editor.focus();
+    check();
+  }
 }
 
 /** A small square of a piece's colour (decoration: the name is beside it). */
@@ -374,7 +516,7 @@ function showError(e) {
   const line = e.line;
   const parts = [h('span', { class: 'error', 'data-line': line || '' },
     e instanceof ApiError ? (line ? `Error at ${e.where()}` : `Error: ${e.where()}`) : `Error: ${e.message}`)];
-  if (line) {
+  if (line && !st.burr) {
     parts.push(' ', h('button', { type: 'button', class: 'small', onclick: () => goTo(line, e.column || 1) }, `Go to line ${line}`));
   }
   ui.check.replaceChildren(...parts);
@@ -386,7 +528,10 @@ function showError(e) {
 async function run(mode) {
   if (st.job) return;
   const toml = ui.editor.value;
-  const spec = { kind: 'poly', toml, mode, unique: ui.unique.checked };
+  const burr = st.burr;
+  const source = burr ? { burr: burr.data, problem: burr.problem } : { toml };
+  const spec = { kind: 'poly', ...source, mode, unique: ui.unique.checked };
+  if (ui.apart.checked) spec.disassemble = true;
   const lim = parseInt(ui.limit.value, 10);
   if (ui.limit.value !== '') {
     if (!(lim >= 1)) { setState('The limit must be a whole number, at least 1.', 'error'); ui.limit.focus(); return; }
@@ -397,11 +542,14 @@ async function run(mode) {
   st.summary = null;
   st.mode = mode;
   st.uniqueRun = spec.unique;
-  st.jobToml = toml;
-  const checked = st.checked && st.checkedToml === toml ? st.checked : null;
-  st.jobDim = checked ? checked.dim : guessDim(toml);
-  st.jobGrid = checked && checked.grid ? checked.grid.name : guessGrid(toml);
-  const entry = st.picked && st.picked.toml === toml ? st.catalog.find((p) => p.name === st.picked.name) : null;
+  st.jobToml = burr ? null : toml;
+  st.jobSource = source;
+  st.jobName = burr ? burr.file.replace(/\.[^.]*$/, '') : null;
+  const checked = st.checked && st.checkedKey === (burr ? burrKey() : toml) ? st.checked : null;
+  const burrGrid = burr ? BURR_GRIDS[burr.info.grid] || 'cube' : null;
+  st.jobDim = checked ? checked.dim : burr ? 3 : guessDim(toml);
+  st.jobGrid = checked && checked.grid ? checked.grid.name : burrGrid || guessGrid(toml);
+  const entry = !burr && st.picked && st.picked.toml === toml ? st.catalog.find((p) => p.name === st.picked.name) : null;
   st.jobKnown = entry ? entry.known : null;
   drawGallery();
   ui.bar2.removeAttribute('value');
@@ -424,7 +572,11 @@ async function run(mode) {
     setBusy(false);
     st.job = null;
     ui.bar2.value = 0;
-    if (e instanceof ApiError && e.line) {
+    // a puzzle the job found wrong where the check did not (the editor
+    // changed meanwhile): its line is shown; a puzzle that checked is
+    // left as it was (the error is the job's: taking apart on a grid
+    // that cannot be)
+    if (e instanceof ApiError && e.line && !checked && !burr) {
       st.error = e;
       showError(e);
       markLine();
@@ -482,7 +634,9 @@ function finish(s) {
     ? `${num(u)} solution${u === 1 ? '' : 's'} up to symmetry (${num(n)} in all)`
     : `${num(n)} solution${n === 1 ? '' : 's'}`;
   const [words, kind] = endWords(s, what);
-  setState(words + (s.engine ? ` Engine ${s.engine}, ${fmtTime(s.elapsed_s)}.` : '') + published(s), kind);
+  const k = s.disassemblies;
+  const apart = k != null ? ` ${num(k)} of them come${k === 1 ? 's' : ''} apart.` : '';
+  setState(words + apart + (s.engine ? ` Engine ${s.engine}, ${fmtTime(s.elapsed_s)}.` : '') + published(s), kind);
   ui.state.dataset.status = s.status;
   drawGallery();
 }
@@ -501,6 +655,10 @@ function published(s) {
 function drawGallery() {
   const sols = st.solutions;
   if (!sols.length) {
+    // the pager and pictures are built again for the next solutions
+    if (ui.player) ui.player.stop();
+    ui.pager = null;
+    ui.shown = null;
     ui.gallery.hidden = !(st.summary && st.mode === 'solve');
     ui.gallery.replaceChildren(h('p', { class: 'muted' }, st.summary ? 'No solutions to show.' : ''));
     return;
@@ -526,7 +684,17 @@ function drawGallery() {
     const colours = s.colours || [];
     ui.legend.replaceChildren(...(s.placements || []).map((p, i) =>
       h('span', { class: 'piece', 'data-colour': colours[i] || '' }, swatch(colours[i]), p.piece)));
+    // the take-apart player: cubes and prisms, solutions with a disassembly
+    ui.player.show(['cube', 'prism'].includes(st.jobGrid) ? s : null, st.jobGrid, comingApart());
+  } else {
+    ui.player.others(comingApart());
   }
+}
+
+/** The solutions kept that come apart: [{ index, number }]. */
+function comingApart() {
+  return st.solutions.map((x, i) => ({ index: i, number: x.number || i + 1, apart: x.disassembly && x.disassembly.apart }))
+    .filter((x) => x.apart);
 }
 
 function buildGallery() {
@@ -582,7 +750,8 @@ function buildGallery() {
     h('button', { type: 'button', onclick: downloadSvg }, 'Download SVG'),
     h('button', { type: 'button', onclick: downloadPng }, 'Download PNG'),
     h('button', { type: 'button', onclick: downloadNdjson }, 'Download NDJSON'));
-  ui.gallery.replaceChildren(h('h3', {}, 'Solutions'), ui.pager, ui.figure, ui.iso, ui.downloads);
+  ui.player = makePlayer({ go });
+  ui.gallery.replaceChildren(h('h3', {}, 'Solutions'), ui.pager, ui.figure, ui.player.el, ui.iso, ui.downloads);
 }
 
 function go(i) {
@@ -635,6 +804,7 @@ function save(blob, name) {
 }
 
 function baseName() {
+  if (st.jobName) return st.jobName.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'puzzle';
   const m = /^\s*name\s*=\s*"([^"]*)"/m.exec(st.jobToml || '');
   const n = (ui.select.value || (m && m[1]) || 'puzzle').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
   return n || 'puzzle';
@@ -668,7 +838,7 @@ async function downloadPng() {
   const s = current();
   if (!s) return;
   try {
-    const blob = await render({ toml: st.jobToml, solution: record(s), format: 'png', size: 24 });
+    const blob = await render({ ...(st.jobSource || { toml: st.jobToml }), solution: record(s), format: 'png', size: 24 });
     save(blob, `${baseName()}-solution-${fileNo(s)}.png`);
   } catch (e) {
     // the page can rasterise the SVG itself
