@@ -20,12 +20,12 @@
 //! index `x + sx * (y + sy * z)`); [`read`] checks everything it keeps, and
 //! refuses what it does not understand at the element's line, so that no
 //! problem is ever silently changed. [`BurrFile::puzzle`] turns one problem
-//! into a [`PolyPuzzle`] on the matching grid ([`crate::grid::prism`] and
+//! into a [`PolyPuzzle`](crate::PolyPuzzle) on the matching grid ([`crate::grid::prism`] and
 //! [`crate::grid::sphere`] say how voxels map to cells): the result's `#`
 //! cells are the board, its `+` cells the board's optional cells, each
 //! problem shape a piece turned by rotations only (BurrTools never turns a
 //! piece over), used as many times as the problem says. [`from_puzzle`]
-//! goes the other way, and [`write`] writes a file, gzipped, that
+//! goes the other way, and [`write()`] writes a file, gzipped, that
 //! [`read`] reads back to the same puzzle.
 //!
 //! Invariants of a [`BurrFile`] that [`read`] makes sure of: every shape

@@ -207,7 +207,7 @@ enum Holes {
 }
 
 /// The placement number of an option that leaves an optional cell empty
-/// ([`Holes::Counted`]): no placement.
+/// (when `max_holes` can bind): no placement.
 pub const HOLE: u32 = u32::MAX;
 
 /// An exact cover problem built from a model, with its restriction.
