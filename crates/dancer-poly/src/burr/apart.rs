@@ -14,9 +14,13 @@ use crate::puzzle::PolyError;
 use dancer_formats::ndjson::{DisassemblyRecord, MoveRecord};
 use std::sync::atomic::AtomicBool;
 
-/// The most states one disassembly may visit (about 6 n + 20 bytes each
-/// for n pieces): past it the run stops with an error.
+/// The most states one disassembly may visit: past it the run stops with
+/// an error. Fewer for many pieces: a state takes about `6 n + 20` bytes
+/// for `n` pieces, and all of them together at most [`MAX_STATE_BYTES`].
 pub const MAX_STATES: usize = 1 << 22;
+
+/// The most memory the states of one disassembly may take.
+pub const MAX_STATE_BYTES: usize = 512 << 20;
 
 /// Takes the solutions of one puzzle apart, keeping what it learns about
 /// the pieces from one to the next.
@@ -103,7 +107,8 @@ impl TakeApart {
             groups: &groups,
             weights: &weights,
         };
-        let d = match self.engine.disassemble(&a, cancel, MAX_STATES) {
+        let states = MAX_STATES.min(MAX_STATE_BYTES / (6 * pieces.len() + 20));
+        let d = match self.engine.disassemble(&a, cancel, states) {
             Ok(d) => d,
             // BurrTools counts no assembly of fewer than two pieces
             Err(DisassemblyError::TooFewPieces { .. }) => None,

@@ -42,7 +42,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-pub use apart::{instance_names, Apart, TakeApart, MAX_STATES};
+pub use apart::{instance_names, Apart, TakeApart, MAX_STATES, MAX_STATE_BYTES};
 pub use convert::from_puzzle;
 pub use read::{read, MAX_FILE_BYTES};
 pub use write::{write, xml};
