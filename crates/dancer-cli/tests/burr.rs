@@ -193,7 +193,7 @@ fn bad_files_are_refused_at_their_line() {
     for (text, says) in [
         ("<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n<gridType type=\"9\"/>\n</puzzle>\n", ":3:1: unknown grid type 9"),
         ("<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n<shapes><voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">#</voxel></shapes>\n</puzzle>\n", ":3:9: the shape has 1 cells, its 2x1x1 box 2"),
-        ("<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n<gridType type=\"3\"/>\n<shapes><voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#</voxel><voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#</voxel></shapes><problems><problem><shapes><shape id=\"1\"/></shapes><result id=\"0\"/></problem></problems>\n</puzzle>\n", ":3:1: BurrTools' grid 3 (rhombic dodecahedra) is not one dancer solves on"),
+        ("<?xml version=\"1.0\"?>\n<puzzle version=\"2\">\n<gridType type=\"3\"/>\n<shapes><voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#</voxel><voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#</voxel></shapes><problems><problem><shapes><shape id=\"1\"/></shapes><result id=\"0\"/></problem></problems>\n</puzzle>\n", ":4:9: cell 1 at [0, 0, 0] is no cell of the rhombic dodecahedra grid"),
         ("<?xml version=\"1.0\"?>\n<puzzle version=\"2\"><shapes>\n", "not well-formed XML"),
     ] {
         let f = dir.path().join("bad.xmpuzzle");

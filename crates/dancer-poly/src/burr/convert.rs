@@ -23,7 +23,8 @@ impl BurrGrid {
             BurrGrid::Cubes => Some(PolyGrid::Cube),
             BurrGrid::Prisms => Some(PolyGrid::Prism),
             BurrGrid::Spheres => Some(PolyGrid::Sphere),
-            BurrGrid::Rhombic | BurrGrid::TetraOcta => None,
+            BurrGrid::Rhombic => Some(PolyGrid::Rhombic),
+            BurrGrid::TetraOcta => Some(PolyGrid::TetraOcta),
         }
     }
 
@@ -33,6 +34,8 @@ impl BurrGrid {
             PolyGrid::Cube => Some(BurrGrid::Cubes),
             PolyGrid::Prism => Some(BurrGrid::Prisms),
             PolyGrid::Sphere => Some(BurrGrid::Spheres),
+            PolyGrid::Rhombic => Some(BurrGrid::Rhombic),
+            PolyGrid::TetraOcta => Some(BurrGrid::TetraOcta),
             _ => None,
         }
     }
@@ -43,7 +46,9 @@ impl BurrGrid {
             BurrGrid::Cubes => Some([v[0], -v[1], v[2]]),
             BurrGrid::Prisms => Some(prism::from_burrtools(v)),
             BurrGrid::Spheres => sphere::from_burrtools(v),
-            BurrGrid::Rhombic | BurrGrid::TetraOcta => None,
+            // taken as they are (see `crate::grid::voxel`)
+            BurrGrid::Rhombic => PolyGrid::Rhombic.is_cell(v).then_some(v),
+            BurrGrid::TetraOcta => PolyGrid::TetraOcta.is_cell(v).then_some(v),
         }
     }
 
@@ -52,7 +57,8 @@ impl BurrGrid {
         match self {
             BurrGrid::Prisms => prism::to_burrtools(c),
             BurrGrid::Spheres => sphere::to_burrtools(c),
-            _ => [c[0], -c[1], c[2]],
+            BurrGrid::Rhombic | BurrGrid::TetraOcta => c,
+            BurrGrid::Cubes => [c[0], -c[1], c[2]],
         }
     }
 }
@@ -325,15 +331,31 @@ fn shape_of(
     let lo = vox
         .iter()
         .fold([i32::MAX; 3], |lo, v| [0, 1, 2].map(|k| lo[k].min(v.0[k])));
-    let mut by = lo.map(|v| -v);
-    let odd = match grid {
-        BurrGrid::Prisms => (by[0] + by[1]) % 2 != 0,
-        BurrGrid::Spheres => (by[0] + by[1] + by[2]) % 2 != 0,
-        _ => false,
+    // a translation of the grid: whole blocks on grids 3 and 4 (an even
+    // number of them on 4), keeping x + y even on prisms, x + y + z on
+    // spheres
+    let by = match grid {
+        BurrGrid::Rhombic => lo.map(|v| -5 * v.div_euclid(5)),
+        BurrGrid::TetraOcta => {
+            let mut b = lo.map(|v| -v.div_euclid(3));
+            if (b[0] + b[1] + b[2]).rem_euclid(2) != 0 {
+                b[0] += 1;
+            }
+            b.map(|v| 3 * v)
+        }
+        _ => {
+            let mut by = lo.map(|v| -v);
+            let odd = match grid {
+                BurrGrid::Prisms => (by[0] + by[1]) % 2 != 0,
+                BurrGrid::Spheres => (by[0] + by[1] + by[2]) % 2 != 0,
+                _ => false,
+            };
+            if odd {
+                by[0] += 1;
+            }
+            by
+        }
     };
-    if odd {
-        by[0] += 1;
-    }
     let voxels: Vec<BurrVoxel> = vox
         .iter()
         .map(|&(v, variable, colour)| BurrVoxel {

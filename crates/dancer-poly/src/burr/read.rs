@@ -376,6 +376,21 @@ impl<'a, 'i> Reader<'a, 'i> {
                 if grid == BurrGrid::Spheres && (at[0] + at[1] + at[2]) % 2 != 0 {
                     return self.err(n, format!("cell {} at {at:?} is not a sphere of the sphere grid (x + y + z must be even)", idx + 1));
                 }
+                if let Some(g) = grid
+                    .poly_grid()
+                    .filter(|_| matches!(grid, BurrGrid::Rhombic | BurrGrid::TetraOcta))
+                {
+                    if !g.is_cell(at) {
+                        return self.err(
+                            n,
+                            format!(
+                                "cell {} at {at:?} is no cell of the {} grid",
+                                idx + 1,
+                                grid.name()
+                            ),
+                        );
+                    }
+                }
                 voxels.push(BurrVoxel {
                     at,
                     variable,

@@ -66,6 +66,7 @@ pub mod prism;
 pub mod sphere;
 pub mod square;
 pub mod tri;
+pub mod voxel;
 
 #[cfg(test)]
 mod tests;
@@ -172,6 +173,12 @@ pub enum PolyGrid {
     /// Triangular prisms, layers of triangles stacked (BurrTools' prism
     /// grid).
     Prism,
+    /// BurrTools' rhombic dodecahedra, cut into rhombic tetrahedra (its
+    /// grid 3; [`voxel`]): for its files only.
+    Rhombic,
+    /// BurrTools' tetrahedra and octahedra (its grid 4; [`voxel`]): for
+    /// its files only.
+    TetraOcta,
 }
 
 impl PolyGrid {
@@ -205,6 +212,8 @@ impl PolyGrid {
             PolyGrid::Trig => "trig",
             PolyGrid::Sphere => "sphere",
             PolyGrid::Prism => "prism",
+            PolyGrid::Rhombic => "rhombic",
+            PolyGrid::TetraOcta => "tetra-octa",
         }
     }
 
@@ -221,6 +230,8 @@ impl PolyGrid {
             PolyGrid::Trig => "polytrigs",
             PolyGrid::Sphere => "polyspheres",
             PolyGrid::Prism => "polyprisms",
+            PolyGrid::Rhombic => "rhombic polyhedra",
+            PolyGrid::TetraOcta => "tetra-octa polyhedra",
         }
     }
 
@@ -228,7 +239,11 @@ impl PolyGrid {
     /// (translations act on them); 2 in the plane, 3 in space.
     pub fn lattice_dim(self) -> usize {
         match self {
-            PolyGrid::Cube | PolyGrid::Sphere | PolyGrid::Prism => 3,
+            PolyGrid::Cube
+            | PolyGrid::Sphere
+            | PolyGrid::Prism
+            | PolyGrid::Rhombic
+            | PolyGrid::TetraOcta => 3,
             _ => 2,
         }
     }
@@ -262,6 +277,8 @@ impl PolyGrid {
     pub fn site(self, cell: Cell) -> [i32; 3] {
         match self {
             PolyGrid::Prism => prism::site(cell),
+            PolyGrid::Rhombic => voxel::block(cell, 5),
+            PolyGrid::TetraOcta => voxel::block(cell, 3),
             _ if self.lattice_dim() == 3 => cell,
             _ => [cell[0], cell[1], 0],
         }
@@ -273,6 +290,8 @@ impl PolyGrid {
     pub fn kind(self, cell: Cell) -> i32 {
         match self {
             PolyGrid::Prism => prism::site_and_kind(cell).1,
+            PolyGrid::Rhombic => voxel::kind(cell, 5, false),
+            PolyGrid::TetraOcta => voxel::kind(cell, 3, true),
             _ if self.lattice_dim() == 3 => 0,
             _ => cell[2],
         }
@@ -302,6 +321,8 @@ impl PolyGrid {
             PolyGrid::Trig => tri::trig_neighbours(cell),
             PolyGrid::Sphere => sphere::neighbours(cell),
             PolyGrid::Prism => prism::neighbours(cell),
+            PolyGrid::Rhombic => voxel::neighbours(cell, voxel::is_rhombic),
+            PolyGrid::TetraOcta => voxel::neighbours(cell, voxel::is_tetra_octa),
         }
     }
 
@@ -314,6 +335,8 @@ impl PolyGrid {
             PolyGrid::Triangle => tri::triangle_point(cell),
             PolyGrid::Twig | PolyGrid::Trig => tri::segment_point(cell),
             PolyGrid::Prism => prism::point(cell),
+            PolyGrid::Rhombic => cell.map(|v| v - 2),
+            PolyGrid::TetraOcta => cell.map(|v| 2 * v - 5),
         }
     }
 
@@ -327,6 +350,10 @@ impl PolyGrid {
             PolyGrid::Twig | PolyGrid::Trig => tri::segment_at(p),
             PolyGrid::Sphere => sphere::sphere_at(p),
             PolyGrid::Prism => prism::prism_at(p),
+            PolyGrid::Rhombic => Some(p.map(|v| v + 2)).filter(|&c| voxel::is_rhombic(c)),
+            PolyGrid::TetraOcta => (p.iter().all(|v| v.rem_euclid(2) == 1))
+                .then(|| p.map(|v| (v + 5) / 2))
+                .filter(|&c| voxel::is_tetra_octa(c)),
         }
     }
 
@@ -335,7 +362,9 @@ impl PolyGrid {
     pub fn symmetries(self) -> Vec<GridSymmetry> {
         match self {
             PolyGrid::Square | PolyGrid::Stick => square::square_group(),
-            PolyGrid::Cube | PolyGrid::Sphere => square::cube_group(),
+            PolyGrid::Cube | PolyGrid::Sphere | PolyGrid::Rhombic | PolyGrid::TetraOcta => {
+                square::cube_group()
+            }
             PolyGrid::Prism => prism::prism_group(),
             _ => tri::hex_group(),
         }
@@ -386,8 +415,11 @@ impl PolyGrid {
     /// on the sphere grid `by` must have an even sum, and a prism moves by
     /// `by[2]` layers).
     pub fn translate(self, cell: Cell, by: [i32; 3]) -> Cell {
-        if self == PolyGrid::Prism {
-            return prism::translate(cell, by);
+        match self {
+            PolyGrid::Prism => return prism::translate(cell, by),
+            PolyGrid::Rhombic => return [0, 1, 2].map(|k| cell[k] + 5 * by[k]),
+            PolyGrid::TetraOcta => return [0, 1, 2].map(|k| cell[k] + 3 * by[k]),
+            _ => {}
         }
         let mut out = cell;
         for k in 0..self.lattice_dim() {
@@ -419,7 +451,8 @@ impl PolyGrid {
             [0, 1, 2].map(|k| lo[k].min(s[k]))
         });
         let mut by = [0, 1, 2].map(|k| -lo[k]);
-        if self == PolyGrid::Sphere && (by[0] + by[1] + by[2]) % 2 != 0 {
+        let even = matches!(self, PolyGrid::Sphere | PolyGrid::TetraOcta);
+        if even && (by[0] + by[1] + by[2]) % 2 != 0 {
             by[0] += 1;
         }
         by

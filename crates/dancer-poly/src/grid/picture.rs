@@ -115,7 +115,7 @@ pub fn read_marked(grid: PolyGrid, text: &str) -> Result<Vec<(Cell, char)>, Pict
                     Some([(x + y).div_euclid(2), y, 0])
                 }
                 PolyGrid::Stick => stick_cell(l, c, ch).map_err(at)?,
-                PolyGrid::Twig | PolyGrid::Trig => {
+                PolyGrid::Twig | PolyGrid::Trig | PolyGrid::Rhombic | PolyGrid::TetraOcta => {
                     return Err(at(format!(
                         "the {} grid has no text pictures: give its cells as a list",
                         grid.name()
@@ -160,7 +160,7 @@ fn stick_cell(l: usize, c: usize, ch: char) -> Result<Option<Cell>, String> {
 pub fn write(grid: PolyGrid, cells: &[(Cell, char)]) -> Option<String> {
     if cells.is_empty() {
         return match grid {
-            PolyGrid::Twig | PolyGrid::Trig => None,
+            PolyGrid::Twig | PolyGrid::Trig | PolyGrid::Rhombic | PolyGrid::TetraOcta => None,
             _ => Some(String::new()),
         };
     }
@@ -169,7 +169,7 @@ pub fn write(grid: PolyGrid, cells: &[(Cell, char)]) -> Option<String> {
         PolyGrid::Triangle => Some(write_spots(cells, triangle_spot, true)),
         PolyGrid::Hexagon => Some(write_spots(cells, hexagon_spot, false)),
         PolyGrid::Stick => Some(write_sticks(cells)),
-        PolyGrid::Twig | PolyGrid::Trig => None,
+        PolyGrid::Twig | PolyGrid::Trig | PolyGrid::Rhombic | PolyGrid::TetraOcta => None,
         PolyGrid::Sphere => Some(side_by_side(&super::sphere::write_layers(cells))),
         PolyGrid::Prism => Some(side_by_side(&super::prism::write_layers(cells))),
     }

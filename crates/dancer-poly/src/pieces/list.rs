@@ -78,6 +78,8 @@ pub fn size_limit(grid: PolyGrid) -> usize {
         PolyGrid::Cube => 8,
         PolyGrid::Prism => 7,
         PolyGrid::Sphere => 6,
+        // not listed: BurrTools' files only
+        PolyGrid::Rhombic | PolyGrid::TetraOcta => 0,
     }
 }
 

@@ -524,7 +524,8 @@ fn panel(t: &Tiling, style: &Style, m: &Metrics) -> Panel {
     // the one place that knows which module draws which grid
     let content = match t.grid {
         PolyGrid::Square => flat::content_2d(t, style, m),
-        PolyGrid::Cube => solid::content_3d(t, style, m),
+        // BurrTools' grids 3 and 4 drawn as their voxels
+        PolyGrid::Cube | PolyGrid::Rhombic | PolyGrid::TetraOcta => solid::content_3d(t, style, m),
         PolyGrid::Triangle | PolyGrid::Hexagon => faces::content(t, style, m),
         PolyGrid::Stick | PolyGrid::Twig | PolyGrid::Trig => edges::content(t, style, m),
         PolyGrid::Sphere => stacked::spheres(t, style, m),
