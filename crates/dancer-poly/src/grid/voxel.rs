@@ -3,7 +3,8 @@
 //! (grid 4), as BurrTools numbers their cells: points `[x, y, z]` of a
 //! cubic lattice of voxels, of which a pattern repeating in blocks are
 //! cells. They are here so that BurrTools' files on them can be counted;
-//! no puzzle file names them (they are not in [`PolyGrid::ALL`]).
+//! no puzzle file names them (they are not in
+//! [`PolyGrid::ALL`](super::PolyGrid::ALL)).
 //!
 //! ## Rhombic tetrahedra (grid 3)
 //!
