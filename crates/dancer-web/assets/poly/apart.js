@@ -21,7 +21,7 @@
 // groups that stay together) are drawn side by side.
 
 import { h, num } from '../api.js';
-import { hexToHsl, placementColor } from './iso.js';
+import { FACES, hexToHsl, placementColor } from './iso.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const ROOT3 = Math.sqrt(3) / 2;
@@ -34,15 +34,6 @@ export function worldShift(grid, by) {
   return grid === 'prism' ? [dx - dy / 2, dy * ROOT3, dz] : [dx, dy, dz];
 }
 
-// A unit cube's faces: normal and corners.
-const CUBE = [
-  { n: [1, 0, 0], c: [[1, 0, 0], [1, 1, 0], [1, 1, 1], [1, 0, 1]] },
-  { n: [-1, 0, 0], c: [[0, 0, 0], [0, 0, 1], [0, 1, 1], [0, 1, 0]] },
-  { n: [0, 1, 0], c: [[0, 1, 0], [0, 1, 1], [1, 1, 1], [1, 1, 0]] },
-  { n: [0, -1, 0], c: [[0, 0, 0], [1, 0, 0], [1, 0, 1], [0, 0, 1]] },
-  { n: [0, 0, 1], c: [[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]] },
-  { n: [0, 0, -1], c: [[0, 0, 0], [0, 1, 0], [1, 1, 0], [1, 0, 0]] },
-];
 
 /**
  * The faces of a cell in space: [{ pts, n }], `pts` its corners in order,
@@ -54,7 +45,7 @@ const CUBE = [
 function cellFaces(grid, c) {
   if (grid !== 'prism') {
     const [x, y, z] = [c[0], c[1], c[2] || 0];
-    return CUBE.map((f) => ({ n: f.n, pts: f.c.map((d) => [x + d[0], y + d[1], z + d[2]]) }));
+    return FACES.map((f) => ({ n: f.n, pts: f.c.map((d) => [x + d[0], y + d[1], z + d[2]]) }));
   }
   const [x, y, w] = c;
   const z = Math.floor(w / 2);

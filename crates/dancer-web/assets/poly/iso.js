@@ -43,8 +43,9 @@ function hsl([h, s, l], shade) {
   return `hsl(${h.toFixed(2)} ${s.toFixed(2)}% ${Math.max(8, Math.min(95, l * shade)).toFixed(2)}%)`;
 }
 
-// The six faces of a unit cube: normal, and its four corners (offsets).
-const FACES = [
+// The six faces of a unit cube: normal, and its four corners (offsets);
+// the take-apart player draws with them too.
+export const FACES = [
   { n: [1, 0, 0], c: [[1, 0, 0], [1, 1, 0], [1, 1, 1], [1, 0, 1]] },
   { n: [-1, 0, 0], c: [[0, 0, 0], [0, 0, 1], [0, 1, 1], [0, 1, 0]] },
   { n: [0, 1, 0], c: [[0, 1, 0], [0, 1, 1], [1, 1, 1], [1, 1, 0]] },
