@@ -32,6 +32,8 @@ pub struct TakeApart {
     weights: Vec<i32>,
     groups: Vec<Vec<(u32, u32)>>,
     engine: Disassembler,
+    /// The voxels of the placements met so far, sorted.
+    voxels: std::collections::HashMap<usize, Vec<[i32; 3]>>,
 }
 
 /// A solution taken apart: its disassembly, if it comes apart.
@@ -75,6 +77,7 @@ impl TakeApart {
             moves,
             weights,
             groups,
+            voxels: Default::default(),
             engine: Disassembler::new(),
         })
     }
@@ -91,11 +94,20 @@ impl TakeApart {
         let board = &model.puzzle.board;
         let mut order: Vec<usize> = sol.to_vec();
         order.sort_by_key(|&q| model.placements[q].piece);
+        // each placement's voxels, sorted, as the disassembler keeps
+        // shapes (the same placements come back in many assemblies)
         let pieces: Vec<Vec<[i32; 3]>> = (order.iter())
             .map(|&q| {
-                (model.placements[q].cells.iter())
-                    .map(|&c| self.grid.voxel(board.cells[c]))
-                    .collect()
+                self.voxels
+                    .entry(q)
+                    .or_insert_with(|| {
+                        let mut v: Vec<[i32; 3]> = (model.placements[q].cells.iter())
+                            .map(|&c| self.grid.voxel(board.cells[c]))
+                            .collect();
+                        v.sort_unstable();
+                        v
+                    })
+                    .clone()
             })
             .collect();
         let types: Vec<usize> = order.iter().map(|&q| model.placements[q].piece).collect();

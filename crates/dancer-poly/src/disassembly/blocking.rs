@@ -465,7 +465,9 @@ impl Library {
             .iter()
             .map(|v| [v[0] - lo[0], v[1] - lo[1], v[2] - lo[2]])
             .collect();
-        own.sort_unstable();
+        if !own.is_sorted() {
+            own.sort_unstable();
+        }
         own.dedup();
         if let Some(&id) = self.ids.get(&own) {
             return (id, lo);

@@ -310,6 +310,24 @@ pub fn disassemble(
     Disassembler::new().disassemble(a, cancel, max_states)
 }
 
+/// The voxels of the pieces, counted once each, or the first overlap
+/// (in the order of the voxels) as an error.
+fn overlap(pieces: &[Vec<[i32; 3]>]) -> Result<usize, DisassemblyError> {
+    let mut cells: Vec<([i32; 3], usize)> = (pieces.iter().enumerate())
+        .flat_map(|(piece, voxels)| voxels.iter().map(move |&v| (v, piece)))
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    if let Some(w) = cells.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(DisassemblyError::Overlap {
+            first: w[0].1,
+            second: w[1].1,
+            at: w[0].0,
+        });
+    }
+    Ok(cells.len())
+}
+
 /// Takes assemblies apart, keeping the pieces' shapes and the distances
 /// they slide past each other (by shape and relative place) from one
 /// assembly to the next, as BurrTools keeps its movement cache for a
@@ -319,6 +337,9 @@ pub fn disassemble(
 pub struct Disassembler {
     grid: Option<MoveGrid>,
     library: Library,
+    /// A bit per cell of the assembly's box, to find overlaps; clear
+    /// between calls.
+    seen: Vec<u64>,
 }
 
 impl std::fmt::Debug for Library {
@@ -339,7 +360,45 @@ impl Disassembler {
         Disassembler {
             grid: None,
             library: Library::new(),
+            seen: Vec::new(),
         }
+    }
+
+    /// The number of voxels of the pieces when no voxel comes twice and
+    /// their box (from `lo` to `hi`) is small enough to mark its cells;
+    /// None otherwise (see [`overlap`]).
+    fn overlap_free(
+        &mut self,
+        pieces: &[Vec<[i32; 3]>],
+        lo: [i32; 3],
+        hi: [i32; 3],
+    ) -> Option<usize> {
+        const MOST_CELLS: i64 = 1 << 24;
+        let size: Vec<i64> = (0..3).map(|c| i64::from(hi[c] - lo[c]) + 1).collect();
+        if size[0] * size[1] * size[2] > MOST_CELLS {
+            return None;
+        }
+        let words = (size[0] * size[1] * size[2]) as usize / 64 + 1;
+        if self.seen.len() < words {
+            self.seen.resize(words, 0);
+        }
+        let at = |v: &[i32; 3]| {
+            let i = (i64::from(v[0] - lo[0]) * size[1] + i64::from(v[1] - lo[1])) * size[2]
+                + i64::from(v[2] - lo[2]);
+            (i as usize / 64, 1u64 << (i % 64))
+        };
+        // a voxel met twice (an overlap, or one listed twice in a piece)
+        // is left to the exact test
+        let mut again = false;
+        for v in pieces.iter().flatten() {
+            let (w, bit) = at(v);
+            again |= self.seen[w] & bit != 0;
+            self.seen[w] |= bit;
+        }
+        for v in pieces.iter().flatten() {
+            self.seen[at(v).0] = 0;
+        }
+        (!again).then(|| pieces.iter().map(Vec::len).sum())
     }
 
     /// Take an assembly apart: see [`disassemble`].
@@ -368,7 +427,7 @@ impl Disassembler {
                 });
             }
         }
-        let mut cells = Vec::with_capacity(a.pieces.iter().map(Vec::len).sum());
+        let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
         for (piece, voxels) in a.pieces.iter().enumerate() {
             if voxels.is_empty() {
                 return Err(DisassemblyError::EmptyPiece { piece });
@@ -380,20 +439,15 @@ impl Disassembler {
                         limit: MAX_COORDINATE,
                     });
                 }
-                cells.push((v, piece));
+                for c in 0..3 {
+                    (lo[c], hi[c]) = (lo[c].min(v[c]), hi[c].max(v[c]));
+                }
             }
         }
-        cells.sort_unstable();
-        cells.dedup();
-        if let Some(w) = cells.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(DisassemblyError::Overlap {
-                first: w[0].1,
-                second: w[1].1,
-                at: w[0].0,
-            });
-        }
-        let total = cells.len();
-        drop(cells);
+        let total = match self.overlap_free(a.pieces, lo, hi) {
+            Some(total) => total,
+            None => overlap(a.pieces)?,
+        };
         if self.grid != Some(a.grid) {
             self.library.clear();
             self.grid = Some(a.grid);

@@ -36,9 +36,12 @@
 //! # Files
 //!
 //! This file builds the model (placements, items, symmetries, the
-//! restriction that breaks symmetry) and tells classes apart; `search.rs`
-//! runs the search on one thread or many and counts; `output.rs` turns a
-//! solution into what front ends print: records, text, pictures' input.
+//! restriction that breaks symmetry); the problem searched has the cells
+//! that the same options cover as one item ([`Model::search_cover`]);
+//! `classes.rs` tells classes apart; `prune.rs` removes placements that
+//! fit in no solution (BurrTools files); `search.rs` runs the search on
+//! one thread or many and counts; `output.rs` turns a solution into what
+//! front ends print: records, text, pictures' input.
 
 use crate::grid::{Cell, GridSymmetry};
 use crate::puzzle::{Copies, Piece, PolyError, PolyPuzzle, UniqueUnder};
@@ -47,6 +50,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+mod classes;
 mod output;
 mod prune;
 mod search;
@@ -67,9 +71,13 @@ pub struct Placement {
 pub struct Symmetry {
     /// Board cell `i` goes to `perm[i]`.
     pub perm: Vec<usize>,
+    /// The inverse of `perm`: board cell `j` comes from `inverse[j]`.
+    pub inverse: Vec<usize>,
     /// Piece type `p` goes to `sigma[p]`.
     pub sigma: Vec<usize>,
     pub transform: GridSymmetry,
+    /// Every cell and every piece type stays where it is.
+    pub identity: bool,
 }
 
 /// What the symmetry breaking restricts.
@@ -512,13 +520,40 @@ impl Model {
             .expect("symmetries map placements to placements")
     }
 
-    /// The exact cover problem, with symmetry breaking or without.
+    /// The exact cover problem, with symmetry breaking or without: an item
+    /// per board cell, named by the cell, as the puzzle is written out.
     pub fn cover(&self, symmetry_breaking: bool) -> Cover {
+        self.cover_with(symmetry_breaking, false)
+    }
+
+    /// The exact cover problem to search: as [`Model::cover`], with the
+    /// cells that the same options cover as one item. Such cells are one
+    /// constraint written several times (a cell of a large piece on a fine
+    /// grid often shares its options with dozens of others), and the
+    /// engines' work at each node grows with the items. The options, and
+    /// so the solutions, are those of [`Model::cover`], in the same order.
+    pub fn search_cover(&self, symmetry_breaking: bool) -> Cover {
+        self.cover_with(symmetry_breaking, true)
+    }
+
+    fn cover_with(&self, symmetry_breaking: bool, merge: bool) -> Cover {
         let restriction = if symmetry_breaking {
             self.choose_restriction()
         } else {
             None
         };
+        let kept: Vec<bool> = (self.placements.iter().enumerate())
+            .map(|(q, pl)| {
+                let restricted = restriction.as_ref().is_some_and(|(r, keep)| {
+                    !keep[q]
+                        && match r {
+                            Restriction::Piece(pi) => pl.piece == *pi,
+                            Restriction::Cell(c) => pl.cells.binary_search(c).is_ok(),
+                        }
+                });
+                !restricted && self.copies[pl.piece] != Some((0, 0))
+            })
+            .collect();
         let mut b = ProblemBuilder::new();
         let holes = self.holes();
         let marks = self.puzzle.cell_marks();
@@ -530,9 +565,22 @@ impl Model {
             }
         };
         let secondary_cell = |i: usize| marks[i].1 && holes == Holes::Free;
+        // the first cell of each cell's class (cells covered by the same
+        // options, both primary or both secondary), or the cell itself
+        let first = match merge {
+            // (an optional cell with an option of its own that leaves it
+            // empty is one of a kind)
+            true => self.same_options(&kept, |i| {
+                let own = matches!(holes, Holes::Counted(_)) && marks[i].1;
+                (secondary_cell(i), if own { i } else { usize::MAX })
+            }),
+            false => (0..self.puzzle.board.len()).collect(),
+        };
         let mut cell_item = vec![usize::MAX; self.puzzle.board.len()];
         for (i, c) in self.puzzle.board.cells.iter().enumerate() {
-            if !secondary_cell(i) {
+            if first[i] != i {
+                cell_item[i] = cell_item[first[i]];
+            } else if !secondary_cell(i) {
                 cell_item[i] = b.primary(&cell_name(c)).expect("fresh");
             }
         }
@@ -551,7 +599,9 @@ impl Model {
             _ => None,
         };
         for (i, c) in self.puzzle.board.cells.iter().enumerate() {
-            if secondary_cell(i) {
+            if first[i] != i {
+                cell_item[i] = cell_item[first[i]];
+            } else if secondary_cell(i) {
                 cell_item[i] = b.secondary(&cell_name(c)).expect("fresh");
             }
         }
@@ -569,20 +619,13 @@ impl Model {
             .collect();
         let mut options = Vec::new();
         for (q, pl) in self.placements.iter().enumerate() {
-            if let Some((_, keep)) = &restriction {
-                let restricted = match restriction.as_ref().unwrap().0 {
-                    Restriction::Piece(pi) => pl.piece == pi,
-                    Restriction::Cell(c) => pl.cells.binary_search(&c).is_ok(),
-                };
-                if restricted && !keep[q] {
-                    continue;
-                }
+            if !kept[q] {
+                continue; // restricted, or a piece not to be used
             }
-            if self.copies[pl.piece] == Some((0, 0)) {
-                continue; // a piece not to be used
-            }
-            let mut entries: Vec<(usize, u32)> =
-                pl.cells.iter().map(|&c| (cell_item[c], 0)).collect();
+            let mut entries: Vec<(usize, u32)> = (pl.cells.iter())
+                .filter(|&&c| first[c] == c)
+                .map(|&c| (cell_item[c], 0))
+                .collect();
             if piece_item[pl.piece] != usize::MAX {
                 entries.push((piece_item[pl.piece], 0));
             }
@@ -610,83 +653,25 @@ impl Model {
         }
     }
 
-    /// The labelling of the board by a set of placements: for each cell,
-    /// (piece type, smallest cell of its placement).
-    fn labels(&self, sol: &[usize], g: Option<usize>, out: &mut Vec<(u32, u32)>) {
-        out.clear();
-        out.resize(self.puzzle.board.len(), (u32::MAX, u32::MAX));
-        for &q in sol {
-            let p = &self.placements[q];
-            let (piece, cells): (usize, Vec<usize>) = match g {
-                None => (p.piece, p.cells.clone()),
-                Some(g) => {
-                    let s = &self.symmetries[g];
-                    (
-                        s.sigma[p.piece],
-                        p.cells.iter().map(|&c| s.perm[c]).collect(),
-                    )
-                }
-            };
-            let lo = *cells.iter().min().unwrap() as u32;
-            for c in cells {
-                out[c] = (piece as u32, lo);
-            }
-        }
-    }
-
-    /// Is `sol` the representative of its class, for a search with this
-    /// restriction (None: the full search)? And its class size.
-    pub fn classify(
+    /// For each board cell, the first cell covered by exactly the same
+    /// kept placements and of the same `kind`: the cells one item can
+    /// stand for.
+    fn same_options<K: Eq + std::hash::Hash>(
         &self,
-        sol: &[usize],
-        restriction: Option<&(Restriction, Vec<bool>)>,
-    ) -> (bool, u64) {
-        let mut mine = Vec::new();
-        let mut other = Vec::new();
-        self.labels(sol, None, &mut mine);
-        let mut stab = 0u64;
-        let mut rep = true;
-        for g in 0..self.symmetries.len() {
-            self.labels(sol, Some(g), &mut other);
-            if other == mine {
-                stab += 1;
-                continue;
-            }
-            if !rep || other > mine {
-                continue;
-            }
-            // a smaller image: does the restricted search find it too?
-            let found_too = match restriction {
-                None => true,
-                Some((Restriction::Piece(pi), keep)) => sol
-                    .iter()
-                    .map(|&q| self.image_placement(g, q))
-                    .filter(|&q| self.placements[q].piece == *pi)
-                    .all(|q| keep[q]),
-                Some((Restriction::Cell(c), keep)) => sol
-                    .iter()
-                    .map(|&q| self.image_placement(g, q))
-                    .filter(|&q| self.placements[q].cells.binary_search(c).is_ok())
-                    .all(|q| keep[q]),
-            };
-            if found_too {
-                rep = false;
+        kept: &[bool],
+        kind: impl Fn(usize) -> K,
+    ) -> Vec<usize> {
+        let n = self.puzzle.board.len();
+        let mut covering: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (q, pl) in self.placements.iter().enumerate() {
+            if kept[q] {
+                pl.cells.iter().for_each(|&c| covering[c].push(q as u32));
             }
         }
-        (rep, self.symmetries.len() as u64 / stab.max(1))
-    }
-
-    /// The distinct images of a solution under the symmetries (its class).
-    pub fn class_of(&self, sol: &[usize]) -> Vec<Vec<usize>> {
-        let mut out: Vec<Vec<usize>> = Vec::new();
-        for g in 0..self.symmetries.len() {
-            let mut img: Vec<usize> = sol.iter().map(|&q| self.image_placement(g, q)).collect();
-            img.sort_unstable();
-            if !out.contains(&img) {
-                out.push(img);
-            }
-        }
-        out
+        let mut seen: HashMap<(K, &[u32]), usize> = HashMap::new();
+        (0..n)
+            .map(|i| *seen.entry((kind(i), &covering[i][..])).or_insert(i))
+            .collect()
     }
 }
 
@@ -783,10 +768,16 @@ fn puzzle_symmetries(puzzle: &PolyPuzzle) -> Vec<Symmetry> {
                 None => continue 'sym,
             }
         }
+        let mut inverse = vec![0; perm.len()];
+        perm.iter().enumerate().for_each(|(i, &j)| inverse[j] = i);
+        let identity = perm.iter().enumerate().all(|(i, &j)| i == j)
+            && sigma.iter().enumerate().all(|(i, &j)| i == j);
         out.push(Symmetry {
             perm,
+            inverse,
             sigma,
             transform: t,
+            identity,
         });
     }
     out
@@ -896,6 +887,99 @@ mod tests {
             })
             .unwrap();
         (sols, counts)
+    }
+
+    /// The search's problem, with the cells that the same options cover
+    /// as one item, has the solutions of the problem with an item a cell
+    /// (the same option lists, each solution checked against the full
+    /// problem), with and without symmetry breaking; on a fine grid's
+    /// large pieces it has far fewer items.
+    #[test]
+    fn cells_merged_keep_the_solutions() {
+        let hexsticks = crate::burr::read(
+            include_bytes!("../../tests/burr/HexSticks.xmpuzzle"),
+            "HexSticks",
+        )
+        .unwrap();
+        let models = [
+            model("pentomino-3x20"),
+            model("soma"),
+            Model::new(hexsticks.puzzle(0).unwrap()).unwrap(),
+        ];
+        for m in &models {
+            for breaking in [false, true] {
+                let (full, merged) = (m.cover_with(breaking, false), m.search_cover(breaking));
+                assert_eq!(full.options, merged.options);
+                let mut sols = dancer_core::all(&merged.problem);
+                for s in &mut sols {
+                    dancer_core::verify(&full.problem, s).expect("a solution");
+                    s.sort_unstable();
+                }
+                let mut want = dancer_core::all(&full.problem);
+                want.iter_mut().for_each(|s| s.sort_unstable());
+                sols.sort();
+                want.sort();
+                assert!(!want.is_empty());
+                assert_eq!(sols, want);
+                assert!(merged.problem.n_items() <= full.problem.n_items());
+            }
+        }
+        let (full, merged) = (models[2].cover(false), models[2].search_cover(false));
+        assert!(
+            merged.problem.n_items() * 3 < full.problem.n_items(),
+            "{} of {}",
+            merged.problem.n_items(),
+            full.problem.n_items()
+        );
+    }
+
+    /// A class's representative, as the labelling order says: the lazy
+    /// walk of `classify` agrees with whole labellings compared, on every
+    /// solution of puzzles with symmetries (identical pieces, holes).
+    #[test]
+    fn classify_agrees_with_whole_labellings() {
+        fn labelling(m: &Model, sol: &[usize]) -> Vec<(u32, u32)> {
+            let mut out = vec![(u32::MAX, u32::MAX); m.puzzle.board.len()];
+            for &q in sol {
+                let p = &m.placements[q];
+                p.cells
+                    .iter()
+                    .for_each(|&c| out[c] = (p.piece as u32, p.cells[0] as u32));
+            }
+            out
+        }
+        let cage = crate::burr::read(
+            include_bytes!("../../tests/burr/CubeInCage.xmpuzzle"),
+            "CubeInCage",
+        )
+        .unwrap();
+        let models = [
+            ("pentomino-3x20", model("pentomino-3x20")),
+            ("soma", model("soma")),
+            ("CubeInCage", Model::new(cage.puzzle(0).unwrap()).unwrap()),
+        ];
+        for (name, m) in models {
+            let cover = m.cover(false);
+            let mut classes = 0;
+            for s in dancer_core::all(&cover.problem) {
+                let sol: Vec<usize> = s.iter().map(|&o| cover.options[o].0 as usize).collect();
+                let mine = labelling(&m, &sol);
+                let images: Vec<Vec<(u32, u32)>> = (0..m.symmetries.len())
+                    .map(|g| {
+                        let img: Vec<usize> =
+                            sol.iter().map(|&q| m.image_placement(g, q)).collect();
+                        labelling(&m, &img)
+                    })
+                    .collect();
+                let rep = images.iter().all(|l| *l >= mine);
+                let stab = images.iter().filter(|l| **l == mine).count() as u64;
+                let (got_rep, size) = m.classify(&sol, None);
+                assert_eq!(got_rep, rep, "{name}");
+                assert_eq!(size, m.symmetries.len() as u64 / stab, "{name}");
+                classes += u64::from(rep);
+            }
+            assert!(classes > 0, "{name}");
+        }
     }
 
     /// `--limit N` is N solutions emitted (N classes with `unique`), with

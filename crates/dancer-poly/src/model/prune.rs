@@ -14,8 +14,10 @@
 //! The test runs on bitmaps over the placements: `meets[r]`, the
 //! placements that share a cell with `r` (itself included). A placement
 //! has no partner for cell `c` exactly when it meets every kept placement
-//! covering `c`: the AND of their `meets`, less those covering `c`. A pass
-//! costs the entries times the placements over 64 word operations; the
+//! covering `c`: the AND of their `meets`, less those covering `c`. Cells
+//! covered by the same placements (most cells of a large piece) make one
+//! test. A pass costs the entries times the placements over 64 word
+//! operations; the
 //! bitmaps take placements squared bits, so a puzzle of more than
 //! [`MAX_PRUNED`] placements is searched unpruned, which is always correct.
 
@@ -49,20 +51,39 @@ pub fn useful(
         }
         of_piece[p.piece].push(q);
     }
-    // on[c]: the placements covering c; meets[r]: the OR of its cells'
-    let mut on = vec![0u64; cells * words];
+    // cells covered by the same placements are one test: a class per set
+    // of placements, with its cells' placements, and required when one of
+    // its cells is; each placement's classes
+    let mut class_of: std::collections::HashMap<&[usize], usize> = Default::default();
+    let mut classes: Vec<(&[usize], bool)> = Vec::new();
+    let mut cell_class = vec![0; cells];
     for (c, qs) in covering.iter().enumerate() {
-        for &q in qs {
-            on[c * words + q / 64] |= 1 << (q % 64);
+        let k = *class_of.entry(&qs[..]).or_insert_with(|| {
+            classes.push((&qs[..], false));
+            classes.len() - 1
+        });
+        classes[k].1 |= required[c];
+        cell_class[c] = k;
+    }
+    // on[k]: the placements covering class k; meets[r]: the OR of its
+    // classes'
+    let mut on = vec![0u64; classes.len() * words];
+    for (k, (qs, _)) in classes.iter().enumerate() {
+        for &q in qs.iter() {
+            on[k * words + q / 64] |= 1 << (q % 64);
         }
     }
     let mut meets = vec![0u64; n * words];
+    let mut last = vec![usize::MAX; classes.len()];
     for (r, p) in placements.iter().enumerate() {
         let row = &mut meets[r * words..(r + 1) * words];
         for &c in &p.cells {
-            row.iter_mut()
-                .zip(&on[c * words..(c + 1) * words])
-                .for_each(|(m, o)| *m |= o);
+            let k = cell_class[c];
+            if std::mem::replace(&mut last[k], r) != r {
+                row.iter_mut()
+                    .zip(&on[k * words..(k + 1) * words])
+                    .for_each(|(m, o)| *m |= o);
+            }
         }
     }
     // own[p]: the placements of piece p
@@ -97,12 +118,10 @@ pub fn useful(
                 }
             }
         };
-        for c in (0..cells).filter(|&c| required[c]) {
-            strike(
-                &covering[c],
-                Some(&on[c * words..(c + 1) * words]),
-                &mut keep,
-            );
+        for (k, (qs, required)) in classes.iter().enumerate() {
+            if *required {
+                strike(qs, Some(&on[k * words..(k + 1) * words]), &mut keep);
+            }
         }
         for (p, &k) in least.iter().enumerate() {
             if k == 0 {

@@ -14,7 +14,7 @@ impl Model {
         opts: &Options,
         emit: impl FnMut(&[usize]) -> bool,
     ) -> Result<Counts, dancer_core::EngineError> {
-        let cover = self.cover(opts.symmetry_breaking);
+        let cover = self.search_cover(opts.symmetry_breaking);
         let kind = opts.engine.resolve(&cover.problem)?;
         if opts.limit == Some(0) {
             // nothing to report: no search
