@@ -1,0 +1,34 @@
+//! # dancer for Python
+//!
+//! The Python module `dancer._dancer`, which the package `dancer`
+//! (`python/dancer/`) re-exports: thin wrappers over the same library
+//! calls as the command line and the web app, in Python's terms. Nothing
+//! here solves anything itself.
+//!
+//! | file | what |
+//! |---|---|
+//! | `exact.rs` | `Problem`: an exact cover problem from Python values, Knuth's DLX text or a 0/1 matrix; `count`, `solutions`, `first`, `stats`, `verify` |
+//! | `wait.rs` | a long call runs on a worker thread with the GIL released, while the calling thread checks for signals (Ctrl-C raises `KeyboardInterrupt` within a tenth of a second) |
+//! | `errors.rs` | the library's errors as Python exceptions: `ParseError` (a `ValueError` with `line` and `column`), bad values as `ValueError` |
+//!
+//! Invariants: every call that may take long releases the GIL and can be
+//! interrupted; no Rust panic reaches the interpreter from bad input
+//! (every value from Python is checked, errors are exceptions); an
+//! iterator dropped half way stops its search.
+
+use pyo3::prelude::*;
+
+mod errors;
+mod exact;
+mod wait;
+
+/// dancer's native module; use it through the package `dancer`.
+#[pymodule]
+fn _dancer(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<exact::Problem>()?;
+    m.add_class::<exact::Stats>()?;
+    m.add_class::<exact::SolutionIter>()?;
+    m.add("ParseError", m.py().get_type::<errors::ParseError>())?;
+    m.add("ENGINES", exact::ENGINES.to_vec())?;
+    Ok(())
+}
