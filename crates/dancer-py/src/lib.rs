@@ -8,6 +8,7 @@
 //! | file | what |
 //! |---|---|
 //! | `exact.rs` | `Problem`: an exact cover problem from Python values, Knuth's DLX text or a 0/1 matrix; `count`, `solutions`, `first`, `stats`, `verify` |
+//! | `sudoku.rs` | `dancer.sudoku`: solve, count, check, rate (SE's scale), hint, generate; batches on every core in input order |
 //! | `wait.rs` | a long call runs on a worker thread with the GIL released, while the calling thread checks for signals (Ctrl-C raises `KeyboardInterrupt` within a tenth of a second) |
 //! | `errors.rs` | the library's errors as Python exceptions: `ParseError` (a `ValueError` with `line` and `column`), bad values as `ValueError` |
 //!
@@ -20,6 +21,7 @@ use pyo3::prelude::*;
 
 mod errors;
 mod exact;
+mod sudoku;
 mod wait;
 
 /// dancer's native module; use it through the package `dancer`.
@@ -30,5 +32,6 @@ fn _dancer(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<exact::SolutionIter>()?;
     m.add("ParseError", m.py().get_type::<errors::ParseError>())?;
     m.add("ENGINES", exact::ENGINES.to_vec())?;
+    m.add_submodule(&sudoku::module(m.py())?)?;
     Ok(())
 }

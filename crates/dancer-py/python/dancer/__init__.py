@@ -10,12 +10,22 @@ check one::
     p.count()                # 2
     list(p.solutions())      # [[['a', 'b'], ['c']], [['b', 'c'], ['a']]]
 
+Sudoku puzzles (a line of text, ``.`` for an empty cell)::
+
+    dancer.sudoku.solve(puzzle)          # the solved grid, as a line
+    dancer.sudoku.rate(puzzle).rating    # Sudoku Explainer's rating
+
 Long calls release the GIL and stop on Ctrl-C (``KeyboardInterrupt``).
 Errors are exceptions: :class:`ParseError` (a ``ValueError`` with
 ``line`` and ``column``) for text that breaks its format, ``ValueError``
 for values the library does not take.
 """
 
-from ._dancer import ENGINES, ParseError, Problem, SolutionIter, Stats
+import sys as _sys
 
-__all__ = ["ENGINES", "ParseError", "Problem", "SolutionIter", "Stats"]
+from ._dancer import ENGINES, ParseError, Problem, SolutionIter, Stats, sudoku
+
+# `import dancer.sudoku` finds the native submodule
+_sys.modules[__name__ + ".sudoku"] = sudoku  # type: ignore[assignment]
+
+__all__ = ["ENGINES", "ParseError", "Problem", "SolutionIter", "Stats", "sudoku"]
