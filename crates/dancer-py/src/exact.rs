@@ -33,9 +33,9 @@ pub const ENGINES: [&str; 6] = ["auto", "dlx", "dlxm", "bitset", "bitmrv", "memo
 /// is to be covered.
 #[pyclass(module = "dancer", name = "Problem", frozen)]
 pub struct Problem {
-    core: Arc<Core>,
+    pub(crate) core: Arc<Core>,
     /// The options as given, in order.
-    given: Vec<Py<PyAny>>,
+    pub(crate) given: Vec<Py<PyAny>>,
 }
 
 /// Counters of a search.
@@ -175,7 +175,7 @@ impl Problem {
     }
 
     /// The options of a solution, as given.
-    fn options_of(&self, py: Python<'_>, sol: &[OptionId]) -> Vec<Py<PyAny>> {
+    pub(crate) fn options_of(&self, py: Python<'_>, sol: &[OptionId]) -> Vec<Py<PyAny>> {
         sol.iter().map(|&o| self.given[o].clone_ref(py)).collect()
     }
 
@@ -530,6 +530,15 @@ impl Problem {
         Ok(found.map(|s| self.options_of(py, &s)))
     }
 
+    /// The ZDD of every solution, made by the memoizing counter (within
+    /// `memory` bytes for its memos; a default share of this machine's
+    /// when None): count, iterate and draw uniformly random solutions from
+    /// it. Raises `ValueError` for a problem the counter does not take.
+    #[pyo3(signature = (memory=None))]
+    fn zdd(&self, py: Python<'_>, memory: Option<u64>) -> PyResult<crate::zdd::Zdd> {
+        crate::zdd::Zdd::of(py, self, memory)
+    }
+
     /// Checks a solution, given as option numbers (0-based, in the order
     /// the options were given), against the problem itself, not an engine:
     /// returns None, or raises `ValueError` saying what is wrong.
@@ -573,16 +582,13 @@ impl SolutionIter {
         kind: EngineKind,
         limit: Option<u64>,
     ) -> PyResult<SolutionIter> {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = mpsc::sync_channel(AHEAD);
         // an engine that cannot take the problem says so here
         drop(kind.build(&core).map_err(value_error)?);
-        let flag = cancel.clone();
-        std::thread::spawn(move || {
+        Ok(SolutionIter::producing(given, move |tx, cancel| {
             let Ok(mut engine) = kind.build(&core) else {
                 return;
             };
-            engine.set_cancel(flag);
+            engine.set_cancel(cancel);
             let mut found = 0u64;
             while limit.is_none_or(|l| found < l) {
                 let Some(sol) = engine.next_solution() else {
@@ -593,12 +599,25 @@ impl SolutionIter {
                 }
                 found += 1;
             }
-        });
-        Ok(SolutionIter {
+        }))
+    }
+
+    /// An iterator over what `produce` sends (option numbers of
+    /// solutions), on a thread of its own, a few ahead of the caller;
+    /// `produce` stops when its channel closes or the flag is set.
+    pub fn producing(
+        given: Vec<Py<PyAny>>,
+        produce: impl FnOnce(&mpsc::SyncSender<Vec<OptionId>>, Arc<AtomicBool>) + Send + 'static,
+    ) -> SolutionIter {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::sync_channel(AHEAD);
+        let flag = cancel.clone();
+        std::thread::spawn(move || produce(&tx, flag));
+        SolutionIter {
             rx: Mutex::new(Some(rx)),
             cancel,
             given,
-        })
+        }
     }
 }
 

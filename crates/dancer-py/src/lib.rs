@@ -9,6 +9,7 @@
 //! |---|---|
 //! | `exact.rs` | `Problem`: an exact cover problem from Python values, Knuth's DLX text or a 0/1 matrix; `count`, `solutions`, `first`, `stats`, `verify` |
 //! | `sudoku.rs` | `dancer.sudoku`: solve, count, check, rate (SE's scale), hint, generate; batches on every core in input order |
+//! | `zdd.rs` | `Problem.zdd()`: the ZDD of every solution (made with memos), its count, its solutions, uniform samples from a seed |
 //! | `wait.rs` | a long call runs on a worker thread with the GIL released, while the calling thread checks for signals (Ctrl-C raises `KeyboardInterrupt` within a tenth of a second) |
 //! | `errors.rs` | the library's errors as Python exceptions: `ParseError` (a `ValueError` with `line` and `column`), bad values as `ValueError` |
 //!
@@ -23,6 +24,7 @@ mod errors;
 mod exact;
 mod sudoku;
 mod wait;
+mod zdd;
 
 /// dancer's native module; use it through the package `dancer`.
 #[pymodule]
@@ -30,6 +32,7 @@ fn _dancer(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<exact::Problem>()?;
     m.add_class::<exact::Stats>()?;
     m.add_class::<exact::SolutionIter>()?;
+    m.add_class::<zdd::Zdd>()?;
     m.add("ParseError", m.py().get_type::<errors::ParseError>())?;
     m.add("ENGINES", exact::ENGINES.to_vec())?;
     m.add_submodule(&sudoku::module(m.py())?)?;

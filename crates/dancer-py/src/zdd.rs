@@ -1,0 +1,118 @@
+//! `Problem.zdd()`: the ZDD of every solution, made by the memoizing
+//! counter (`dancer_core::memo::count_to_zdd`, the text `dancer solve
+//! --zdd` writes) and read back (`dancer_core::zdd::Zdd`): its count, its
+//! solutions one by one, and uniformly random ones from a seed.
+
+use crate::exact::{Problem, SolutionIter};
+use crate::wait::interruptible;
+use dancer_core::memo::{self, MemoOptions};
+use dancer_core::zdd::{self as core_zdd, Zdd as CoreZdd};
+use pyo3::prelude::*;
+use std::ops::ControlFlow;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// The ZDD of every solution of a problem (see `Problem.zdd`).
+#[pyclass(module = "dancer", name = "Zdd", frozen)]
+pub struct Zdd {
+    zdd: Arc<CoreZdd>,
+    /// The problem's options as given, in order.
+    given: Vec<Py<PyAny>>,
+}
+
+impl Zdd {
+    pub fn of(py: Python<'_>, problem: &Problem, memory: Option<u64>) -> PyResult<Zdd> {
+        let core = problem.core.clone();
+        let zdd = interruptible(py, move |cancel| {
+            let opts = MemoOptions {
+                memory: memory.map_or_else(memo::default_memory, |m| {
+                    usize::try_from(m).unwrap_or(usize::MAX)
+                }),
+                cancel: Some(cancel.clone()),
+                check: false,
+                progress: None,
+                part: None,
+            };
+            let mut text = Vec::new();
+            let out = memo::count_to_zdd(&core, &opts, &mut text).map_err(|e| e.to_string())?;
+            if !out.complete || cancel.load(Ordering::Relaxed) {
+                return Err("stopped".to_string());
+            }
+            CoreZdd::parse(&text).map_err(|e| e.to_string())
+        })?
+        .map_err(pyo3::exceptions::PyValueError::new_err)?;
+        Ok(Zdd {
+            zdd: Arc::new(zdd),
+            given: problem.given.iter().map(|g| g.clone_ref(py)).collect(),
+        })
+    }
+}
+
+#[pymethods]
+impl Zdd {
+    /// The number of solutions, exactly.
+    fn count(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let zdd = self.zdd.clone();
+        let n = interruptible(py, move |cancel| {
+            zdd.count(core_zdd::work_budget(), Some(&cancel))
+                .map(|c| c.to_string())
+                .map_err(|e| e.to_string())
+        })?
+        .map_err(pyo3::exceptions::PyValueError::new_err)?;
+        Ok(py.get_type::<pyo3::types::PyInt>().call1((n,))?.unbind())
+    }
+
+    /// The number of nodes.
+    #[getter]
+    fn nodes(&self) -> usize {
+        self.zdd.nodes()
+    }
+
+    /// The solutions, one at a time (each the list of its options as
+    /// given).
+    fn __iter__(&self, py: Python<'_>) -> SolutionIter {
+        let zdd = self.zdd.clone();
+        let given = self.given.iter().map(|g| g.clone_ref(py)).collect();
+        SolutionIter::producing(given, move |tx, cancel| {
+            let _ = zdd.for_each(|sol| {
+                if cancel.load(Ordering::Relaxed) || tx.send(sol.to_vec()).is_err() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+        })
+    }
+
+    /// `k` solutions drawn uniformly at random and independently (one may
+    /// come twice), the same ones for the same `seed`.
+    #[pyo3(signature = (k=1, seed=0))]
+    fn sample(&self, py: Python<'_>, k: u64, seed: u64) -> PyResult<Vec<Vec<Py<PyAny>>>> {
+        let zdd = self.zdd.clone();
+        let drawn = interruptible(py, move |cancel| {
+            let counted = zdd
+                .counted(core_zdd::work_budget(), Some(&cancel))
+                .map_err(|e| e.to_string())?;
+            let mut out: Vec<Vec<usize>> = Vec::new();
+            let walked = counted
+                .draw(k, seed, &cancel, |sol| {
+                    out.push(sol.to_vec());
+                    Ok::<(), String>(())
+                })
+                .map_err(|e| e.to_string())??;
+            if walked.interrupted {
+                return Err("stopped".to_string());
+            }
+            Ok(out)
+        })?
+        .map_err(pyo3::exceptions::PyValueError::new_err)?;
+        Ok(drawn
+            .iter()
+            .map(|s| s.iter().map(|&o| self.given[o].clone_ref(py)).collect())
+            .collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Zdd({} nodes)", self.zdd.nodes())
+    }
+}
