@@ -539,6 +539,20 @@ impl Problem {
         crate::zdd::Zdd::of(py, self, memory)
     }
 
+    /// Part `k` of `n` (from 1) of the count, split as `dancer solve
+    /// --shard K/N` splits it: `dancer.merge` adds the parts up.
+    #[pyo3(signature = (k, n, engine="auto", threads=1))]
+    fn shard(
+        &self,
+        py: Python<'_>,
+        k: usize,
+        n: usize,
+        engine: &str,
+        threads: usize,
+    ) -> PyResult<crate::shards::Shard> {
+        crate::shards::Shard::run(py, self, k, n, engine, threads)
+    }
+
     /// Checks a solution, given as option numbers (0-based, in the order
     /// the options were given), against the problem itself, not an engine:
     /// returns None, or raises `ValueError` saying what is wrong.

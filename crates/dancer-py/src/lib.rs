@@ -10,6 +10,7 @@
 //! | `exact.rs` | `Problem`: an exact cover problem from Python values, Knuth's DLX text or a 0/1 matrix; `count`, `solutions`, `first`, `stats`, `verify` |
 //! | `sudoku.rs` | `dancer.sudoku`: solve, count, check, rate (SE's scale), hint, generate; batches on every core in input order |
 //! | `zdd.rs` | `Problem.zdd()`: the ZDD of every solution (made with memos), its count, its solutions, uniform samples from a seed |
+//! | `shards.rs` | `Problem.shard(k, n)`: part of a search, the record `dancer solve --shard` writes; `merge`: the exact total |
 //! | `wait.rs` | a long call runs on a worker thread with the GIL released, while the calling thread checks for signals (Ctrl-C raises `KeyboardInterrupt` within a tenth of a second) |
 //! | `errors.rs` | the library's errors as Python exceptions: `ParseError` (a `ValueError` with `line` and `column`), bad values as `ValueError` |
 //!
@@ -22,6 +23,7 @@ use pyo3::prelude::*;
 
 mod errors;
 mod exact;
+mod shards;
 mod sudoku;
 mod wait;
 mod zdd;
@@ -33,6 +35,8 @@ fn _dancer(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<exact::Stats>()?;
     m.add_class::<exact::SolutionIter>()?;
     m.add_class::<zdd::Zdd>()?;
+    m.add_class::<shards::Shard>()?;
+    m.add_function(wrap_pyfunction!(shards::merge, m)?)?;
     m.add("ParseError", m.py().get_type::<errors::ParseError>())?;
     m.add("ENGINES", exact::ENGINES.to_vec())?;
     m.add_submodule(&sudoku::module(m.py())?)?;

@@ -235,3 +235,33 @@ def test_ctrl_c_raises_keyboard_interrupt_promptly() -> None:
     assert line[0] == "interrupted"
     # a tenth of a second is the aim; a loaded machine gets some slack
     assert float(line[1]) - sent < 0.5
+
+
+def test_shards_merge_exactly_and_match_the_command_line(tmp_path: Any) -> None:
+    p = load("queens-10.dlx")
+    parts = [p.shard(k, 4) for k in range(1, 5)]
+    assert sum(s.count for s in parts) == dancer.merge(parts) == 724
+    assert [s.k for s in parts] == [1, 2, 3, 4] and all(s.n == 4 for s in parts)
+    again = [dancer.Shard.from_json(s.to_json()) for s in parts]
+    assert dancer.merge(again) == 724
+    with pytest.raises(ValueError):
+        dancer.merge(parts[:3])  # a part missing
+    with pytest.raises(ValueError):
+        dancer.merge(parts + parts[:1])  # a part twice
+    with pytest.raises(ValueError):
+        dancer.Shard.from_json(parts[0].to_json().replace("724", "725").replace('"nodes"', '"nodes" ') + "x")
+    with pytest.raises(ValueError, match="k must be"):
+        p.shard(5, 4)
+    exe = dancer_bin()
+    if exe is None:
+        return
+    # the command line's parts of the same split merge with these
+    out = tmp_path / "part2.json"
+    subprocess.run(
+        [exe, "solve", str(shared("dlx/queens-10.dlx")), "--count", "--shard", "2/4", "--shard-out", str(out)],
+        capture_output=True,
+        check=True,
+    )
+    theirs = dancer.Shard.from_json(out.read_text())
+    assert theirs.count == parts[1].count
+    assert dancer.merge([parts[0], theirs, parts[2], parts[3]]) == 724
