@@ -8,6 +8,7 @@
 //! | file | what |
 //! |---|---|
 //! | `exact.rs` | `Problem`: an exact cover problem from Python values, Knuth's DLX text or a 0/1 matrix; `count`, `solutions`, `first`, `stats`, `verify` |
+//! | `poly.rs` | `dancer.poly`: puzzles from the catalogue or TOML text; count, solutions (unique too), each with placements and a picture (SVG, PNG, Jupyter's `_repr_svg_`) |
 //! | `sudoku.rs` | `dancer.sudoku`: solve, count, check, rate (SE's scale), hint, generate; batches on every core in input order |
 //! | `zdd.rs` | `Problem.zdd()`: the ZDD of every solution (made with memos), its count, its solutions, uniform samples from a seed |
 //! | `shards.rs` | `Problem.shard(k, n)`: part of a search, the record `dancer solve --shard` writes; `merge`: the exact total |
@@ -23,6 +24,7 @@ use pyo3::prelude::*;
 
 mod errors;
 mod exact;
+mod poly;
 mod shards;
 mod sudoku;
 mod wait;
@@ -40,5 +42,6 @@ fn _dancer(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParseError", m.py().get_type::<errors::ParseError>())?;
     m.add("ENGINES", exact::ENGINES.to_vec())?;
     m.add_submodule(&sudoku::module(m.py())?)?;
+    m.add_submodule(&poly::module(m.py())?)?;
     Ok(())
 }

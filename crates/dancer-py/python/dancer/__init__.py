@@ -23,9 +23,10 @@ for values the library does not take.
 
 import sys as _sys
 
-from ._dancer import ENGINES, ParseError, Problem, Shard, SolutionIter, Stats, Zdd, merge, sudoku
+from ._dancer import ENGINES, ParseError, Problem, Shard, SolutionIter, Stats, Zdd, merge, poly, sudoku
 
 # `import dancer.sudoku` finds the native submodule
 _sys.modules[__name__ + ".sudoku"] = sudoku  # type: ignore[assignment]
+_sys.modules[__name__ + ".poly"] = poly  # type: ignore[assignment]
 
-__all__ = ["ENGINES", "ParseError", "Problem", "Shard", "SolutionIter", "Stats", "Zdd", "merge", "sudoku"]
+__all__ = ["ENGINES", "ParseError", "Problem", "Shard", "SolutionIter", "Stats", "Zdd", "merge", "poly", "sudoku"]
