@@ -5,6 +5,7 @@
 //! a solution comes back in the caller's own terms.
 
 use crate::errors::{parse_error, value_error};
+use crate::iter::SolutionIter;
 use crate::wait::interruptible;
 use dancer_core::parallel::UnitResult;
 use dancer_core::{EngineKind, OptionId, Problem as Core, ProblemBuilder};
@@ -13,7 +14,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::sync::atomic::AtomicBool;
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The engines a call may name, `auto` first.
@@ -33,9 +34,9 @@ pub const ENGINES: [&str; 6] = ["auto", "dlx", "dlxm", "bitset", "bitmrv", "memo
 /// is to be covered.
 #[pyclass(module = "dancer", name = "Problem", frozen)]
 pub struct Problem {
-    pub(crate) core: Arc<Core>,
+    core: Arc<Core>,
     /// The options as given, in order.
-    pub(crate) given: Vec<Py<PyAny>>,
+    given: Vec<Py<PyAny>>,
 }
 
 /// Counters of a search.
@@ -175,7 +176,7 @@ impl Problem {
     }
 
     /// The options of a solution, as given.
-    pub(crate) fn options_of(&self, py: Python<'_>, sol: &[OptionId]) -> Vec<Py<PyAny>> {
+    fn options_of(&self, py: Python<'_>, sol: &[OptionId]) -> Vec<Py<PyAny>> {
         sol.iter().map(|&o| self.given[o].clone_ref(py)).collect()
     }
 
@@ -536,7 +537,8 @@ impl Problem {
     /// it. Raises `ValueError` for a problem the counter does not take.
     #[pyo3(signature = (memory=None))]
     fn zdd(&self, py: Python<'_>, memory: Option<u64>) -> PyResult<crate::zdd::Zdd> {
-        crate::zdd::Zdd::of(py, self, memory)
+        let given = self.given.iter().map(|g| g.clone_ref(py)).collect();
+        crate::zdd::Zdd::of(py, self.core.clone(), given, memory)
     }
 
     /// Part `k` of `n` (from 1) of the count, split as `dancer solve
@@ -550,7 +552,7 @@ impl Problem {
         engine: &str,
         threads: usize,
     ) -> PyResult<crate::shards::Shard> {
-        crate::shards::Shard::run(py, self, k, n, engine, threads)
+        crate::shards::Shard::run(py, self.core.clone(), k, n, engine, threads)
     }
 
     /// Checks a solution, given as option numbers (0-based, in the order
@@ -573,110 +575,5 @@ impl Problem {
             self.core.n_items(),
             self.core.n_primary()
         )
-    }
-}
-
-/// The solutions of a problem, found on a worker thread a few ahead of
-/// the caller (see `Problem.solutions`).
-#[pyclass(module = "dancer", name = "SolutionIter", frozen)]
-pub struct SolutionIter {
-    /// None once the search is over or stopped.
-    rx: Mutex<Option<mpsc::Receiver<Vec<OptionId>>>>,
-    cancel: Arc<AtomicBool>,
-    given: Vec<Py<PyAny>>,
-}
-
-/// Solutions found ahead of the caller, at most.
-const AHEAD: usize = 16;
-
-impl SolutionIter {
-    fn start(
-        core: Arc<Core>,
-        given: Vec<Py<PyAny>>,
-        kind: EngineKind,
-        limit: Option<u64>,
-    ) -> PyResult<SolutionIter> {
-        // an engine that cannot take the problem says so here
-        drop(kind.build(&core).map_err(value_error)?);
-        Ok(SolutionIter::producing(given, move |tx, cancel| {
-            let Ok(mut engine) = kind.build(&core) else {
-                return;
-            };
-            engine.set_cancel(cancel);
-            let mut found = 0u64;
-            while limit.is_none_or(|l| found < l) {
-                let Some(sol) = engine.next_solution() else {
-                    break;
-                };
-                if tx.send(sol.to_vec()).is_err() {
-                    break; // the iterator was dropped
-                }
-                found += 1;
-            }
-        }))
-    }
-
-    /// An iterator over what `produce` sends (option numbers of
-    /// solutions), on a thread of its own, a few ahead of the caller;
-    /// `produce` stops when its channel closes or the flag is set.
-    pub fn producing(
-        given: Vec<Py<PyAny>>,
-        produce: impl FnOnce(&mpsc::SyncSender<Vec<OptionId>>, Arc<AtomicBool>) + Send + 'static,
-    ) -> SolutionIter {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = mpsc::sync_channel(AHEAD);
-        let flag = cancel.clone();
-        std::thread::spawn(move || produce(&tx, flag));
-        SolutionIter {
-            rx: Mutex::new(Some(rx)),
-            cancel,
-            given,
-        }
-    }
-}
-
-#[pymethods]
-impl SolutionIter {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<PyAny>>>> {
-        loop {
-            let got = py.detach(|| {
-                let rx = self.rx.lock().unwrap_or_else(|e| e.into_inner());
-                rx.as_ref().map(|rx| rx.recv_timeout(crate::wait::SLICE))
-            });
-            match got {
-                None | Some(Err(mpsc::RecvTimeoutError::Disconnected)) => {
-                    self.close();
-                    return Ok(None);
-                }
-                Some(Ok(sol)) => {
-                    return Ok(Some(
-                        sol.iter().map(|&o| self.given[o].clone_ref(py)).collect(),
-                    ))
-                }
-                Some(Err(mpsc::RecvTimeoutError::Timeout)) => {
-                    if let Err(e) = py.check_signals() {
-                        self.close();
-                        return Err(e);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Stops the search; the iterator ends.
-    fn close(&self) {
-        self.cancel
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-        *self.rx.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    }
-}
-
-impl Drop for SolutionIter {
-    fn drop(&mut self) {
-        self.close();
     }
 }

@@ -12,6 +12,7 @@
 //! | `sudoku.rs` | `dancer.sudoku`: solve, count, check, rate (SE's scale), hint, generate; batches on every core in input order |
 //! | `zdd.rs` | `Problem.zdd()`: the ZDD of every solution (made with memos), its count, its solutions, uniform samples from a seed |
 //! | `shards.rs` | `Problem.shard(k, n)`: part of a search, the record `dancer solve --shard` writes; `merge`: the exact total |
+//! | `iter.rs` | `SolutionIter`: solutions from a worker thread, a few ahead; dropped or closed, the worker stops |
 //! | `wait.rs` | a long call runs on a worker thread with the GIL released, while the calling thread checks for signals (Ctrl-C raises `KeyboardInterrupt` within a tenth of a second) |
 //! | `errors.rs` | the library's errors as Python exceptions: `ParseError` (a `ValueError` with `line` and `column`), bad values as `ValueError` |
 //!
@@ -24,6 +25,7 @@ use pyo3::prelude::*;
 
 mod errors;
 mod exact;
+mod iter;
 mod poly;
 mod shards;
 mod sudoku;
@@ -35,7 +37,7 @@ mod zdd;
 fn _dancer(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<exact::Problem>()?;
     m.add_class::<exact::Stats>()?;
-    m.add_class::<exact::SolutionIter>()?;
+    m.add_class::<iter::SolutionIter>()?;
     m.add_class::<zdd::Zdd>()?;
     m.add_class::<shards::Shard>()?;
     m.add_function(wrap_pyfunction!(shards::merge, m)?)?;

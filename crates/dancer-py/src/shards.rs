@@ -5,14 +5,14 @@
 //! split, every part once).
 
 use crate::errors::value_error;
-use crate::exact::Problem;
 use crate::wait::interruptible;
 use dancer_core::parallel::UnitResult;
-use dancer_core::EngineKind;
+use dancer_core::{EngineKind, Problem as Core};
 use dancer_runs::plan::{RunHooks, RunOptions, RunPlan};
 use dancer_runs::search::{self, Saved, ShardSpec};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// One part of a sharded search: its result record.
@@ -36,7 +36,7 @@ fn int(py: Python<'_>, digits: String) -> PyResult<Py<PyAny>> {
 impl Shard {
     pub fn run(
         py: Python<'_>,
-        problem: &Problem,
+        core: Arc<Core>,
         k: usize,
         n: usize,
         engine: &str,
@@ -53,7 +53,6 @@ impl Shard {
             ))
         })?;
         let threads = dancer_core::parallel::threads_allowed(threads).map_err(value_error)?;
-        let core = problem.core.clone();
         let saved = interruptible(py, move |cancel| {
             let opts = RunOptions {
                 engine: kind,

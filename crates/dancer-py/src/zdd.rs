@@ -3,10 +3,11 @@
 //! --zdd` writes) and read back (`dancer_core::zdd::Zdd`): its count, its
 //! solutions one by one, and uniformly random ones from a seed.
 
-use crate::exact::{Problem, SolutionIter};
+use crate::iter::SolutionIter;
 use crate::wait::interruptible;
 use dancer_core::memo::{self, MemoOptions};
 use dancer_core::zdd::{self as core_zdd, Zdd as CoreZdd};
+use dancer_core::Problem as Core;
 use pyo3::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
@@ -21,8 +22,13 @@ pub struct Zdd {
 }
 
 impl Zdd {
-    pub fn of(py: Python<'_>, problem: &Problem, memory: Option<u64>) -> PyResult<Zdd> {
-        let core = problem.core.clone();
+    /// The ZDD of `core`'s solutions, whose options were given as `given`.
+    pub fn of(
+        py: Python<'_>,
+        core: Arc<Core>,
+        given: Vec<Py<PyAny>>,
+        memory: Option<u64>,
+    ) -> PyResult<Zdd> {
         let zdd = interruptible(py, move |cancel| {
             let opts = MemoOptions {
                 memory: memory.map_or_else(memo::default_memory, |m| {
@@ -43,7 +49,7 @@ impl Zdd {
         .map_err(pyo3::exceptions::PyValueError::new_err)?;
         Ok(Zdd {
             zdd: Arc::new(zdd),
-            given: problem.given.iter().map(|g| g.clone_ref(py)).collect(),
+            given,
         })
     }
 }
