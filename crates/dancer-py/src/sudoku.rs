@@ -204,12 +204,7 @@ fn solve_batch(
     puzzles: Vec<String>,
     threads: Option<usize>,
 ) -> PyResult<Vec<Option<String>>> {
-    let parsed: Vec<Puzzle> = (puzzles.iter().enumerate())
-        .map(|(i, t)| {
-            Puzzle::parse_line(t, None)
-                .map_err(|e| PyValueError::new_err(format!("puzzle {i}: {e}")))
-        })
-        .collect::<PyResult<_>>()?;
+    let parsed = parse_all(&puzzles)?;
     batch(py, threads, parsed, |p, _| {
         Some(
             solver(p)
@@ -229,17 +224,22 @@ fn rate_batch(
     puzzles: Vec<String>,
     threads: Option<usize>,
 ) -> PyResult<Vec<Rating>> {
-    let parsed: Vec<Puzzle> = (puzzles.iter().enumerate())
-        .map(|(i, t)| {
-            Puzzle::parse_line(t, None)
-                .map_err(|e| PyValueError::new_err(format!("puzzle {i}: {e}")))
-        })
-        .collect::<PyResult<_>>()?;
+    let parsed = parse_all(&puzzles)?;
     let rated = batch(py, threads, parsed, rate_one)?;
     rated
         .into_iter()
         .enumerate()
         .map(|(i, r)| r.map_err(|e| PyValueError::new_err(format!("puzzle {i}: {e}"))))
+        .collect()
+}
+
+/// The puzzles of a batch, or the first that is not one, by its place.
+fn parse_all(puzzles: &[String]) -> PyResult<Vec<Puzzle>> {
+    (puzzles.iter().enumerate())
+        .map(|(i, t)| {
+            Puzzle::parse_line(t, None)
+                .map_err(|e| PyValueError::new_err(format!("puzzle {i}: {e}")))
+        })
         .collect()
 }
 
