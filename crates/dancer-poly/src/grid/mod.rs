@@ -360,20 +360,36 @@ impl PolyGrid {
     /// The symmetries fixing the origin: identity first, rotations before
     /// reflections (see [`generate`]).
     pub fn symmetries(self) -> Vec<GridSymmetry> {
-        match self {
-            PolyGrid::Square | PolyGrid::Stick => square::square_group(),
-            PolyGrid::Cube | PolyGrid::Sphere | PolyGrid::Rhombic | PolyGrid::TetraOcta => {
-                square::cube_group()
-            }
-            PolyGrid::Prism => prism::prism_group(),
-            _ => tri::hex_group(),
-        }
+        self.groups().0.clone()
     }
 
     /// The rotations among [`PolyGrid::symmetries`].
     pub fn rotations(self) -> Vec<GridSymmetry> {
-        let all = self.symmetries();
-        all.into_iter().filter(GridSymmetry::is_rotation).collect()
+        self.groups().1.clone()
+    }
+
+    /// The grid's symmetries and its rotations, generated once for each of
+    /// the four groups (a puzzle's set-up asks for them dozens of times).
+    fn groups(self) -> &'static (Vec<GridSymmetry>, Vec<GridSymmetry>) {
+        type Groups = (Vec<GridSymmetry>, Vec<GridSymmetry>);
+        static CACHE: [std::sync::OnceLock<Groups>; 4] = [const { std::sync::OnceLock::new() }; 4];
+        let (slot, make): (usize, fn() -> Vec<GridSymmetry>) = match self {
+            PolyGrid::Square | PolyGrid::Stick => (0, square::square_group),
+            PolyGrid::Cube | PolyGrid::Sphere | PolyGrid::Rhombic | PolyGrid::TetraOcta => {
+                (1, square::cube_group)
+            }
+            PolyGrid::Prism => (2, prism::prism_group),
+            _ => (3, tri::hex_group),
+        };
+        CACHE[slot].get_or_init(|| {
+            let all = make();
+            let rotations = all
+                .iter()
+                .copied()
+                .filter(GridSymmetry::is_rotation)
+                .collect();
+            (all, rotations)
+        })
     }
 
     /// The group pieces move by: rotations only when `one_sided`.
@@ -406,6 +422,15 @@ impl PolyGrid {
 
     /// The image of a cell under a symmetry.
     pub fn apply(self, t: &GridSymmetry, cell: Cell) -> Cell {
+        if matches!(
+            self,
+            PolyGrid::Square | PolyGrid::Cube | PolyGrid::Hexagon | PolyGrid::Sphere
+        ) {
+            // cells are their own points, and a symmetry's image of one is
+            // one
+            debug_assert_eq!(self.cell_at(t.apply(cell)), Some(t.apply(cell)));
+            return t.apply(cell);
+        }
         self.cell_at(t.apply(self.embed(cell)))
             .expect("a symmetry of the grid maps cells to cells")
     }
@@ -443,10 +468,14 @@ impl PolyGrid {
     /// The translation [`PolyGrid::normalize`] moves a shape by (none for
     /// no cells).
     pub fn normal_shift(self, cells: &[Cell]) -> [i32; 3] {
-        let Some(&first) = cells.first() else {
+        self.normal_shift_of(cells.iter().copied())
+    }
+
+    fn normal_shift_of(self, mut cells: impl Iterator<Item = Cell>) -> [i32; 3] {
+        let Some(first) = cells.next() else {
             return [0; 3];
         };
-        let lo = cells.iter().fold(self.site(first), |lo, &c| {
+        let lo = cells.fold(self.site(first), |lo, c| {
             let s = self.site(c);
             [0, 1, 2].map(|k| lo[k].min(s[k]))
         });
@@ -461,14 +490,21 @@ impl PolyGrid {
     /// A shape with a colour on each cell under `t`, normalised, sorted
     /// by cell: [`PolyGrid::image`] for coloured shapes.
     pub fn coloured_image(self, t: &GridSymmetry, cells: &[(Cell, u8)]) -> Vec<(Cell, u8)> {
-        let moved: Vec<(Cell, u8)> = cells.iter().map(|&(c, k)| (self.apply(t, c), k)).collect();
-        let plain: Vec<Cell> = moved.iter().map(|m| m.0).collect();
-        let by = self.normal_shift(&plain);
-        let mut v: Vec<(Cell, u8)> = moved
-            .into_iter()
-            .map(|(c, k)| (self.translate(c, by), k))
+        let mut v: Vec<(Cell, u8)> = cells.iter().map(|&(c, k)| (self.apply(t, c), k)).collect();
+        let by = self.normal_shift_of(v.iter().map(|m| m.0));
+        v.iter_mut().for_each(|m| m.0 = self.translate(m.0, by));
+        // sorted as the pairs compare, each packed into one wide integer
+        // that compares the same (faster than comparing field by field;
+        // pieces of hundreds of cells are turned hundreds of times)
+        let bias = |v: i32| u128::from(v as u32 ^ 0x8000_0000);
+        let unbias = |w: u128| (w as u32 ^ 0x8000_0000) as i32;
+        let mut keys: Vec<u128> = (v.iter())
+            .map(|&(c, k)| bias(c[0]) << 72 | bias(c[1]) << 40 | bias(c[2]) << 8 | u128::from(k))
             .collect();
-        v.sort_unstable();
+        keys.sort_unstable();
+        for (m, &w) in v.iter_mut().zip(&keys) {
+            *m = ([unbias(w >> 72), unbias(w >> 40), unbias(w >> 8)], w as u8);
+        }
         v.dedup_by_key(|m| m.0);
         v
     }

@@ -210,3 +210,37 @@ fn pieces_are_canonical_connected_and_sorted() {
         }
     }
 }
+
+/// A translation that moves one cell onto another of its kind moves every
+/// cell by their difference in cell coordinates, on every grid (finding
+/// placements by a board's cell table counts on it).
+#[test]
+fn translations_add_cell_coordinates() {
+    let grids = PolyGrid::ALL
+        .into_iter()
+        .chain([PolyGrid::Rhombic, PolyGrid::TetraOcta]);
+    for g in grids {
+        let r = 4;
+        let cells: Vec<Cell> = (-r..=r)
+            .flat_map(|x| (-r..=r).flat_map(move |y| (-r..=r).map(move |z| [x, y, z])))
+            .filter(|&c| g.is_cell(c))
+            .collect();
+        assert!(cells.len() > 20, "{}", g.name());
+        let mut tried = 0;
+        for (i, &from) in cells.iter().enumerate().step_by(7) {
+            for &to in cells.iter().skip(i % 5).step_by(11) {
+                let Some(shift) = g.shift_between(from, to) else {
+                    assert_ne!(g.kind(from), g.kind(to), "{}", g.name());
+                    continue;
+                };
+                assert_eq!(g.translate(from, shift), to, "{}", g.name());
+                for &c in cells.iter().step_by(13) {
+                    let sum = [0, 1, 2].map(|k| c[k] + to[k] - from[k]);
+                    assert_eq!(g.translate(c, shift), sum, "{} {c:?}", g.name());
+                    tried += 1;
+                }
+            }
+        }
+        assert!(tried > 100, "{}", g.name());
+    }
+}

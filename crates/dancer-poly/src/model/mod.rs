@@ -46,7 +46,6 @@
 use crate::grid::{Cell, GridSymmetry};
 use crate::puzzle::{Copies, Piece, PolyError, PolyPuzzle, UniqueUnder};
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -186,7 +185,8 @@ pub struct Counts {
 pub struct Model {
     pub puzzle: PolyPuzzle,
     pub placements: Vec<Placement>,
-    index: HashMap<Placement, usize>,
+    /// The images of the placements under the symmetries, found once.
+    images: Images,
     pub symmetries: Vec<Symmetry>,
     /// Per piece: its item's bounds (least, most), or None when it has no
     /// item.
@@ -196,6 +196,151 @@ pub struct Model {
     crossing_items: Vec<String>,
     /// Per placement, the crossing items it covers.
     crossings: Vec<Vec<u32>>,
+}
+
+/// The images of the placements under a model's symmetries: a table of
+/// symmetries times placements (`table[g * n + q]`) when it takes at most
+/// [`Images::MAX_TABLE`] entries, made on first use, else each image
+/// looked up when asked for. Choosing the restriction asks for nearly
+/// every image, classifying each solution for its pieces' images under
+/// every symmetry.
+///
+/// A placement is found by a sum of a random number for each of its cells
+/// and one for its piece, which a symmetry's image gets without sorting
+/// its cells (the sum does not depend on their order); the placement found
+/// is then checked cell by cell, and on the rare sum shared by two
+/// placements the lookup falls back to the sorted cells.
+#[derive(Default)]
+struct Images {
+    index: std::sync::OnceLock<Index>,
+    table: std::sync::OnceLock<Option<Vec<u32>>>,
+}
+
+struct Index {
+    /// A random number for each board cell, and for each piece.
+    cell: Vec<u64>,
+    piece: Vec<u64>,
+    /// Placement by sum; `None` when two placements share a sum.
+    by_sum: Option<rustc_hash::FxHashMap<u64, u32>>,
+    /// Placement by piece and sorted cells, made when `by_sum` fails.
+    exact: std::sync::OnceLock<rustc_hash::FxHashMap<(usize, Vec<usize>), u32>>,
+}
+
+/// A set of board cells made anew in constant time: cell `c` is in it
+/// when `stamp[c] == now`.
+struct Marks {
+    stamp: Vec<u32>,
+    now: u32,
+}
+
+impl Marks {
+    fn mark(&mut self, cells: &[usize]) {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.now = 1;
+        }
+        cells.iter().for_each(|&c| self.stamp[c] = self.now);
+    }
+
+    fn has(&self, c: usize) -> bool {
+        self.stamp[c] == self.now
+    }
+}
+
+/// SplitMix64: well-spread numbers from consecutive seeds.
+fn mix(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Images {
+    const MAX_TABLE: usize = 1 << 22;
+
+    fn index(&self, m: &Model) -> &Index {
+        self.index.get_or_init(|| {
+            let cell: Vec<u64> = (0..m.puzzle.board.len() as u64).map(mix).collect();
+            let piece: Vec<u64> = (0..m.puzzle.pieces.len() as u64)
+                .map(|p| mix(p | 1 << 40))
+                .collect();
+            let mut by_sum = rustc_hash::FxHashMap::default();
+            let mut clash = false;
+            for (q, p) in m.placements.iter().enumerate() {
+                let sum = (p.cells.iter()).fold(piece[p.piece], |h, &c| h.wrapping_add(cell[c]));
+                clash |= by_sum.insert(sum, q as u32).is_some();
+            }
+            Index {
+                cell,
+                piece,
+                by_sum: (!clash).then_some(by_sum),
+                exact: Default::default(),
+            }
+        })
+    }
+
+    fn table(&self, m: &Model) -> Option<&[u32]> {
+        let table = self.table.get_or_init(|| {
+            let n = m.placements.len();
+            (m.symmetries.len().saturating_mul(n) <= Self::MAX_TABLE).then(|| {
+                let mut marks = Marks {
+                    stamp: vec![0; m.puzzle.board.len()],
+                    now: 0,
+                };
+                let mut table = Vec::with_capacity(m.symmetries.len() * n);
+                for g in 0..m.symmetries.len() {
+                    table.extend((0..n).map(|q| self.find(m, g, q, Some(&mut marks)) as u32));
+                }
+                table
+            })
+        });
+        table.as_deref()
+    }
+
+    /// The image of placement `q` under symmetry `g`, looked up; `marks`,
+    /// when given, makes the check of the placement found cheaper.
+    fn find(&self, m: &Model, g: usize, q: usize, marks: Option<&mut Marks>) -> usize {
+        let s = &m.symmetries[g];
+        let p = &m.placements[q];
+        if s.identity {
+            return q;
+        }
+        let index = self.index(m);
+        let piece = s.sigma[p.piece];
+        if let Some(by_sum) = &index.by_sum {
+            let sum = (p.cells.iter()).fold(index.piece[piece], |h, &c| {
+                h.wrapping_add(index.cell[s.perm[c]])
+            });
+            if let Some(&r) = by_sum.get(&sum) {
+                let image = &m.placements[r as usize];
+                let same = image.piece == piece
+                    && image.cells.len() == p.cells.len()
+                    && match marks {
+                        Some(marks) => {
+                            marks.mark(&image.cells);
+                            p.cells.iter().all(|&c| marks.has(s.perm[c]))
+                        }
+                        None => {
+                            (p.cells.iter()).all(|&c| image.cells.binary_search(&s.perm[c]).is_ok())
+                        }
+                    };
+                if same {
+                    return r as usize;
+                }
+            }
+        }
+        let exact = index.exact.get_or_init(|| {
+            (m.placements.iter().enumerate())
+                .map(|(q, p)| ((p.piece, p.cells.clone()), q as u32))
+                .collect()
+        });
+        let mut cells: Vec<usize> = p.cells.iter().map(|&c| s.perm[c]).collect();
+        cells.sort_unstable();
+        *exact
+            .get(&(piece, cells))
+            .expect("symmetries map placements to placements") as usize
+    }
 }
 
 /// How the optional cells of a puzzle are items of its exact cover
@@ -242,12 +387,10 @@ impl Model {
     pub fn new(puzzle: PolyPuzzle) -> Result<Self, PolyError> {
         puzzle.check()?;
         let board = &puzzle.board;
-        let grid = puzzle.grid();
         let groups: Vec<Vec<Vec<(Cell, u8)>>> = (0..puzzle.pieces.len())
             .map(|pi| orientations(&puzzle, pi))
             .collect();
         let marks = puzzle.cell_marks();
-        let colouring = puzzle.colouring.as_ref();
         let work: u64 = puzzle
             .pieces
             .iter()
@@ -262,59 +405,7 @@ impl Model {
                 ),
             });
         }
-        let mut placements = Vec::new();
-        let mut covered = 0u64;
-        let (blo, bhi) = site_box(grid, board.cells.iter().copied());
-        for (pi, p) in puzzle.pieces.iter().enumerate() {
-            let before = placements.len();
-            let orientations = if p.cells.len() <= board.len() {
-                &groups[pi][..]
-            } else {
-                &[]
-            };
-            for o in orientations {
-                let (olo, ohi) = site_box(grid, o.iter().map(|m| m.0));
-                for &b in &board.cells {
-                    let Some(shift) = grid.shift_between(o[0].0, b) else {
-                        continue;
-                    };
-                    // the piece's box must lie in the board's (a large
-                    // piece fits at few of the board's cells)
-                    if (0..3).any(|k| olo[k] + shift[k] < blo[k] || ohi[k] + shift[k] > bhi[k]) {
-                        continue;
-                    }
-                    let cells: Option<Vec<usize>> = o
-                        .iter()
-                        .map(|&(c, k)| {
-                            let i = board.index(&grid.translate(c, shift))?;
-                            colouring.is_none_or(|f| f.fits(k, marks[i].0)).then_some(i)
-                        })
-                        .collect();
-                    if let Some(mut cells) = cells {
-                        cells.sort_unstable();
-                        covered += cells.len() as u64;
-                        if covered > MAX_PLACEMENT_CELLS {
-                            return Err(PolyError::TooLarge {
-                                why: format!(
-                                    "the placements of the pieces cover more than {MAX_PLACEMENT_CELLS} cells"
-                                ),
-                            });
-                        }
-                        placements.push(Placement { piece: pi, cells });
-                    }
-                }
-            }
-            let needed = match p.count {
-                Copies::Exactly(k) | Copies::Between(k, _) => k > 0,
-                Copies::Any => false,
-            };
-            if placements.len() == before && needed {
-                return Err(PolyError::FitsNowhere {
-                    piece: p.name.clone(),
-                    at: p.at.clone(),
-                });
-            }
-        }
+        let mut placements = find_placements(&puzzle, &groups, &marks)?;
         let required: Vec<bool> = marks.iter().map(|m| !m.1).collect();
         let keep = match puzzle.reduce {
             true => {
@@ -332,18 +423,12 @@ impl Model {
             let mut k = keep.iter();
             placements.retain(|_| *k.next().unwrap());
         }
-        let index: HashMap<Placement, usize> = placements
-            .iter()
-            .cloned()
-            .enumerate()
-            .map(|(i, p)| (p, i))
-            .collect();
-        let symmetries = puzzle_symmetries(&puzzle);
+        let symmetries = puzzle_symmetries(&puzzle, &groups);
         let (crossing_items, crossings) = crossing_items(&puzzle, &placements);
         let mut m = Model {
             puzzle,
             placements,
-            index,
+            images: Images::default(),
             symmetries,
             copies: Vec::new(),
             crossing_items,
@@ -506,18 +591,11 @@ impl Model {
 
     /// The placement that symmetry `g` maps placement `q` to.
     pub fn image_placement(&self, g: usize, q: usize) -> usize {
-        let s = &self.symmetries[g];
-        let p = &self.placements[q];
-        let mut cells: Vec<usize> = p.cells.iter().map(|&c| s.perm[c]).collect();
-        cells.sort_unstable();
-        let img = Placement {
-            piece: s.sigma[p.piece],
-            cells,
-        };
-        *self
-            .index
-            .get(&img)
-            .expect("symmetries map placements to placements")
+        let n = self.placements.len();
+        match self.images.table(self) {
+            Some(t) => t[g * n + q] as usize,
+            None => self.images.find(self, g, q, None),
+        }
     }
 
     /// The exact cover problem, with symmetry breaking or without: an item
@@ -668,7 +746,7 @@ impl Model {
                 pl.cells.iter().for_each(|&c| covering[c].push(q as u32));
             }
         }
-        let mut seen: HashMap<(K, &[u32]), usize> = HashMap::new();
+        let mut seen: rustc_hash::FxHashMap<(K, &[u32]), usize> = Default::default();
         (0..n)
             .map(|i| *seen.entry((kind(i), &covering[i][..])).or_insert(i))
             .collect()
@@ -690,6 +768,162 @@ fn site_box(
     })
 }
 
+/// Every placement of every piece, by piece, orientation and board cell
+/// (the first cell of the orientation put on it), cells sorted. Errors: a
+/// piece that must be used but fits nowhere, too many cells in all.
+fn find_placements(
+    puzzle: &PolyPuzzle,
+    groups: &[Vec<Vec<(Cell, u8)>>],
+    marks: &[(u8, bool)],
+) -> Result<Vec<Placement>, PolyError> {
+    let board = &puzzle.board;
+    let mut placements = Vec::new();
+    let mut covered = 0u64;
+    let mut cells = Vec::new();
+    for (pi, p) in puzzle.pieces.iter().enumerate() {
+        let before = placements.len();
+        let orientations = if p.cells.len() <= board.len() {
+            &groups[pi][..]
+        } else {
+            &[]
+        };
+        for o in orientations {
+            let mut each = |cells: &[usize]| {
+                covered += cells.len() as u64;
+                if covered > MAX_PLACEMENT_CELLS {
+                    return Err(PolyError::TooLarge {
+                        why: format!(
+                            "the placements of the pieces cover more than {MAX_PLACEMENT_CELLS} cells"
+                        ),
+                    });
+                }
+                placements.push(Placement {
+                    piece: pi,
+                    cells: cells.to_vec(),
+                });
+                Ok(())
+            };
+            match board.table() {
+                Some(table) => placed_by_table(puzzle, table, marks, o, &mut cells, &mut each)?,
+                None => placed_by_lookup(puzzle, marks, o, &mut cells, &mut each)?,
+            }
+        }
+        let needed = match p.count {
+            Copies::Exactly(k) | Copies::Between(k, _) => k > 0,
+            Copies::Any => false,
+        };
+        if placements.len() == before && needed {
+            return Err(PolyError::FitsNowhere {
+                piece: p.name.clone(),
+                at: p.at.clone(),
+            });
+        }
+    }
+    Ok(placements)
+}
+
+/// The placements of one orientation `o` on a board with a cell table,
+/// handed to `each` in the order of the board's cells. A translation that
+/// moves `o[0]` onto board cell `b` (there is one when their kinds are the
+/// same) moves every cell `c` to `c + (b - o[0])` in cell coordinates, on
+/// every grid; so a cell's slot is its offset from `o[0]`'s slot, and the
+/// cells, read in the order of their offsets, come out sorted.
+fn placed_by_table(
+    puzzle: &PolyPuzzle,
+    (lo, size, slots): ([i32; 3], [usize; 3], &[u32]),
+    marks: &[(u8, bool)],
+    o: &[(Cell, u8)],
+    cells: &mut Vec<usize>,
+    each: &mut impl FnMut(&[usize]) -> Result<(), PolyError>,
+) -> Result<(), PolyError> {
+    let grid = puzzle.grid();
+    let colouring = puzzle.colouring.as_ref();
+    let first = o[0].0;
+    let kind = grid.kind(first);
+    let linear = |d: [i64; 3]| d[0] + size[0] as i64 * (d[1] + size[1] as i64 * d[2]);
+    let mut dlo = [0i64; 3];
+    let mut dhi = [0i64; 3];
+    let ds: Vec<[i64; 3]> = (o.iter())
+        .map(|&(c, _)| [0, 1, 2].map(|a| i64::from(c[a]) - i64::from(first[a])))
+        .collect();
+    for d in &ds {
+        (0..3).for_each(|a| (dlo[a], dhi[a]) = (dlo[a].min(d[a]), dhi[a].max(d[a])));
+    }
+    if (0..3).any(|a| dhi[a] - dlo[a] >= size[a] as i64) {
+        return Ok(()); // larger than the board's box: fits nowhere
+    }
+    // each cell's slot from the first cell's slot and its colour, packed
+    // to sort as one number: slot offset from the least, then the colour
+    let least = linear(dlo);
+    let mut packed: Vec<u64> = (ds.iter().zip(o))
+        .map(|(&d, &(_, k))| ((linear(d) - least) as u64) << 8 | u64::from(k))
+        .collect();
+    packed.sort_unstable();
+    let offsets: Vec<(i64, u8)> = (packed.iter())
+        .map(|&w| ((w >> 8) as i64 + least, w as u8))
+        .collect();
+    for &b in &puzzle.board.cells {
+        let at = [0, 1, 2].map(|a| i64::from(b[a]) - i64::from(lo[a]));
+        if (0..3).any(|a| at[a] + dlo[a] < 0 || at[a] + dhi[a] >= size[a] as i64)
+            || grid.kind(b) != kind
+        {
+            continue;
+        }
+        debug_assert!(grid.shift_between(first, b).is_some());
+        let base = linear(at);
+        cells.clear();
+        for &(off, k) in &offsets {
+            let i = slots[(base + off) as usize];
+            if i == u32::MAX || !colouring.is_none_or(|f| f.fits(k, marks[i as usize].0)) {
+                break;
+            }
+            cells.push(i as usize);
+        }
+        if cells.len() == o.len() {
+            debug_assert!(cells.is_sorted());
+            each(cells)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`placed_by_table`] on a board without a cell table: each cell looked
+/// up.
+fn placed_by_lookup(
+    puzzle: &PolyPuzzle,
+    marks: &[(u8, bool)],
+    o: &[(Cell, u8)],
+    cells: &mut Vec<usize>,
+    each: &mut impl FnMut(&[usize]) -> Result<(), PolyError>,
+) -> Result<(), PolyError> {
+    let (board, grid) = (&puzzle.board, puzzle.grid());
+    let colouring = puzzle.colouring.as_ref();
+    let (blo, bhi) = site_box(grid, board.cells.iter().copied());
+    let (olo, ohi) = site_box(grid, o.iter().map(|m| m.0));
+    for &b in &board.cells {
+        let Some(shift) = grid.shift_between(o[0].0, b) else {
+            continue;
+        };
+        // the piece's box must lie in the board's (a large piece fits at
+        // few of the board's cells)
+        if (0..3).any(|k| olo[k] + shift[k] < blo[k] || ohi[k] + shift[k] > bhi[k]) {
+            continue;
+        }
+        cells.clear();
+        for &(c, k) in o {
+            match board.index(&grid.translate(c, shift)) {
+                Some(i) if colouring.is_none_or(|f| f.fits(k, marks[i].0)) => cells.push(i),
+                _ => break,
+            }
+        }
+        if cells.len() == o.len() {
+            cells.sort_unstable();
+            each(cells)?;
+        }
+    }
+    Ok(())
+}
+
 /// A piece's distinct orientations, each cell with its colour, in its
 /// group's order.
 fn orientations(puzzle: &PolyPuzzle, pi: usize) -> Vec<Vec<(Cell, u8)>> {
@@ -708,18 +942,19 @@ fn orientations(puzzle: &PolyPuzzle, pi: usize) -> Vec<Vec<(Cell, u8)>> {
 /// The puzzle's symmetries (see the module documentation): those of the
 /// board that map the piece set onto itself, the rotations among them only
 /// when the puzzle counts up to rotations.
-fn puzzle_symmetries(puzzle: &PolyPuzzle) -> Vec<Symmetry> {
+fn puzzle_symmetries(puzzle: &PolyPuzzle, orientations: &[Vec<Vec<(Cell, u8)>>]) -> Vec<Symmetry> {
     let grid = puzzle.grid();
-    let key_of = |pi: usize, t: Option<&GridSymmetry>| {
+    // the key of a piece's image under `t`
+    let key_of = |pi: usize, t: &GridSymmetry| {
         let p = &puzzle.pieces[pi];
         let mut cells = puzzle.coloured_cells(pi);
-        if let Some(t) = t {
-            cells.iter_mut().for_each(|m| m.0 = grid.apply(t, m.0));
-        }
+        cells.iter_mut().for_each(|m| m.0 = grid.apply(t, m.0));
         crate::puzzle::coloured_key(grid, &cells, &puzzle.piece_group(p))
     };
-    let keys: Vec<(Vec<(Cell, u8)>, &Piece)> = (0..puzzle.pieces.len())
-        .map(|pi| (key_of(pi, None), &puzzle.pieces[pi]))
+    // a piece's key: the least of its orientations (its images under its
+    // group, found before)
+    let keys: Vec<(Vec<(Cell, u8)>, &Piece)> = (orientations.iter().zip(&puzzle.pieces))
+        .map(|(o, p)| (o.iter().min().cloned().unwrap_or_default(), p))
         .collect();
     let marks = puzzle.cell_marks();
     // a piece's image's key, by the coset of its group the symmetry lies
@@ -737,22 +972,19 @@ fn puzzle_symmetries(puzzle: &PolyPuzzle) -> Vec<Symmetry> {
             return keys[pi].0.clone();
         }
         if groups[pi].len() * 2 != all {
-            return key_of(pi, Some(t));
+            return key_of(pi, t);
         }
-        other[pi].get_or_insert_with(|| key_of(pi, Some(t))).clone()
+        other[pi].get_or_insert_with(|| key_of(pi, t)).clone()
     };
-    let mut out = Vec::new();
-    'sym: for (t, perm) in puzzle.board.symmetries() {
+    // which piece each piece's image is (the same count, one-sided or
+    // not), if each is one
+    let sigma = |t: &GridSymmetry| -> Option<Vec<usize>> {
         if puzzle.unique_under == UniqueUnder::Rotations && !t.is_rotation() {
-            continue;
-        }
-        // a symmetry keeps each cell's colour, and optional cells optional
-        if perm.iter().enumerate().any(|(i, &j)| marks[i] != marks[j]) {
-            continue;
+            return None;
         }
         let mut sigma = Vec::new();
         for (me, p) in puzzle.pieces.iter().enumerate() {
-            let key = image_key(me, &t);
+            let key = image_key(me, t);
             let same = |(k, q): &(Vec<(Cell, u8)>, &Piece)| {
                 *k == key && q.count == p.count && q.one_sided == p.one_sided
             };
@@ -763,11 +995,14 @@ fn puzzle_symmetries(puzzle: &PolyPuzzle) -> Vec<Symmetry> {
             } else {
                 keys.iter().position(same)
             };
-            match q {
-                Some(q) => sigma.push(q),
-                None => continue 'sym,
-            }
+            sigma.push(q?);
         }
+        Some(sigma)
+    };
+    let mut out = Vec::new();
+    // a symmetry keeps each cell's colour, and optional cells optional
+    let alike = |i: usize, j: usize| marks[i] == marks[j];
+    for (t, perm, sigma) in puzzle.board.symmetries_with(sigma, alike) {
         let mut inverse = vec![0; perm.len()];
         perm.iter().enumerate().for_each(|(i, &j)| inverse[j] = i);
         let identity = perm.iter().enumerate().all(|(i, &j)| i == j)
@@ -931,6 +1166,46 @@ mod tests {
             merged.problem.n_items(),
             full.problem.n_items()
         );
+    }
+
+    /// The images of the placements, found by sums and checked cell by
+    /// cell (the table, and without it), are those of the sorted cells,
+    /// also when the sums are not used.
+    #[test]
+    fn images_are_the_placements_moved() {
+        let cage = crate::burr::read(
+            include_bytes!("../../tests/burr/CubeInCage.xmpuzzle"),
+            "CubeInCage",
+        )
+        .unwrap();
+        let models = [
+            model("soma"),
+            model("pentomino-3x20"),
+            Model::new(cage.puzzle(0).unwrap()).unwrap(),
+        ];
+        for m in &models {
+            assert!(m.symmetries.len() > 1);
+            let plain = Images::default();
+            let index = plain.index(m);
+            let without_sums = Images::default();
+            let _ = without_sums.index.set(Index {
+                by_sum: None,
+                cell: index.cell.clone(),
+                piece: index.piece.clone(),
+                exact: Default::default(),
+            });
+            for (g, s) in m.symmetries.iter().enumerate() {
+                for (q, p) in m.placements.iter().enumerate() {
+                    let mut cells: Vec<usize> = p.cells.iter().map(|&c| s.perm[c]).collect();
+                    cells.sort_unstable();
+                    let image = m.image_placement(g, q);
+                    assert_eq!(m.placements[image].cells, cells);
+                    assert_eq!(m.placements[image].piece, s.sigma[p.piece]);
+                    assert_eq!(plain.find(m, g, q, None), image);
+                    assert_eq!(without_sums.find(m, g, q, None), image);
+                }
+            }
+        }
     }
 
     /// A class's representative, as the labelling order says: the lazy

@@ -4,22 +4,29 @@
 //! A placement is useless when, once it is on the board, some cell that
 //! must be covered has no placement left that fits beside it, or some
 //! piece that must be used has none (another of its own, when it must be
-//! used twice or more): no solution can hold it. Removing one can make others useless, so the rule runs to
-//! its fixed point. The fixed point is the largest set of placements in
-//! which every placement leaves every required cell coverable; it does not
-//! depend on the order of the removals, so a symmetry of the puzzle, which
-//! maps the placements onto themselves, maps the pruned set onto itself
-//! too (the symmetry breaking and the classes need exactly that).
+//! used twice or more): no solution can hold it. Removing one can make
+//! others useless, so the rule runs to its fixed point. The fixed point is
+//! the largest set of placements in which every placement leaves every
+//! required cell coverable; it does not depend on the order of the
+//! removals, so a symmetry of the puzzle, which maps the placements onto
+//! themselves, maps the pruned set onto itself too (the symmetry breaking
+//! and the classes need exactly that).
 //!
 //! The test runs on bitmaps over the placements: `meets[r]`, the
 //! placements that share a cell with `r` (itself included). A placement
 //! has no partner for cell `c` exactly when it meets every kept placement
-//! covering `c`: the AND of their `meets`, less those covering `c`. Cells
-//! covered by the same placements (most cells of a large piece) make one
-//! test. A pass costs the entries times the placements over 64 word
-//! operations; the
-//! bitmaps take placements squared bits, so a puzzle of more than
-//! [`MAX_PRUNED`] placements is searched unpruned, which is always correct.
+//! covering `c`: the AND of their `meets`, less those covering `c`, and
+//! only kept placements can be struck. Cells covered by the same
+//! placements (most cells of a large piece) make one test. The tests run
+//! in passes, each test again only when one of its placements went, and
+//! in a pass those with the fewest kept placements first: a cell that one
+//! placement alone can cover (a piece that never moves, a frame's corner)
+//! strikes every placement that meets it at once, after which the other
+//! tests AND few rows. An AND stops when no word is left that is not zero,
+//! and a `meets` row is made only when first used, so most of the
+//! placements squared bits are never touched; they are still allocated,
+//! so a puzzle of more than [`MAX_PRUNED`] placements is searched unpruned,
+//! which is always correct.
 
 use super::Placement;
 
@@ -38,101 +45,175 @@ pub fn useful(
 ) -> Vec<bool> {
     let n = placements.len();
     let mut keep = vec![true; n];
-    let words = n.div_ceil(64);
-    // the bitmaps of the cells take cells times words too
-    if n == 0 || n > MAX_PRUNED || cells * words > MAX_PRUNED * MAX_PRUNED / 64 {
+    if n == 0 || n > MAX_PRUNED {
         return keep;
     }
-    let mut covering: Vec<Vec<usize>> = vec![Vec::new(); cells];
-    let mut of_piece: Vec<Vec<usize>> = vec![Vec::new(); least.len()];
-    for (q, p) in placements.iter().enumerate() {
-        for &c in &p.cells {
-            covering[c].push(q);
-        }
-        of_piece[p.piece].push(q);
-    }
+    let words = n.div_ceil(64);
+    let covering = Lists::new(cells, placements.iter().map(|p| p.cells.iter().copied()));
+    let of_piece = Lists::new(
+        least.len(),
+        placements.iter().map(|p| [p.piece].into_iter()),
+    );
     // cells covered by the same placements are one test: a class per set
-    // of placements, with its cells' placements, and required when one of
-    // its cells is; each placement's classes
-    let mut class_of: std::collections::HashMap<&[usize], usize> = Default::default();
-    let mut classes: Vec<(&[usize], bool)> = Vec::new();
+    // of placements, required when one of its cells is
+    let mut class_of: rustc_hash::FxHashMap<&[u32], usize> = Default::default();
+    let mut classes: Vec<(&[u32], bool)> = Vec::new();
     let mut cell_class = vec![0; cells];
-    for (c, qs) in covering.iter().enumerate() {
-        let k = *class_of.entry(&qs[..]).or_insert_with(|| {
-            classes.push((&qs[..], false));
+    for (c, k) in cell_class.iter_mut().enumerate() {
+        let qs = covering.get(c);
+        *k = *class_of.entry(qs).or_insert_with(|| {
+            classes.push((qs, false));
             classes.len() - 1
         });
-        classes[k].1 |= required[c];
-        cell_class[c] = k;
+        classes[*k].1 |= required[c];
     }
-    // on[k]: the placements covering class k; meets[r]: the OR of its
-    // classes'
+    // each placement's classes, each once
+    let mut seen = vec![usize::MAX; classes.len()];
+    let mut classes_of: Vec<Vec<usize>> = Vec::with_capacity(n);
+    for (r, p) in placements.iter().enumerate() {
+        let mine = (p.cells.iter().map(|&c| cell_class[c]))
+            .filter(|&k| std::mem::replace(&mut seen[k], r) != r)
+            .collect();
+        classes_of.push(mine);
+    }
+    // the tests: a required class's (`t = k`), a needed piece's (`t =
+    // classes + p`); each with its placements, and those it spares (a
+    // placement covering the class; one of the piece when it is used
+    // once, which needs no other of its own)
+    let k_all = classes.len();
+    let needed = |t: usize| match t.checked_sub(k_all) {
+        None => classes[t].1,
+        Some(p) => least[p] > 0,
+    };
+    let group = |t: usize| match t.checked_sub(k_all) {
+        None => classes[t].0,
+        Some(p) => of_piece.get(p),
+    };
+    let spares = |t: usize| t < k_all || least[t - k_all] == 1;
+    let tests = k_all + least.len();
+    let mut left: Vec<usize> = (0..tests).map(|t| group(t).len()).collect();
+    let mut queued: Vec<bool> = (0..tests).map(needed).collect();
+    let mut queue: Vec<usize> = Vec::new();
+    // on[k]: the placements covering class k, as bits
     let mut on = vec![0u64; classes.len() * words];
     for (k, (qs, _)) in classes.iter().enumerate() {
-        for &q in qs.iter() {
-            on[k * words + q / 64] |= 1 << (q % 64);
-        }
+        let row = &mut on[k * words..(k + 1) * words];
+        qs.iter()
+            .for_each(|&q| row[q as usize / 64] |= 1 << (q % 64));
     }
-    let mut meets = vec![0u64; n * words];
-    let mut last = vec![usize::MAX; classes.len()];
-    for (r, p) in placements.iter().enumerate() {
-        let row = &mut meets[r * words..(r + 1) * words];
-        for &c in &p.cells {
-            let k = cell_class[c];
-            if std::mem::replace(&mut last[k], r) != r {
-                row.iter_mut()
-                    .zip(&on[k * words..(k + 1) * words])
-                    .for_each(|(m, o)| *m |= o);
-            }
-        }
-    }
-    // own[p]: the placements of piece p
-    let mut own = vec![0u64; least.len() * words];
-    for (q, pl) in placements.iter().enumerate() {
-        own[pl.piece * words + q / 64] |= 1 << (q % 64);
+    let mut meets = Meets {
+        rows: vec![0; n * words],
+        made: vec![false; n],
+        words,
+    };
+    // the kept placements as bits
+    let mut kept = vec![!0u64; words];
+    if n % 64 != 0 {
+        kept[words - 1] = (1 << (n % 64)) - 1;
     }
     let mut blocked = vec![0u64; words];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        // the placements with no partner among `group` (all of them meet
-        // every kept one), less those of `spare`
-        let mut strike = |group: &[usize], spare: Option<&[u64]>, keep: &mut Vec<bool>| {
-            blocked.iter_mut().for_each(|w| *w = !0);
-            for &r in group.iter().filter(|&&r| keep[r]) {
-                let m = &meets[r * words..(r + 1) * words];
-                blocked.iter_mut().zip(m).for_each(|(b, m)| *b &= m);
+    let mut live: Vec<usize> = Vec::with_capacity(words);
+    loop {
+        queue.clear();
+        queue.extend((0..tests).filter(|&t| queued[t]));
+        if queue.is_empty() {
+            return keep;
+        }
+        queue.sort_by_key(|&t| left[t]);
+        for &t in &queue {
+            queued[t] = false;
+            // the kept placements that meet every kept one of the group,
+            // less those it spares: the AND of the `meets` rows over the
+            // words not yet zero, stopping when none is left
+            blocked.copy_from_slice(&kept);
+            if spares(t) {
+                group(t)
+                    .iter()
+                    .for_each(|&q| blocked[q as usize / 64] &= !(1 << (q % 64)));
             }
-            if let Some(spare) = spare {
-                blocked.iter_mut().zip(spare).for_each(|(b, s)| *b &= !s);
+            live.clear();
+            live.extend((0..words).filter(|&w| blocked[w] != 0));
+            for &r in group(t).iter().filter(|&&r| keep[r as usize]) {
+                let r = r as usize;
+                let m = meets.row(r, &classes_of[r], &on);
+                live.retain(|&w| {
+                    blocked[w] &= m[w];
+                    blocked[w] != 0
+                });
+                if live.is_empty() {
+                    break;
+                }
             }
-            for (w, &b) in blocked.iter().enumerate() {
-                let mut b = b;
+            for &w in &live {
+                let mut b = blocked[w];
                 while b != 0 {
                     let q = w * 64 + b.trailing_zeros() as usize;
                     b &= b - 1;
-                    if q < n && keep[q] {
-                        keep[q] = false;
-                        changed = true;
+                    keep[q] = false;
+                    kept[w] &= !(1 << (q % 64));
+                    let again = classes_of[q].iter().copied();
+                    for u in again.chain([k_all + placements[q].piece]) {
+                        left[u] -= 1;
+                        queued[u] |= needed(u);
                     }
                 }
             }
-        };
-        for (k, (qs, required)) in classes.iter().enumerate() {
-            if *required {
-                strike(qs, Some(&on[k * words..(k + 1) * words]), &mut keep);
-            }
-        }
-        for (p, &k) in least.iter().enumerate() {
-            if k == 0 {
-                continue;
-            }
-            // a piece used once needs no other placement of its own
-            let spare = (k == 1).then(|| &own[p * words..(p + 1) * words]);
-            strike(&of_piece[p], spare, &mut keep);
         }
     }
-    keep
+}
+
+/// Lists of numbers in one array: list `i` is `items[start[i]..start[i +
+/// 1]]`.
+struct Lists {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Lists {
+    /// `lists` lists, holding `q` in list `i` for each `i` that the `q`th
+    /// entry of `of` yields, in the order of `q`.
+    fn new<I: Iterator<Item = usize>>(lists: usize, of: impl Iterator<Item = I> + Clone) -> Lists {
+        let mut start = vec![0u32; lists + 1];
+        of.clone().flatten().for_each(|i| start[i + 1] += 1);
+        for i in 0..lists {
+            start[i + 1] += start[i];
+        }
+        let mut at = start.clone();
+        let mut items = vec![0; start[lists] as usize];
+        for (q, is) in of.enumerate() {
+            for i in is {
+                items[at[i] as usize] = q as u32;
+                at[i] += 1;
+            }
+        }
+        Lists { start, items }
+    }
+
+    fn get(&self, i: usize) -> &[u32] {
+        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// `meets[r]`: the placements that share a cell with `r` (itself
+/// included), the OR of its classes' rows of `on`, each row made when
+/// first asked for.
+struct Meets {
+    rows: Vec<u64>,
+    made: Vec<bool>,
+    words: usize,
+}
+
+impl Meets {
+    fn row(&mut self, r: usize, mine: &[usize], on: &[u64]) -> &[u64] {
+        let w = self.words;
+        let row = &mut self.rows[r * w..(r + 1) * w];
+        if !std::mem::replace(&mut self.made[r], true) {
+            for &k in mine {
+                (row.iter_mut().zip(&on[k * w..(k + 1) * w])).for_each(|(m, o)| *m |= o);
+            }
+        }
+        row
+    }
 }
 
 #[cfg(test)]

@@ -246,6 +246,18 @@ impl Board {
                 .collect(),
         )
     }
+    /// The board's cell table, when it has one (see `CellIndex`): the
+    /// smallest coordinates, the box's size on each axis, and each slot's
+    /// cell number (`u32::MAX`: no cell), slot `x + w (y + h z)` counted
+    /// from the smallest corner. Slots rise with the cells' order, so cells
+    /// read in slot order come out sorted.
+    pub fn table(&self) -> Option<([i32; 3], [usize; 3], &[u32])> {
+        match &self.index {
+            CellIndex::Table { lo, size, slots } => Some((*lo, *size, slots)),
+            CellIndex::Map(_) => None,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.cells.len()
     }
@@ -269,23 +281,57 @@ impl Board {
     /// board onto itself (after a translation), the permutation of its
     /// cells, in the order of [`PolyGrid::symmetries`].
     pub fn symmetries(&self) -> Vec<(GridSymmetry, Vec<usize>)> {
+        (self.symmetries_with(|_| Some(()), |_, _| true).into_iter())
+            .map(|(t, perm, ())| (t, perm))
+            .collect()
+    }
+
+    /// [`Board::symmetries`], only those for which `what` says something,
+    /// with what it says, and that map each cell `i` to a cell `j` with
+    /// `alike(i, j)`; `what` is asked first, so that a symmetry it turns
+    /// down costs no moving of cells, and the moving stops at the first
+    /// cell that is not `alike` its image.
+    pub fn symmetries_with<T>(
+        &self,
+        mut what: impl FnMut(&GridSymmetry) -> Option<T>,
+        alike: impl Fn(usize, usize) -> bool,
+    ) -> Vec<(GridSymmetry, Vec<usize>, T)> {
         let grid = self.grid;
         let Some(&anchor) = self.cells.iter().min() else {
             return Vec::new();
         };
+        // the extent of the board's points on each axis, which a symmetry
+        // mapping the board onto itself keeps (most symmetries of a board
+        // that is no cube fail here, before its cells are moved)
+        fn extent(points: impl Iterator<Item = [i32; 3]>) -> [i64; 3] {
+            let (lo, hi) = points.fold(([i32::MAX; 3], [i32::MIN; 3]), |(lo, hi), p| {
+                (
+                    [0, 1, 2].map(|k| lo[k].min(p[k])),
+                    [0, 1, 2].map(|k| hi[k].max(p[k])),
+                )
+            });
+            [0, 1, 2].map(|k| i64::from(hi[k]) - i64::from(lo[k]))
+        }
+        let points: Vec<[i32; 3]> = self.cells.iter().map(|&c| grid.embed(c)).collect();
+        let size = extent(points.iter().copied());
         let mut out = Vec::new();
         for t in grid.symmetries() {
+            let Some(said) = what(&t) else {
+                continue;
+            };
+            if extent(points.iter().map(|&p| t.apply(p))) != size {
+                continue;
+            }
             let moved: Vec<Cell> = self.cells.iter().map(|&c| grid.apply(&t, c)).collect();
             // the smallest cell of the image must go to the smallest cell
             let Some(by) = grid.shift_between(*moved.iter().min().unwrap(), anchor) else {
                 continue;
             };
-            let perm: Option<Vec<usize>> = moved
-                .iter()
-                .map(|&c| self.index(&grid.translate(c, by)))
+            let perm: Option<Vec<usize>> = (moved.iter().enumerate())
+                .map(|(i, &c)| self.index(&grid.translate(c, by)).filter(|&j| alike(i, j)))
                 .collect();
             if let Some(p) = perm {
-                out.push((t, p));
+                out.push((t, p, said));
             }
         }
         out
@@ -550,15 +596,19 @@ impl PolyPuzzle {
     pub fn coloured_cells(&self, piece: usize) -> Vec<(Cell, u8)> {
         let p = &self.pieces[piece];
         let col = self.colouring.as_ref().and_then(|c| c.pieces.get(piece));
-        p.cells
-            .iter()
-            .map(|&c| {
-                let k = col
-                    .and_then(|cs| cs.iter().find(|m| m.0 == c))
-                    .map_or(0, |m| m.1);
-                (c, k)
-            })
-            .collect()
+        let mut out: Vec<(Cell, u8)> = p.cells.iter().map(|&c| (c, 0)).collect();
+        if let Some(cs) = col.filter(|cs| !cs.is_empty()) {
+            // each cell's colour: the first given for it
+            let mut sorted: Vec<(Cell, u8)> = cs.clone();
+            sorted.sort_by_key(|m| m.0);
+            sorted.dedup_by_key(|m| m.0);
+            for m in &mut out {
+                if let Ok(i) = sorted.binary_search_by_key(&m.0, |s| s.0) {
+                    m.1 = sorted[i].1;
+                }
+            }
+        }
+        out
     }
 
     /// Each board cell's colour (0: none) and whether it is optional, by
