@@ -493,19 +493,7 @@ impl PolyGrid {
         let mut v: Vec<(Cell, u8)> = cells.iter().map(|&(c, k)| (self.apply(t, c), k)).collect();
         let by = self.normal_shift_of(v.iter().map(|m| m.0));
         v.iter_mut().for_each(|m| m.0 = self.translate(m.0, by));
-        // sorted as the pairs compare, each packed into one wide integer
-        // that compares the same (faster than comparing field by field;
-        // pieces of hundreds of cells are turned hundreds of times)
-        let bias = |v: i32| u128::from(v as u32 ^ 0x8000_0000);
-        let unbias = |w: u128| (w as u32 ^ 0x8000_0000) as i32;
-        let mut keys: Vec<u128> = (v.iter())
-            .map(|&(c, k)| bias(c[0]) << 72 | bias(c[1]) << 40 | bias(c[2]) << 8 | u128::from(k))
-            .collect();
-        keys.sort_unstable();
-        for (m, &w) in v.iter_mut().zip(&keys) {
-            *m = ([unbias(w >> 72), unbias(w >> 40), unbias(w >> 8)], w as u8);
-        }
-        v.dedup_by_key(|m| m.0);
+        sort_coloured(&mut v);
         v
     }
 
@@ -561,6 +549,55 @@ impl PolyGrid {
         }
         seen.len() == set.len()
     }
+}
+
+/// Sorts coloured cells as the pairs compare and keeps the first of each
+/// cell (of the least colour). A shape whose box holds few more slots
+/// than it has cells (most pieces) is sorted by marking its slots in a
+/// table over the box and reading them in order, in time linear in the
+/// box; a sparse one is sorted as packed integers that compare the same.
+/// (Pieces of hundreds of cells are turned hundreds of times in setting up
+/// a puzzle.)
+fn sort_coloured(v: &mut Vec<(Cell, u8)>) {
+    let (lo, hi) = v
+        .iter()
+        .fold(([i32::MAX; 3], [i32::MIN; 3]), |(lo, hi), m| {
+            (
+                [0, 1, 2].map(|k| lo[k].min(m.0[k])),
+                [0, 1, 2].map(|k| hi[k].max(m.0[k])),
+            )
+        });
+    let size = [0, 1, 2].map(|k| (i64::from(hi[k]) - i64::from(lo[k]) + 1).max(0) as u64);
+    let volume = size[0].saturating_mul(size[1]).saturating_mul(size[2]);
+    if !v.is_empty() && volume <= 4 * v.len() as u64 + 64 {
+        let [_, sy, sz] = size.map(|s| s as usize);
+        // slot of (x, y, z), x the most significant; each slot holds the
+        // least colour of its cells plus one (0: no cell)
+        let mut slots = vec![0u16; volume as usize];
+        for &(c, k) in v.iter() {
+            let d = [0, 1, 2].map(|a| (i64::from(c[a]) - i64::from(lo[a])) as usize);
+            let s = &mut slots[(d[0] * sy + d[1]) * sz + d[2]];
+            let k = u16::from(k) + 1;
+            *s = if *s == 0 { k } else { (*s).min(k) };
+        }
+        v.clear();
+        for (i, &s) in slots.iter().enumerate().filter(|(_, &s)| s != 0) {
+            let d = [i / (sy * sz), i / sz % sy, i % sz];
+            let c = [0, 1, 2].map(|a| (i64::from(lo[a]) + d[a] as i64) as i32);
+            v.push((c, (s - 1) as u8));
+        }
+        return;
+    }
+    let bias = |v: i32| u128::from(v as u32 ^ 0x8000_0000);
+    let unbias = |w: u128| (w as u32 ^ 0x8000_0000) as i32;
+    let mut keys: Vec<u128> = (v.iter())
+        .map(|&(c, k)| bias(c[0]) << 72 | bias(c[1]) << 40 | bias(c[2]) << 8 | u128::from(k))
+        .collect();
+    keys.sort_unstable();
+    for (m, &w) in v.iter_mut().zip(&keys) {
+        *m = ([unbias(w >> 72), unbias(w >> 40), unbias(w >> 8)], w as u8);
+    }
+    v.dedup_by_key(|m| m.0);
 }
 
 /// Every piece of `n` cells on `grid`, free (up to every symmetry) or

@@ -244,3 +244,27 @@ fn translations_add_cell_coordinates() {
         assert!(tried > 100, "{}", g.name());
     }
 }
+
+proptest::proptest! {
+    /// Sorting coloured cells by their box (dense shapes) or as packed
+    /// integers (sparse ones) gives what a sort of the pairs and keeping
+    /// the first of each cell gives, repeated cells of other colours too.
+    #[test]
+    fn coloured_cells_sort_as_pairs(
+        cells in proptest::collection::vec(((-3i32..4, -3i32..4, -3i32..4), 0u8..3), 0..60),
+        spread in proptest::prelude::any::<bool>(),
+    ) {
+        let mut v: Vec<(Cell, u8)> = cells
+            .iter()
+            .map(|&((x, y, z), k)| {
+                let f = if spread { 1000 } else { 1 };
+                ([x * f, y, z], k)
+            })
+            .collect();
+        let mut want = v.clone();
+        want.sort_unstable();
+        want.dedup_by_key(|m| m.0);
+        sort_coloured(&mut v);
+        proptest::prop_assert_eq!(v, want);
+    }
+}

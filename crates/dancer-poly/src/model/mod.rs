@@ -44,9 +44,9 @@
 //! front ends print: records, text, pictures' input.
 
 use crate::grid::{Cell, GridSymmetry};
-use crate::puzzle::{Copies, Piece, PolyError, PolyPuzzle, UniqueUnder};
+use crate::puzzle::{Copies, PolyError, PolyPuzzle, UniqueUnder};
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
 mod classes;
@@ -199,9 +199,9 @@ pub struct Model {
 }
 
 /// The images of the placements under a model's symmetries: a table of
-/// symmetries times placements (`table[g * n + q]`) when it takes at most
-/// [`Images::MAX_TABLE`] entries, made on first use, else each image
-/// looked up when asked for. Choosing the restriction asks for nearly
+/// symmetries times placements when it takes at most [`Images::MAX_TABLE`]
+/// entries, each image found when first asked for, else each image looked
+/// up whenever asked for. Choosing the restriction asks for nearly
 /// every image, classifying each solution for its pieces' images under
 /// every symmetry.
 ///
@@ -213,7 +213,7 @@ pub struct Model {
 #[derive(Default)]
 struct Images {
     index: std::sync::OnceLock<Index>,
-    table: std::sync::OnceLock<Option<Vec<u32>>>,
+    table: std::sync::OnceLock<Option<Vec<AtomicU32>>>,
 }
 
 struct Index {
@@ -233,8 +233,23 @@ struct Marks {
     now: u32,
 }
 
+thread_local! {
+    /// The cells of the placement found, to check an image against.
+    static MARKS: std::cell::RefCell<Marks> = const {
+        std::cell::RefCell::new(Marks {
+            stamp: Vec::new(),
+            now: 0,
+        })
+    };
+}
+
 impl Marks {
     fn mark(&mut self, cells: &[usize]) {
+        if let Some(&most) = cells.iter().max() {
+            if most >= self.stamp.len() {
+                self.stamp.resize(most + 1, 0);
+            }
+        }
         self.now = self.now.wrapping_add(1);
         if self.now == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
@@ -280,27 +295,34 @@ impl Images {
         })
     }
 
-    fn table(&self, m: &Model) -> Option<&[u32]> {
+    /// The image of placement `q` under symmetry `g`: from the table, found
+    /// and kept there when first asked for (no more than the asking needs:
+    /// a representative's test stops at its first smaller image).
+    fn get(&self, m: &Model, g: usize, q: usize) -> usize {
+        let n = m.placements.len();
         let table = self.table.get_or_init(|| {
-            let n = m.placements.len();
             (m.symmetries.len().saturating_mul(n) <= Self::MAX_TABLE).then(|| {
-                let mut marks = Marks {
-                    stamp: vec![0; m.puzzle.board.len()],
-                    now: 0,
-                };
-                let mut table = Vec::with_capacity(m.symmetries.len() * n);
-                for g in 0..m.symmetries.len() {
-                    table.extend((0..n).map(|q| self.find(m, g, q, Some(&mut marks)) as u32));
-                }
-                table
+                (0..m.symmetries.len() * n)
+                    .map(|_| AtomicU32::new(u32::MAX))
+                    .collect()
             })
         });
-        table.as_deref()
+        let Some(table) = table else {
+            return self.find(m, g, q);
+        };
+        let slot = &table[g * n + q];
+        match slot.load(Ordering::Relaxed) {
+            u32::MAX => {
+                let image = self.find(m, g, q);
+                slot.store(image as u32, Ordering::Relaxed);
+                image
+            }
+            image => image as usize,
+        }
     }
 
-    /// The image of placement `q` under symmetry `g`, looked up; `marks`,
-    /// when given, makes the check of the placement found cheaper.
-    fn find(&self, m: &Model, g: usize, q: usize, marks: Option<&mut Marks>) -> usize {
+    /// The image of placement `q` under symmetry `g`, looked up.
+    fn find(&self, m: &Model, g: usize, q: usize) -> usize {
         let s = &m.symmetries[g];
         let p = &m.placements[q];
         if s.identity {
@@ -316,15 +338,10 @@ impl Images {
                 let image = &m.placements[r as usize];
                 let same = image.piece == piece
                     && image.cells.len() == p.cells.len()
-                    && match marks {
-                        Some(marks) => {
-                            marks.mark(&image.cells);
-                            p.cells.iter().all(|&c| marks.has(s.perm[c]))
-                        }
-                        None => {
-                            (p.cells.iter()).all(|&c| image.cells.binary_search(&s.perm[c]).is_ok())
-                        }
-                    };
+                    && MARKS.with_borrow_mut(|marks| {
+                        marks.mark(&image.cells);
+                        p.cells.iter().all(|&c| marks.has(s.perm[c]))
+                    });
                 if same {
                     return r as usize;
                 }
@@ -591,11 +608,7 @@ impl Model {
 
     /// The placement that symmetry `g` maps placement `q` to.
     pub fn image_placement(&self, g: usize, q: usize) -> usize {
-        let n = self.placements.len();
-        match self.images.table(self) {
-            Some(t) => t[g * n + q] as usize,
-            None => self.images.find(self, g, q, None),
-        }
+        self.images.get(self, g, q)
     }
 
     /// The exact cover problem, with symmetry breaking or without: an item
@@ -830,7 +843,7 @@ fn find_placements(
 /// cells, read in the order of their offsets, come out sorted.
 fn placed_by_table(
     puzzle: &PolyPuzzle,
-    (lo, size, slots): ([i32; 3], [usize; 3], &[u32]),
+    (_, size, slots): ([i32; 3], [usize; 3], &[u32]),
     marks: &[(u8, bool)],
     o: &[(Cell, u8)],
     cells: &mut Vec<usize>,
@@ -862,26 +875,33 @@ fn placed_by_table(
     let offsets: Vec<(i64, u8)> = (packed.iter())
         .map(|&w| ((w >> 8) as i64 + least, w as u8))
         .collect();
-    for &b in &puzzle.board.cells {
-        let at = [0, 1, 2].map(|a| i64::from(b[a]) - i64::from(lo[a]));
-        if (0..3).any(|a| at[a] + dlo[a] < 0 || at[a] + dhi[a] >= size[a] as i64)
-            || grid.kind(b) != kind
-        {
-            continue;
-        }
-        debug_assert!(grid.shift_between(first, b).is_some());
-        let base = linear(at);
-        cells.clear();
-        for &(off, k) in &offsets {
-            let i = slots[(base + off) as usize];
-            if i == u32::MAX || !colouring.is_none_or(|f| f.fits(k, marks[i as usize].0)) {
-                break;
+    // the anchors that keep the orientation inside the table's box, slot
+    // by slot in the order of the board's cells (z, then y, then x)
+    let range = |a: usize| -dlo[a]..size[a] as i64 - dhi[a];
+    for z in range(2) {
+        for y in range(1) {
+            for x in range(0) {
+                let base = linear([x, y, z]);
+                let anchor = slots[base as usize];
+                if anchor == u32::MAX || grid.kind(puzzle.board.cells[anchor as usize]) != kind {
+                    continue;
+                }
+                debug_assert!(grid
+                    .shift_between(first, puzzle.board.cells[anchor as usize])
+                    .is_some());
+                cells.clear();
+                for &(off, k) in &offsets {
+                    let i = slots[(base + off) as usize];
+                    if i == u32::MAX || !colouring.is_none_or(|f| f.fits(k, marks[i as usize].0)) {
+                        break;
+                    }
+                    cells.push(i as usize);
+                }
+                if cells.len() == o.len() {
+                    debug_assert!(cells.is_sorted());
+                    each(cells)?;
+                }
             }
-            cells.push(i as usize);
-        }
-        if cells.len() == o.len() {
-            debug_assert!(cells.is_sorted());
-            each(cells)?;
         }
     }
     Ok(())
@@ -944,57 +964,45 @@ fn orientations(puzzle: &PolyPuzzle, pi: usize) -> Vec<Vec<(Cell, u8)>> {
 /// when the puzzle counts up to rotations.
 fn puzzle_symmetries(puzzle: &PolyPuzzle, orientations: &[Vec<Vec<(Cell, u8)>>]) -> Vec<Symmetry> {
     let grid = puzzle.grid();
-    // the key of a piece's image under `t`
-    let key_of = |pi: usize, t: &GridSymmetry| {
-        let p = &puzzle.pieces[pi];
-        let mut cells = puzzle.coloured_cells(pi);
-        cells.iter_mut().for_each(|m| m.0 = grid.apply(t, m.0));
-        crate::puzzle::coloured_key(grid, &cells, &puzzle.piece_group(p))
-    };
-    // a piece's key: the least of its orientations (its images under its
-    // group, found before)
-    let keys: Vec<(Vec<(Cell, u8)>, &Piece)> = (orientations.iter().zip(&puzzle.pieces))
-        .map(|(o, p)| (o.iter().min().cloned().unwrap_or_default(), p))
-        .collect();
     let marks = puzzle.cell_marks();
-    // a piece's image's key, by the coset of its group the symmetry lies
-    // in: its own key inside its group; outside, when the group is half of
-    // the grid's (the rotations), one key for every other symmetry
+    // A piece's group is the rotations or every symmetry (see
+    // PolyGrid::group_of). A symmetry in it maps the piece onto itself as
+    // a piece; one outside it (a reflection of a piece that only turns)
+    // maps it onto the piece whose orientations hold its image, the same
+    // piece for every such symmetry: found once.
     let all = grid.symmetries().len();
-    let groups: Vec<Vec<GridSymmetry>> = puzzle
-        .pieces
-        .iter()
-        .map(|p| puzzle.piece_group(p))
+    let every: Vec<bool> = (puzzle.pieces.iter())
+        .map(|p| puzzle.piece_group(p).len() == all)
         .collect();
-    let mut other: Vec<Option<Vec<(Cell, u8)>>> = vec![None; puzzle.pieces.len()];
-    let mut image_key = |pi: usize, t: &GridSymmetry| -> Vec<(Cell, u8)> {
-        if groups[pi].contains(t) {
-            return keys[pi].0.clone();
-        }
-        if groups[pi].len() * 2 != all {
-            return key_of(pi, t);
-        }
-        other[pi].get_or_insert_with(|| key_of(pi, t)).clone()
-    };
-    // which piece each piece's image is (the same count, one-sided or
-    // not), if each is one
+    let mut mirrored: Vec<Option<Option<usize>>> = vec![None; puzzle.pieces.len()];
     let sigma = |t: &GridSymmetry| -> Option<Vec<usize>> {
         if puzzle.unique_under == UniqueUnder::Rotations && !t.is_rotation() {
             return None;
         }
         let mut sigma = Vec::new();
         for (me, p) in puzzle.pieces.iter().enumerate() {
-            let key = image_key(me, t);
-            let same = |(k, q): &(Vec<(Cell, u8)>, &Piece)| {
-                *k == key && q.count == p.count && q.one_sided == p.one_sided
-            };
-            // a piece maps to itself when it can (identical pieces listed
-            // separately would otherwise both map to the first)
-            let q = if same(&keys[me]) {
-                Some(me)
-            } else {
-                keys.iter().position(same)
-            };
+            if every[me] || t.is_rotation() {
+                sigma.push(me);
+                continue;
+            }
+            let q = *mirrored[me].get_or_insert_with(|| {
+                let image = grid.coloured_image(t, &puzzle.coloured_cells(me));
+                // the same count, one-sided or not, and the image among
+                // its orientations; a piece maps to itself when it can
+                // (identical pieces listed separately would otherwise both
+                // map to the first)
+                let fits = |q: usize| {
+                    let other = &puzzle.pieces[q];
+                    other.count == p.count
+                        && other.one_sided == p.one_sided
+                        && orientations[q].contains(&image)
+                };
+                if fits(me) {
+                    Some(me)
+                } else {
+                    (0..puzzle.pieces.len()).find(|&q| fits(q))
+                }
+            });
             sigma.push(q?);
         }
         Some(sigma)
@@ -1201,8 +1209,8 @@ mod tests {
                     let image = m.image_placement(g, q);
                     assert_eq!(m.placements[image].cells, cells);
                     assert_eq!(m.placements[image].piece, s.sigma[p.piece]);
-                    assert_eq!(plain.find(m, g, q, None), image);
-                    assert_eq!(without_sums.find(m, g, q, None), image);
+                    assert_eq!(plain.find(m, g, q), image);
+                    assert_eq!(without_sums.find(m, g, q), image);
                 }
             }
         }

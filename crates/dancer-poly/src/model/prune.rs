@@ -24,9 +24,9 @@
 //! strikes every placement that meets it at once, after which the other
 //! tests AND few rows. An AND stops when no word is left that is not zero,
 //! and a `meets` row is made only when first used, so most of the
-//! placements squared bits are never touched; they are still allocated,
-//! so a puzzle of more than [`MAX_PRUNED`] placements is searched unpruned,
-//! which is always correct.
+//! placements squared bits are never made; a puzzle of more than
+//! [`MAX_PRUNED`] placements is searched unpruned all the same (its rows
+//! could take 32 MiB), which is always correct.
 
 use super::Placement;
 
@@ -69,13 +69,17 @@ pub fn useful(
     }
     // each placement's classes, each once
     let mut seen = vec![usize::MAX; classes.len()];
-    let mut classes_of: Vec<Vec<usize>> = Vec::with_capacity(n);
+    let mut classes_of = Lists {
+        start: Vec::with_capacity(n + 1),
+        items: Vec::with_capacity(covering.items.len()),
+    };
     for (r, p) in placements.iter().enumerate() {
+        classes_of.start.push(classes_of.items.len() as u32);
         let mine = (p.cells.iter().map(|&c| cell_class[c]))
-            .filter(|&k| std::mem::replace(&mut seen[k], r) != r)
-            .collect();
-        classes_of.push(mine);
+            .filter(|&k| std::mem::replace(&mut seen[k], r) != r);
+        classes_of.items.extend(mine.map(|k| k as u32));
     }
+    classes_of.start.push(classes_of.items.len() as u32);
     // the tests: a required class's (`t = k`), a needed piece's (`t =
     // classes + p`); each with its placements, and those it spares (a
     // placement covering the class; one of the piece when it is used
@@ -94,18 +98,10 @@ pub fn useful(
     let mut left: Vec<usize> = (0..tests).map(|t| group(t).len()).collect();
     let mut queued: Vec<bool> = (0..tests).map(needed).collect();
     let mut queue: Vec<usize> = Vec::new();
-    // on[k]: the placements covering class k, as bits
-    let mut on = vec![0u64; classes.len() * words];
-    for (k, (qs, _)) in classes.iter().enumerate() {
-        let row = &mut on[k * words..(k + 1) * words];
-        qs.iter()
-            .for_each(|&q| row[q as usize / 64] |= 1 << (q % 64));
-    }
-    let mut meets = Meets {
-        rows: vec![0; n * words],
-        made: vec![false; n],
-        words,
-    };
+    // on[k]: the placements covering class k; meets[r]: those sharing a
+    // cell with r (itself included), the OR of its classes' `on`
+    let mut on = Rows::new(classes.len(), words);
+    let mut meets = Rows::new(n, words);
     // the kept placements as bits
     let mut kept = vec![!0u64; words];
     if n % 64 != 0 {
@@ -135,7 +131,14 @@ pub fn useful(
             live.extend((0..words).filter(|&w| blocked[w] != 0));
             for &r in group(t).iter().filter(|&&r| keep[r as usize]) {
                 let r = r as usize;
-                let m = meets.row(r, &classes_of[r], &on);
+                let m = meets.row(r, |row| {
+                    for k in classes_of.get(r).iter().map(|&k| k as usize) {
+                        let o = on.row(k, |o| {
+                            (classes[k].0.iter()).for_each(|&q| o[q as usize / 64] |= 1 << (q % 64))
+                        });
+                        row.iter_mut().zip(o).for_each(|(m, o)| *m |= o);
+                    }
+                });
                 live.retain(|&w| {
                     blocked[w] &= m[w];
                     blocked[w] != 0
@@ -151,7 +154,7 @@ pub fn useful(
                     b &= b - 1;
                     keep[q] = false;
                     kept[w] &= !(1 << (q % 64));
-                    let again = classes_of[q].iter().copied();
+                    let again = classes_of.get(q).iter().map(|&k| k as usize);
                     for u in again.chain([k_all + placements[q].piece]) {
                         left[u] -= 1;
                         queued[u] |= needed(u);
@@ -194,25 +197,35 @@ impl Lists {
     }
 }
 
-/// `meets[r]`: the placements that share a cell with `r` (itself
-/// included), the OR of its classes' rows of `on`, each row made when
-/// first asked for.
-struct Meets {
-    rows: Vec<u64>,
-    made: Vec<bool>,
+/// Rows of bits over the placements, each made when first asked for and
+/// kept: row `i` at `bits[at[i] * words..]` (most rows of a large puzzle
+/// are never made).
+struct Rows {
+    bits: Vec<u64>,
+    at: Vec<u32>,
     words: usize,
 }
 
-impl Meets {
-    fn row(&mut self, r: usize, mine: &[usize], on: &[u64]) -> &[u64] {
-        let w = self.words;
-        let row = &mut self.rows[r * w..(r + 1) * w];
-        if !std::mem::replace(&mut self.made[r], true) {
-            for &k in mine {
-                (row.iter_mut().zip(&on[k * w..(k + 1) * w])).for_each(|(m, o)| *m |= o);
-            }
+impl Rows {
+    fn new(rows: usize, words: usize) -> Rows {
+        Rows {
+            bits: Vec::new(),
+            at: vec![u32::MAX; rows],
+            words,
         }
-        row
+    }
+
+    /// Row `i`, made by `make` from zeros if it is not made yet.
+    fn row(&mut self, i: usize, make: impl FnOnce(&mut [u64])) -> &[u64] {
+        let w = self.words;
+        if self.at[i] == u32::MAX {
+            self.at[i] = (self.bits.len() / w) as u32;
+            let end = self.bits.len() + w;
+            self.bits.resize(end, 0);
+            make(&mut self.bits[end - w..]);
+        }
+        let at = self.at[i] as usize * w;
+        &self.bits[at..at + w]
     }
 }
 

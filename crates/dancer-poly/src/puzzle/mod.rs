@@ -776,7 +776,10 @@ impl PolyPuzzle {
             )));
         }
         for (p, cs) in self.pieces.iter().zip(&col.pieces) {
-            if let Some((c, _)) = cs.iter().find(|(c, k)| *k == 0 || !p.cells.contains(c)) {
+            let mut cells = p.cells.clone();
+            cells.sort_unstable();
+            let outside = |c: &Cell| cells.binary_search(c).is_err();
+            if let Some((c, _)) = cs.iter().find(|(c, k)| *k == 0 || outside(c)) {
                 return Err(PolyError::BadPiece {
                     piece: p.name.clone(),
                     why: format!("coloured cell {c:?} is not a cell of the piece, or has colour 0"),
@@ -890,20 +893,6 @@ pub struct Known {
 /// Canonical form of a piece under `group` (for matching pieces).
 pub fn piece_key(grid: PolyGrid, p: &Piece, group: &[GridSymmetry]) -> Vec<Cell> {
     grid.canonical_under(&p.cells, group)
-}
-
-/// The canonical form of a coloured piece under `group`: the smallest of
-/// its coloured images ([`PolyGrid::coloured_image`]).
-pub fn coloured_key(
-    grid: PolyGrid,
-    cells: &[(Cell, u8)],
-    group: &[GridSymmetry],
-) -> Vec<(Cell, u8)> {
-    group
-        .iter()
-        .map(|t| grid.coloured_image(t, cells))
-        .min()
-        .unwrap_or_default()
 }
 
 #[cfg(test)]
