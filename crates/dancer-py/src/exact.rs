@@ -94,6 +94,8 @@ struct Items<'py> {
     ids: Bound<'py, PyDict>,
     values: Vec<Bound<'py, PyAny>>,
     secondary: Vec<bool>,
+    /// The first `n_primary` items are primary.
+    n_primary: usize,
 }
 
 impl<'py> Items<'py> {
@@ -102,6 +104,7 @@ impl<'py> Items<'py> {
             ids: PyDict::new(py),
             values: Vec::new(),
             secondary: Vec::new(),
+            n_primary: 0,
         }
     }
 
@@ -138,6 +141,147 @@ impl<'py> Items<'py> {
             }
         }
         Ok(None)
+    }
+}
+
+/// Each option as given, with its entries.
+type Row<'py> = (Bound<'py, PyAny>, Vec<Bound<'py, PyAny>>);
+
+/// The options, each with its entries: `ValueError` for what is no list
+/// of lists.
+fn rows_of<'py>(options: &Bound<'py, PyAny>) -> PyResult<Vec<Row<'py>>> {
+    let given: Vec<Bound<'py, PyAny>> = (options.try_iter()?)
+        .collect::<PyResult<_>>()
+        .map_err(|_| PyValueError::new_err("options: a list of options, each a list of items"))?;
+    (given.into_iter().enumerate())
+        .map(|(k, o)| {
+            let row = (o.try_iter())
+                .map_err(|_| PyValueError::new_err(format!("option {k} is not a list of items")))?
+                .collect::<PyResult<_>>()?;
+            Ok((o, row))
+        })
+        .collect()
+}
+
+impl<'py> Items<'py> {
+    /// The items: those named primary, then the others of the options in
+    /// order of first appearance (a `name:colour` of a secondary item is
+    /// no new item), then the secondary ones.
+    fn declared(
+        py: Python<'py>,
+        rows: &[Row<'py>],
+        secondary: Option<&Bound<'py, PyAny>>,
+        primary: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Items<'py>> {
+        let mut items = Items::new(py);
+        if let Some(p) = primary {
+            for item in p.try_iter()? {
+                items.add(&item?, false)?;
+            }
+        }
+        let second = PyDict::new(py);
+        let mut order = Vec::new();
+        if let Some(s) = secondary {
+            for item in s.try_iter()? {
+                let item = item?;
+                if items.get(&item)?.is_some() {
+                    let r = item.repr()?;
+                    return Err(PyValueError::new_err(format!(
+                        "item {r} is named both primary and secondary"
+                    )));
+                }
+                second.set_item(&item, true)?;
+                order.push(item);
+            }
+        }
+        for e in rows.iter().flat_map(|(_, row)| row) {
+            if second.contains(e)? || items.get(e)?.is_some() {
+                continue;
+            }
+            if e.is_instance_of::<PyString>() {
+                let s: String = e.extract()?;
+                if s.rsplit_once(':')
+                    .is_some_and(|(n, _)| second.contains(n).unwrap_or(false))
+                {
+                    continue;
+                }
+            }
+            items.add(e, false)?;
+        }
+        items.n_primary = items.values.len();
+        for s in &order {
+            items.add(s, true)?;
+        }
+        Ok(items)
+    }
+
+    /// The library's problem: the items declared (with their bounds), then
+    /// the options.
+    fn build(&self, rows: &[Row<'py>], bounds: Option<&Bound<'py, PyDict>>) -> PyResult<Core> {
+        let mut b = ProblemBuilder::new();
+        let ids = self.declare(&mut b, bounds)?;
+        for (k, (_, row)) in rows.iter().enumerate() {
+            b.begin_option();
+            for e in row {
+                let Some((item, colour)) = self.entry(e)? else {
+                    let r = e.repr()?;
+                    return Err(PyValueError::new_err(format!(
+                        "option {k} names {r}, which is no item"
+                    )));
+                };
+                let c = match colour {
+                    Some(c) => b.color(&c).map_err(value_error)?,
+                    None => 0,
+                };
+                b.push(ids[item], c)
+                    .map_err(|e| PyValueError::new_err(format!("option {k}: {e}")))?;
+            }
+            b.end_option();
+        }
+        b.build().map_err(value_error)
+    }
+
+    /// Declares the items in `b`, primary ones with their bounds; their
+    /// ids.
+    fn declare(
+        &self,
+        b: &mut ProblemBuilder,
+        bounds: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Vec<dancer_core::ItemId>> {
+        if let Some(bd) = bounds {
+            for (k, _) in bd.iter() {
+                if self.get(&k)?.is_none_or(|i| i >= self.n_primary) {
+                    let r = k.repr()?;
+                    return Err(PyValueError::new_err(format!(
+                        "bounds name {r}, which is no primary item"
+                    )));
+                }
+            }
+        }
+        let mut taken = std::collections::HashSet::new();
+        let mut ids = Vec::with_capacity(self.values.len());
+        for (k, v) in self.values.iter().enumerate() {
+            let name = item_name(v, k, &mut taken);
+            let bound = match bounds {
+                Some(bd) if k < self.n_primary => bd.get_item(v)?,
+                _ => None,
+            };
+            let id = match bound {
+                _ if k >= self.n_primary => b.secondary(&name),
+                Some(lohi) => {
+                    let (lo, hi): (u32, u32) = lohi.extract().map_err(|_| {
+                        let r = v.repr().map(|r| r.to_string()).unwrap_or_default();
+                        PyValueError::new_err(format!(
+                            "bounds of {r}: a pair (least, most) of counts"
+                        ))
+                    })?;
+                    b.primary_bounded(&name, lo, hi)
+                }
+                None => b.primary(&name),
+            };
+            ids.push(id.map_err(value_error)?);
+        }
+        Ok(ids)
     }
 }
 
@@ -246,124 +390,10 @@ impl Problem {
         primary: Option<&Bound<'_, PyAny>>,
         bounds: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Problem> {
-        let mut items = Items::new(py);
-        let given: Vec<Bound<'_, PyAny>> =
-            options.try_iter()?.collect::<PyResult<_>>().map_err(|_| {
-                PyValueError::new_err("options: a list of options, each a list of items")
-            })?;
-        if let Some(p) = primary {
-            for item in p.try_iter()? {
-                items.add(&item?, false)?;
-            }
-        }
-        let mut second: Vec<Bound<'_, PyAny>> = Vec::new();
-        if let Some(s) = secondary {
-            for item in s.try_iter()? {
-                let item = item?;
-                if items.get(&item)?.is_some() {
-                    return Err(PyValueError::new_err(format!(
-                        "item {} is named both primary and secondary",
-                        item.repr()?
-                    )));
-                }
-                second.push(item);
-            }
-        }
-        // the primary items in order of first appearance (after those
-        // named), then the secondary ones
-        let n_named = items.values.len();
-        let secondary_set = PyDict::new(py);
-        for s in &second {
-            secondary_set.set_item(s, true)?;
-        }
-        let mut rows: Vec<Vec<Bound<'_, PyAny>>> = Vec::with_capacity(given.len());
-        for (k, o) in given.iter().enumerate() {
-            let row: Vec<Bound<'_, PyAny>> = o
-                .try_iter()
-                .map_err(|_| PyValueError::new_err(format!("option {k} is not a list of items")))?
-                .collect::<PyResult<_>>()?;
-            rows.push(row);
-        }
-        if primary.is_none() {
-            for row in &rows {
-                for e in row {
-                    if secondary_set.contains(e)? || items.get(e)?.is_some() {
-                        continue;
-                    }
-                    // a `name:colour` of a secondary item is no new item
-                    if e.is_instance_of::<PyString>() {
-                        let s: String = e.extract()?;
-                        if let Some((name, _)) = s.rsplit_once(':') {
-                            if secondary_set.contains(name)? {
-                                continue;
-                            }
-                        }
-                    }
-                    items.add(e, false)?;
-                }
-            }
-        }
-        let n_primary = items.values.len();
-        let _ = n_named;
-        for s in &second {
-            items.add(s, true)?;
-        }
-        let mut b = ProblemBuilder::new();
-        let mut taken = std::collections::HashSet::new();
-        let mut ids = Vec::with_capacity(items.values.len());
-        for (k, v) in items.values.iter().enumerate() {
-            let name = item_name(v, k, &mut taken);
-            let id = if k < n_primary {
-                match bounds.map(|b| b.get_item(v)).transpose()?.flatten() {
-                    Some(lohi) => {
-                        let (lo, hi): (u32, u32) = lohi.extract().map_err(|_| {
-                            PyValueError::new_err(format!(
-                                "bounds of {}: a pair (least, most) of counts",
-                                v.repr().map(|r| r.to_string()).unwrap_or_default()
-                            ))
-                        })?;
-                        b.primary_bounded(&name, lo, hi)
-                    }
-                    None => b.primary(&name),
-                }
-            } else {
-                b.secondary(&name)
-            };
-            ids.push(id.map_err(value_error)?);
-        }
-        if let Some(bd) = bounds {
-            for (k, _) in bd.iter() {
-                match items.get(&k)? {
-                    Some(i) if i < n_primary => {}
-                    _ => {
-                        return Err(PyValueError::new_err(format!(
-                            "bounds name {}, which is no primary item",
-                            k.repr()?
-                        )))
-                    }
-                }
-            }
-        }
-        for (k, row) in rows.iter().enumerate() {
-            b.begin_option();
-            for e in row {
-                let Some((item, colour)) = items.entry(e)? else {
-                    return Err(PyValueError::new_err(format!(
-                        "option {k} names {}, which is no item",
-                        e.repr()?
-                    )));
-                };
-                let c = match colour {
-                    Some(c) => b.color(&c).map_err(value_error)?,
-                    None => 0,
-                };
-                b.push(ids[item], c)
-                    .map_err(|e| PyValueError::new_err(format!("option {k}: {e}")))?;
-            }
-            b.end_option();
-        }
-        let core = b.build().map_err(value_error)?;
-        let given = given.into_iter().map(Bound::unbind).collect();
+        let rows = rows_of(options)?;
+        let items = Items::declared(py, &rows, secondary, primary)?;
+        let core = items.build(&rows, bounds)?;
+        let given = rows.into_iter().map(|(o, _)| o.unbind()).collect();
         Problem::from_core(py, core, given)
     }
 

@@ -265,3 +265,11 @@ def test_shards_merge_exactly_and_match_the_command_line(tmp_path: Any) -> None:
     theirs = dancer.Shard.from_json(out.read_text())
     assert theirs.count == parts[1].count
     assert dancer.merge([parts[0], theirs, parts[2], parts[3]]) == 724
+
+
+def test_primary_order_and_items_beyond_it() -> None:
+    # named primary items come first (one no option covers: no solution);
+    # items the options name beyond them are primary too
+    assert dancer.Problem([["a", "b"], ["c"]], primary=["c"]).count() == 1
+    assert dancer.Problem([["a"]], primary=["a", "zz"]).count() == 0
+    assert dancer.Problem([["a"]], primary=["a", "zz"]).n_primary == 2
