@@ -80,6 +80,19 @@ impl Analysis {
         }
     }
 
+    /// The analysis of a part of `n` pieces as [`Analysis::new`] makes it,
+    /// keeping what was allocated.
+    pub(super) fn reset(&mut self, n: usize, axes: usize) {
+        let dirs = 2 * axes;
+        self.n = n;
+        self.dirs = dirs;
+        self.free.clear();
+        self.free.resize(dirs * n * n, 0);
+        self.found.clear();
+        self.known.clear();
+        self.scratch = vec![Vec::new()];
+    }
+
     /// Fill the matrix for the pieces `placed` (shape, origin) standing at
     /// the offsets `at`.
     pub(super) fn prepare(

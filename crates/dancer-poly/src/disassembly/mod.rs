@@ -340,6 +340,8 @@ pub struct Disassembler {
     /// A bit per cell of the assembly's box, to find overlaps; clear
     /// between calls.
     seen: Vec<u64>,
+    /// The searches' lists, kept from one part and assembly to the next.
+    spare: search::Spare,
 }
 
 impl std::fmt::Debug for Library {
@@ -361,6 +363,7 @@ impl Disassembler {
             grid: None,
             library: Library::new(),
             seen: Vec::new(),
+            spare: search::Spare::default(),
         }
     }
 
@@ -469,6 +472,7 @@ impl Disassembler {
             groups: a.groups,
             weights: a.weights,
             library: &mut self.library,
+            spare: &mut self.spare,
             cancel,
             max_states: max_states.clamp(1, u32::MAX as usize),
             looked: 0,

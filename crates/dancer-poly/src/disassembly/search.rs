@@ -22,6 +22,8 @@ pub(super) struct Context<'a> {
     /// Per piece, or empty: all alike.
     pub(super) weights: &'a [i32],
     pub(super) library: &'a mut Library,
+    /// State lists and analyses of finished parts, to be used again.
+    pub(super) spare: &'a mut Spare,
     pub(super) cancel: Option<&'a AtomicBool>,
     pub(super) max_states: usize,
     /// States looked at so far, all parts together.
@@ -52,6 +54,61 @@ struct States {
     slots: Vec<u32>,
 }
 
+/// The state lists and analyses of parts whose search is over, kept for
+/// the next (an assembly of few pieces is taken apart in microseconds, and
+/// allocating them anew was a third of it).
+#[derive(Default)]
+pub(super) struct Spare {
+    states: Vec<States>,
+    analyses: Vec<Analysis>,
+}
+
+impl std::fmt::Debug for Spare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Spare")
+            .field("states", &self.states.len())
+            .field("analyses", &self.analyses.len())
+            .finish()
+    }
+}
+
+impl Spare {
+    /// At most this many of each are kept.
+    const KEPT: usize = 16;
+
+    fn states(&mut self, width: usize) -> States {
+        match self.states.pop() {
+            Some(mut s) => {
+                s.reset(width);
+                s
+            }
+            None => States::new(width),
+        }
+    }
+
+    fn analysis(&mut self, n: usize, axes: usize) -> Analysis {
+        match self.analyses.pop() {
+            Some(mut a) => {
+                a.reset(n, axes);
+                a
+            }
+            None => Analysis::new(n, axes),
+        }
+    }
+
+    fn keep_states(&mut self, s: States) {
+        if self.states.len() < Self::KEPT {
+            self.states.push(s);
+        }
+    }
+
+    fn keep_analysis(&mut self, a: Analysis) {
+        if self.analyses.len() < Self::KEPT {
+            self.analyses.push(a);
+        }
+    }
+}
+
 fn hash_of(state: &[i16]) -> u32 {
     let mut h = MixHasher::default();
     for chunk in state.chunks(4) {
@@ -72,6 +129,16 @@ impl States {
             hashes: Vec::new(),
             slots: vec![0; 64],
         }
+    }
+
+    /// Empty, for states of `width` numbers, keeping what was allocated.
+    fn reset(&mut self, width: usize) {
+        self.width = width;
+        self.cells.clear();
+        self.nodes.clear();
+        self.hashes.clear();
+        self.slots.clear();
+        self.slots.resize(64, 0);
     }
 
     fn len(&self) -> usize {
@@ -187,7 +254,7 @@ impl Context<'_> {
         start: &[[i32; 3]],
     ) -> Result<Option<Separation>, DisassemblyError> {
         let n = pieces.len();
-        let mut states = States::new(3 * (n - 1));
+        let mut states = self.spare.states(3 * (n - 1));
         let mut rel = vec![0i16; 3 * (n - 1)];
         for i in 1..n {
             for c in 0..3 {
@@ -204,7 +271,7 @@ impl Context<'_> {
             zero_moves: false,
         };
         states.insert(&rel, root);
-        let mut analysis = Analysis::new(n, self.axes.len());
+        let mut analysis = self.spare.analysis(n, self.axes.len());
         let mut at = vec![[0i32; 3]; n];
         let placed: Vec<(u32, [i32; 3])> = pieces.iter().map(|&p| self.placed[p]).collect();
         let mut k = 0;
@@ -218,7 +285,7 @@ impl Context<'_> {
             analysis.prepare(self.library, self.axes, &placed, &at);
             if let Some((set, dir)) = analysis.removal() {
                 let (set, dir) = self.orient(pieces, set, dir);
-                drop(analysis);
+                self.spare.keep_analysis(analysis);
                 return self.separate(pieces, start, states, k, set, dir);
             }
             let limit = self.max_states;
@@ -258,6 +325,8 @@ impl Context<'_> {
             })?;
             k += 1;
         }
+        self.spare.keep_analysis(analysis);
+        self.spare.keep_states(states);
         Ok(None)
     }
 
@@ -299,7 +368,7 @@ impl Context<'_> {
                 removes: false,
             });
         }
-        drop(states);
+        self.spare.keep_states(states);
         let axis = &self.axes[dir >> 1];
         let clear = self.clearance(pieces, &now, set, axis, dir);
         let v = scaled(axis, dir, clear);
