@@ -34,6 +34,9 @@ pub struct TakeApart {
     engine: Disassembler,
     /// The voxels of the placements met so far, sorted.
     voxels: std::collections::HashMap<usize, Vec<[i32; 3]>>,
+    /// The pieces of the assembly being taken apart (their lists kept
+    /// from one assembly to the next).
+    pieces: Vec<Vec<[i32; 3]>>,
 }
 
 /// A solution taken apart: its disassembly, if it comes apart.
@@ -78,6 +81,7 @@ impl TakeApart {
             weights,
             groups,
             voxels: Default::default(),
+            pieces: Vec::new(),
             engine: Disassembler::new(),
         })
     }
@@ -96,20 +100,18 @@ impl TakeApart {
         order.sort_by_key(|&q| model.placements[q].piece);
         // each placement's voxels, sorted, as the disassembler keeps
         // shapes (the same placements come back in many assemblies)
-        let pieces: Vec<Vec<[i32; 3]>> = (order.iter())
-            .map(|&q| {
-                self.voxels
-                    .entry(q)
-                    .or_insert_with(|| {
-                        let mut v: Vec<[i32; 3]> = (model.placements[q].cells.iter())
-                            .map(|&c| self.grid.voxel(board.cells[c]))
-                            .collect();
-                        v.sort_unstable();
-                        v
-                    })
-                    .clone()
-            })
-            .collect();
+        let mut pieces = std::mem::take(&mut self.pieces);
+        pieces.resize_with(order.len(), Vec::new);
+        for (piece, &q) in pieces.iter_mut().zip(&order) {
+            let voxels = self.voxels.entry(q).or_insert_with(|| {
+                let mut v: Vec<[i32; 3]> = (model.placements[q].cells.iter())
+                    .map(|&c| self.grid.voxel(board.cells[c]))
+                    .collect();
+                v.sort_unstable();
+                v
+            });
+            piece.clone_from(voxels);
+        }
         let types: Vec<usize> = order.iter().map(|&q| model.placements[q].piece).collect();
         let groups = self.instance_groups(&types);
         let weights: Vec<i32> = types.iter().map(|&t| self.weights[t]).collect();
@@ -120,7 +122,9 @@ impl TakeApart {
             weights: &weights,
         };
         let states = MAX_STATES.min(MAX_STATE_BYTES / (6 * pieces.len() + 20));
-        let d = match self.engine.disassemble(&a, cancel, states) {
+        let d = self.engine.disassemble(&a, cancel, states);
+        self.pieces = pieces;
+        let d = match d {
             Ok(d) => d,
             // BurrTools counts no assembly of fewer than two pieces
             Err(DisassemblyError::TooFewPieces { .. }) => None,

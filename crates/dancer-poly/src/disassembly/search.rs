@@ -61,6 +61,16 @@ struct States {
 pub(super) struct Spare {
     states: Vec<States>,
     analyses: Vec<Analysis>,
+    buffers: Vec<Buffers>,
+}
+
+/// A part's search's own lists: the state being made, the offsets of the
+/// state looked at, the pieces' shapes and origins.
+#[derive(Default)]
+struct Buffers {
+    rel: Vec<i16>,
+    at: Vec<[i32; 3]>,
+    placed: Vec<(u32, [i32; 3])>,
 }
 
 impl std::fmt::Debug for Spare {
@@ -255,7 +265,14 @@ impl Context<'_> {
     ) -> Result<Option<Separation>, DisassemblyError> {
         let n = pieces.len();
         let mut states = self.spare.states(3 * (n - 1));
-        let mut rel = vec![0i16; 3 * (n - 1)];
+        let mut buffers = self.spare.buffers.pop().unwrap_or_default();
+        let (rel, at, placed) = (&mut buffers.rel, &mut buffers.at, &mut buffers.placed);
+        rel.clear();
+        rel.resize(3 * (n - 1), 0);
+        at.clear();
+        at.resize(n, [0; 3]);
+        placed.clear();
+        placed.extend(pieces.iter().map(|&p| self.placed[p]));
         for i in 1..n {
             for c in 0..3 {
                 let d = start[i][c]
@@ -270,10 +287,8 @@ impl Context<'_> {
             dir: 0,
             zero_moves: false,
         };
-        states.insert(&rel, root);
+        states.insert(rel, root);
         let mut analysis = self.spare.analysis(n, self.axes.len());
-        let mut at = vec![[0i32; 3]; n];
-        let placed: Vec<(u32, [i32; 3])> = pieces.iter().map(|&p| self.placed[p]).collect();
         let mut k = 0;
         while k < states.len() {
             self.check_cancel()?;
@@ -282,10 +297,11 @@ impl Context<'_> {
                 let s = &state[3 * (i - 1)..3 * i];
                 at[i] = [i32::from(s[0]), i32::from(s[1]), i32::from(s[2])];
             }
-            analysis.prepare(self.library, self.axes, &placed, &at);
+            analysis.prepare(self.library, self.axes, placed, at);
             if let Some((set, dir)) = analysis.removal() {
                 let (set, dir) = self.orient(pieces, set, dir);
                 self.spare.keep_analysis(analysis);
+                self.spare.buffers.push(buffers);
                 return self.separate(pieces, start, states, k, set, dir);
             }
             let limit = self.max_states;
@@ -315,11 +331,11 @@ impl Context<'_> {
                     zero_moves,
                 };
                 if states.len() >= limit {
-                    if states.insert(&rel, node) {
+                    if states.insert(rel, node) {
                         return Err(DisassemblyError::TooManyStates { limit });
                     }
                 } else {
-                    states.insert(&rel, node);
+                    states.insert(rel, node);
                 }
                 Ok(())
             })?;
@@ -327,6 +343,7 @@ impl Context<'_> {
         }
         self.spare.keep_analysis(analysis);
         self.spare.keep_states(states);
+        self.spare.buffers.push(buffers);
         Ok(None)
     }
 
