@@ -414,6 +414,8 @@ const SHAPE_VOXEL_LIMIT: usize = 1 << 22;
 pub(super) struct Library {
     pub(super) shapes: Vec<Shape>,
     ids: HashMap<Vec<[i32; 3]>, u32, Mix>,
+    /// A list to put a shape in before looking it up.
+    buffer: Vec<[i32; 3]>,
     voxels: usize,
     /// Keyed by the two shapes (`first <= second`) and the place of the
     /// second's origin relative to the first's.
@@ -425,6 +427,7 @@ impl Library {
         Library {
             shapes: Vec::new(),
             ids: HashMap::default(),
+            buffer: Vec::new(),
             voxels: 0,
             cache: HashMap::default(),
         }
@@ -461,15 +464,21 @@ impl Library {
         if prisms && (lo[0] + lo[1]).rem_euclid(2) == 1 {
             lo[0] -= 1;
         }
-        let mut own: Vec<[i32; 3]> = voxels
-            .iter()
-            .map(|v| [v[0] - lo[0], v[1] - lo[1], v[2] - lo[2]])
-            .collect();
+        // the shape in a list kept for the purpose (most shapes are met
+        // before: nothing is allocated for them)
+        let mut own = std::mem::take(&mut self.buffer);
+        own.clear();
+        own.extend(
+            voxels
+                .iter()
+                .map(|v| [v[0] - lo[0], v[1] - lo[1], v[2] - lo[2]]),
+        );
         if !own.is_sorted() {
             own.sort_unstable();
         }
         own.dedup();
-        if let Some(&id) = self.ids.get(&own) {
+        if let Some(&id) = self.ids.get(&own[..]) {
+            self.buffer = own;
             return (id, lo);
         }
         let id = self.shapes.len() as u32;
