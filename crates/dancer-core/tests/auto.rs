@@ -188,3 +188,49 @@ fn macmahon_squares() {
     assert!(all.windows(2).all(|w| w[0] == w[1]));
     assert!(!EngineKind::Bitset.supports(&p));
 }
+
+/// All solutions of `engine` from where it is, checked.
+fn rest(p: &Problem, e: &mut dyn Engine) -> Vec<Vec<dancer_core::OptionId>> {
+    let mut out = Vec::new();
+    while let Some(s) = e.next_solution() {
+        verify(p, s).unwrap();
+        out.push(s.to_vec());
+    }
+    assert!(e.is_complete());
+    out
+}
+
+/// A trial (`auto`'s first look at a tree small enough to search whole):
+/// a tree of at most `TRIAL_NODES` nodes ends in it, with bitmrv's
+/// solutions in bitmrv's order and its node count; a larger one pauses
+/// there, and going on from the pause gives the rest, so that the trial's
+/// solutions and the rest are bitmrv's whole run.
+#[test]
+fn a_trial_is_bitmrv_cut_at_its_node_budget() {
+    use dancer_core::engines::{trial, TRIAL_NODES};
+    for p in [
+        classic::queens(4),
+        classic::queens(6),
+        classic::langford(7),
+        classic::queens(8),
+        classic::langford(8),
+    ] {
+        let mut whole = EngineKind::BitMrv.build(&p).unwrap();
+        let all = rest(&p, &mut *whole);
+        let nodes = whole.stats().nodes;
+        let mut t = trial(&p, None).expect("bitmrv takes it");
+        assert_eq!(t.complete, nodes <= TRIAL_NODES, "{nodes} nodes");
+        let mut found = t.solutions.clone();
+        if t.complete {
+            assert_eq!(t.engine.stats().nodes, nodes);
+        } else {
+            assert!(t.engine.stats().nodes <= TRIAL_NODES + 1);
+            found.extend(rest(&p, &mut *t.engine));
+        }
+        assert_eq!(found, all);
+        assert_eq!(t.engine.stats().nodes, nodes);
+    }
+    // both kinds were seen: 4 queens end in the trial, 8 queens do not
+    assert!(trial(&classic::queens(4), None).unwrap().complete);
+    assert!(!trial(&classic::queens(8), None).unwrap().complete);
+}

@@ -7,6 +7,8 @@
 use super::api::{Engine, EngineError, Unsupported};
 use super::kind::EngineKind;
 use crate::problem::Problem;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The dancing-links engine for `problem`: `dlx` (Knuth's order, step for
 /// step), or `dlxm` when the problem has multiplicities, which only it
@@ -302,6 +304,54 @@ pub fn choose_from(problem: &Problem, costs: &[Costed]) -> EngineKind {
         Some(b) if too_close(b, best) => EngineKind::Bitset,
         _ => best.engine,
     }
+}
+
+/// The nodes a [`trial`] searches before it gives up: about what `auto`'s
+/// first round of probes walks on a tree it cannot stop early
+/// ([`crate::stats::Tally::SMALL_WALK`]).
+pub const TRIAL_NODES: u64 = 256;
+
+/// A search begun with `bitmrv` before any engine was weighed: see
+/// [`trial`].
+pub struct Trial<'p> {
+    /// The engine, `bitmrv`, where the trial left it: at its end, or
+    /// paused after [`TRIAL_NODES`] nodes, ready to go on.
+    pub engine: Box<dyn Engine + 'p>,
+    /// The solutions found so far, in the engine's order.
+    pub solutions: Vec<Vec<crate::problem::OptionId>>,
+    /// Whether the whole tree was searched.
+    pub complete: bool,
+}
+
+/// `auto` for a tree that may be too small to weigh: `bitmrv` searches up
+/// to [`TRIAL_NODES`] nodes before anything is estimated. A tree that ends
+/// there is searched whole for less than `auto`'s probes of it would cost
+/// (a BurrTools puzzle of a few hundred nodes: the probes took as long as
+/// the search), and `bitmrv` is then the engine that ran; a larger tree is
+/// weighed as always, and the trial goes on from where it paused when
+/// `auto` picks `bitmrv`, so that little is lost. The outcome depends on
+/// the problem alone. `None` when `bitmrv` does not take the problem.
+pub fn trial(problem: &Problem, cancel: Option<Arc<AtomicBool>>) -> Option<Trial<'_>> {
+    let mut engine = EngineKind::BitMrv.build(problem).ok()?;
+    if let Some(flag) = cancel {
+        engine.set_cancel(flag);
+    }
+    engine.set_pause(Some(TRIAL_NODES));
+    let mut solutions = Vec::new();
+    while let Some(event) = engine.next_event() {
+        match event {
+            super::api::Event::Solution(options) => solutions.push(options.to_vec()),
+            super::api::Event::Pause => break,
+            super::api::Event::Frontier(..) => {}
+        }
+    }
+    engine.set_pause(None);
+    let complete = engine.is_complete();
+    Some(Trial {
+        engine,
+        solutions,
+        complete,
+    })
 }
 
 impl EngineKind {

@@ -42,7 +42,7 @@
 //! | `links.rs` | the lists `dlx` and `dlxm` share | nothing of the engines |
 //! | `dlx.rs`, `dlxm.rs`, `bitset.rs`, `bitmrv.rs` | one engine each | `api.rs`, `kind.rs`, `control.rs`, `links.rs` |
 //! | `watch.rs` | [`watch`]: the one event loop (solutions, pauses with progress, stops) that split searches, web jobs and the polyform solver run engines through | `api.rs` |
-//! | `choose.rs` | `auto` ([`choose_engine`], [`auto_costs`]) and the factory ([`EngineKind::build`]) | every engine |
+//! | `choose.rs` | `auto` ([`choose_engine`], [`auto_costs`], [`trial`]) and the factory ([`EngineKind::build`]) | every engine |
 //!
 //! No engine imports another, nor `choose.rs`, nor this module: the
 //! imports run one way.
@@ -61,7 +61,7 @@ mod watch;
 pub use api::{DescendError, Engine, EngineError, Event, Unsupported, CANCEL_INTERVAL, STOP};
 pub use choose::{
     auto_costs, bitset_setup_nanos, choose_engine, choose_from, links_engine, reweigh, too_close,
-    Costed, ProblemShape, PROBES_MAX,
+    trial, Costed, ProblemShape, Trial, PROBES_MAX, TRIAL_NODES,
 };
 pub use kind::{EngineKind, UnknownEngine};
 pub use watch::{watch, Watched, Watcher};

@@ -115,11 +115,13 @@ impl TakeApart {
         let types: Vec<usize> = order.iter().map(|&q| model.placements[q].piece).collect();
         let groups = self.instance_groups(&types);
         let weights: Vec<i32> = types.iter().map(|&t| self.weights[t]).collect();
+        let keys: Vec<u64> = order.iter().map(|&q| q as u64).collect();
         let a = Assembly {
             grid: self.moves,
             pieces: &pieces,
             groups: &groups,
             weights: &weights,
+            keys: &keys,
         };
         let states = MAX_STATES.min(MAX_STATE_BYTES / (6 * pieces.len() + 20));
         let d = self.engine.disassemble(&a, cancel, states);

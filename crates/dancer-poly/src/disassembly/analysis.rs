@@ -42,7 +42,7 @@
 //! every slide of every set, which the tests check against one that tries
 //! every set.
 
-use super::blocking::{Axis, Library, FREE, MAX_AXES};
+use super::blocking::{Axis, Library, PairDistances, FREE, MAX_AXES};
 use super::DisassemblyError;
 use std::collections::HashSet;
 
@@ -65,6 +65,11 @@ pub(super) struct Analysis {
     known: HashSet<(Set, u32), super::blocking::Mix>,
     /// Per slide distance, each piece's pushes (kept between states).
     scratch: Vec<Vec<Set>>,
+    /// Per pair `i < j` (at `i * n + j`), the last place of `j` relative
+    /// to `i` looked up and its distances: states near each other in the
+    /// queue share most pairs' places, and this spares the library's
+    /// table (`None`: not yet).
+    last: Vec<Option<([i32; 3], PairDistances)>>,
 }
 
 impl Analysis {
@@ -77,6 +82,7 @@ impl Analysis {
             found: Vec::new(),
             known: HashSet::default(),
             scratch: vec![Vec::new()],
+            last: vec![None; n * n],
         }
     }
 
@@ -90,7 +96,12 @@ impl Analysis {
         self.free.resize(dirs * n * n, 0);
         self.found.clear();
         self.known.clear();
-        self.scratch = vec![Vec::new()];
+        // the pushes are made afresh before use: their lists are kept
+        if self.scratch.is_empty() {
+            self.scratch.push(Vec::new());
+        }
+        self.last.clear();
+        self.last.resize(n * n, None);
     }
 
     /// Fill the matrix for the pieces `placed` (shape, origin) standing at
@@ -113,7 +124,14 @@ impl Analysis {
                     ob[1] + at[j][1] - pa[1],
                     ob[2] + at[j][2] - pa[2],
                 ];
-                let d = library.distances(axes, a, b, shift);
+                let d = match self.last[i * n + j] {
+                    Some((at, d)) if at == shift => d,
+                    _ => {
+                        let d = library.distances(axes, a, b, shift);
+                        self.last[i * n + j] = Some((shift, d));
+                        d
+                    }
+                };
                 for k in 0..axes.len() {
                     let (ij, ji) = (d[k], d[MAX_AXES + k]);
                     let plus = 2 * k * n * n;
@@ -133,61 +151,70 @@ impl Analysis {
     fn pushes(&self, d: usize, step: u32, into: &mut Vec<Set>) {
         let n = self.n;
         into.clear();
-        for i in 0..n {
-            let row = &self.free[(d * n + i) * n..(d * n + i + 1) * n];
-            let mask = if n <= 64 {
-                // the same in half the width, for the many small puzzles
+        let rows = self.free[d * n * n..(d + 1) * n * n].chunks_exact(n);
+        if n <= 64 {
+            // the same in half the width, for the many small puzzles
+            into.extend(rows.enumerate().map(|(i, row)| {
                 let mut small = 0u64;
                 for (j, &f) in row.iter().enumerate() {
                     small |= u64::from(f < step) << j;
                 }
-                Set::from(small)
-            } else {
+                Set::from(small & !(1 << i))
+            }));
+        } else {
+            into.extend(rows.enumerate().map(|(i, row)| {
                 let mut mask: Set = 0;
                 for (j, &f) in row.iter().enumerate() {
                     mask |= Set::from(f < step) << j;
                 }
-                mask
-            };
-            into.push(mask & !(1 << i));
+                mask & !(1 << i)
+            }));
         }
     }
 
     /// The pieces a slide of piece `p` moves, each piece pushing those of
-    /// `pushes`, or `None` when more than `limit`.
+    /// `pushes`, or `None` when more than `limit`. The members are counted
+    /// as their pushes are taken, and the count stops the closure as soon
+    /// as it passes the limit (no population count: the build targets
+    /// processors without the instruction, and this is the innermost loop
+    /// of the search).
     fn closure(pushes: &[Set], p: usize, limit: u32) -> Option<Set> {
         if pushes.len() <= 64 {
             // the same in half the width, for the many small puzzles
             let mut set = 1u64 << p;
             let mut todo = set;
+            let mut size = 0;
             while todo != 0 {
                 let mut reached = 0u64;
                 while todo != 0 {
+                    // the set only grows: once too large, it stays so
+                    size += 1;
+                    if size > limit {
+                        return None;
+                    }
                     reached |= pushes[todo.trailing_zeros() as usize] as u64;
                     todo &= todo - 1;
                 }
                 todo = reached & !set;
                 set |= todo;
-                // the set only grows: once too large, it stays so
-                if set.count_ones() > limit {
-                    return None;
-                }
             }
             return Some(Set::from(set));
         }
         let mut set: Set = 1 << p;
         let mut todo = set;
+        let mut size = 0;
         while todo != 0 {
             let mut reached: Set = 0;
             while todo != 0 {
+                size += 1;
+                if size > limit {
+                    return None;
+                }
                 reached |= pushes[todo.trailing_zeros() as usize];
                 todo &= todo - 1;
             }
             todo = reached & !set;
             set |= todo;
-            if set.count_ones() > limit {
-                return None;
-            }
         }
         Some(set)
     }
@@ -201,7 +228,7 @@ impl Analysis {
             self.pushes(d, FREE, &mut pushes[0]);
             for p in 0..self.n {
                 if let Some(set) = Analysis::closure(&pushes[0], p, half) {
-                    if set.count_ones() == 1 {
+                    if set & (set - 1) == 0 {
                         self.scratch = pushes;
                         return Some((set, d));
                     }

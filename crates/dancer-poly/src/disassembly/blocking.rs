@@ -219,30 +219,57 @@ fn plus(a: [i32; 3], b: [i32; 3]) -> [i32; 3] {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 
+/// Which cells a shape holds: a bitmap of its bounding box when that is
+/// small enough to tabulate, else a hash set.
+enum Own {
+    Box {
+        lo: [i32; 3],
+        dims: [i32; 3],
+        bits: Vec<u64>,
+    },
+    Set(std::collections::HashSet<[i32; 3], Mix>),
+}
+
+impl Own {
+    fn new(voxels: &[[i32; 3]], lo: [i32; 3], dims: [i32; 3], dense: bool) -> Own {
+        if !dense {
+            return Own::Set(voxels.iter().copied().collect());
+        }
+        let size = (dims[0] * dims[1] * dims[2]) as usize;
+        let mut own = Own::Box {
+            lo,
+            dims,
+            bits: vec![0; size.div_ceil(64)],
+        };
+        if let Own::Box { bits, .. } = &mut own {
+            for &v in voxels {
+                let i = box_index(v, lo, dims).expect("a voxel is in its box");
+                bits[i / 64] |= 1 << (i % 64);
+            }
+        }
+        own
+    }
+
+    fn contains(&self, p: [i32; 3]) -> bool {
+        match self {
+            Own::Box { lo, dims, bits } => {
+                box_index(p, *lo, *dims).is_some_and(|i| bits[i / 64] >> (i % 64) & 1 == 1)
+            }
+            Own::Set(set) => set.contains(&p),
+        }
+    }
+}
+
+/// The place of `p` in the box `lo + [0, dims)`, x fastest, if inside.
+fn box_index(p: [i32; 3], lo: [i32; 3], dims: [i32; 3]) -> Option<usize> {
+    let q = [p[0] - lo[0], p[1] - lo[1], p[2] - lo[2]];
+    (0..3)
+        .all(|c| q[c] >= 0 && q[c] < dims[c])
+        .then(|| ((q[2] * dims[1] + q[1]) * dims[0] + q[0]) as usize)
+}
+
 impl Shape {
     pub(super) fn new(voxels: &[[i32; 3]], axes: &[Axis], prisms: bool) -> Shape {
-        let own: std::collections::HashSet<[i32; 3], Mix> = voxels.iter().copied().collect();
-        let probes = axes
-            .iter()
-            .map(|axis| {
-                let mut list = Vec::new();
-                for &v in voxels {
-                    let kind = if prisms {
-                        (v[0] + v[1]).rem_euclid(2) as usize
-                    } else {
-                        0
-                    };
-                    let next_own = own.contains(&plus(v, axis.step));
-                    for &c in axis.checks[kind] {
-                        let cell = plus(v, c);
-                        if !(next_own && own.contains(&cell)) {
-                            list.push(cell);
-                        }
-                    }
-                }
-                list
-            })
-            .collect();
         let mut lo = voxels[0];
         let mut hi = voxels[0];
         for v in voxels {
@@ -253,13 +280,36 @@ impl Shape {
         }
         let dims = [hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1];
         let volume = dims.iter().map(|&d| i64::from(d)).product::<i64>();
-        let ahead = if volume <= DENSE_LIMIT.max(DENSE_FACTOR * voxels.len() as i64) {
+        let dense = volume <= DENSE_LIMIT.max(DENSE_FACTOR * voxels.len() as i64);
+        let own = Own::new(voxels, lo, dims, dense);
+        let probes = axes
+            .iter()
+            .map(|axis| {
+                let mut list = Vec::new();
+                for &v in voxels {
+                    let kind = if prisms {
+                        (v[0] + v[1]).rem_euclid(2) as usize
+                    } else {
+                        0
+                    };
+                    let next_own = own.contains(plus(v, axis.step));
+                    for &c in axis.checks[kind] {
+                        let cell = plus(v, c);
+                        if !(next_own && own.contains(cell)) {
+                            list.push(cell);
+                        }
+                    }
+                }
+                list
+            })
+            .collect();
+        let ahead = if dense {
             Ahead::Dense {
                 lo,
                 dims,
                 next: axes
                     .iter()
-                    .map(|axis| dense(&own, lo, dims, axis))
+                    .map(|axis| self::dense(&own, lo, dims, axis))
                     .collect(),
             }
         } else {
@@ -300,8 +350,13 @@ impl Shape {
                         // 0 <= u + k s <= top
                         let (a, b) = if s > 0 { (-u, top - u) } else { (u - top, u) };
                         let m = s.abs();
-                        first = first.max(a.div_euclid(m) + i64::from(a.rem_euclid(m) != 0));
-                        last = last.min(b.div_euclid(m));
+                        if m == 1 {
+                            // every step but the prisms' row: no division
+                            (first, last) = (first.max(a), last.min(b));
+                        } else {
+                            first = first.max(a.div_euclid(m) + i64::from(a.rem_euclid(m) != 0));
+                            last = last.min(b.div_euclid(m));
+                        }
                     }
                 }
                 if first > last {
@@ -334,20 +389,9 @@ impl Shape {
 
 /// For every cell of the box `lo + [0, dims)`, the steps along `axis` to
 /// the first voxel of `own`, or [`FREE`].
-fn dense(
-    own: &std::collections::HashSet<[i32; 3], Mix>,
-    lo: [i32; 3],
-    dims: [i32; 3],
-    axis: &Axis,
-) -> Vec<u32> {
+fn dense(own: &Own, lo: [i32; 3], dims: [i32; 3], axis: &Axis) -> Vec<u32> {
     let size = (dims[0] * dims[1] * dims[2]) as usize;
     let mut next = vec![FREE; size];
-    let index = |p: [i32; 3]| -> Option<usize> {
-        let q = [p[0] - lo[0], p[1] - lo[1], p[2] - lo[2]];
-        (0..3)
-            .all(|c| q[c] >= 0 && q[c] < dims[c])
-            .then(|| ((q[2] * dims[1] + q[1]) * dims[0] + q[0]) as usize)
-    };
     // cells further along come first: the step raises coordinate `along`
     let along = axis.along;
     for t in (0..dims[along]).rev() {
@@ -359,10 +403,10 @@ fn dense(
                 q[(along + 2) % 3] = b;
                 let p = plus(q, lo);
                 let i = ((q[2] * dims[1] + q[1]) * dims[0] + q[0]) as usize;
-                next[i] = if own.contains(&p) {
+                next[i] = if own.contains(p) {
                     0
                 } else {
-                    match index(plus(p, axis.step)).map(|j| next[j]) {
+                    match box_index(plus(p, axis.step), lo, dims).map(|j| next[j]) {
                         Some(d) if d != FREE => d + 1,
                         _ => FREE,
                     }
@@ -417,6 +461,8 @@ pub(super) struct Library {
     /// A list to put a shape in before looking it up.
     buffer: Vec<[i32; 3]>,
     voxels: usize,
+    /// Counts the times [`Library::clear`] ran.
+    generation: u64,
     /// Keyed by the two shapes (`first <= second`) and the place of the
     /// second's origin relative to the first's.
     cache: HashMap<(u32, u32, u64), PairDistances, Mix>,
@@ -429,12 +475,22 @@ impl Library {
             ids: HashMap::default(),
             buffer: Vec::new(),
             voxels: 0,
-            cache: HashMap::default(),
+            generation: 0,
+            // room for a small puzzle's pairs at once (a table grown
+            // from empty rehashed itself a tenth of the time of taking
+            // CubeInCage's assemblies apart)
+            cache: HashMap::with_capacity_and_hasher(1 << 12, Mix::default()),
         }
+    }
+
+    /// How many times it forgot everything.
+    pub(super) fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Forget everything (another grid, or too much kept).
     pub(super) fn clear(&mut self) {
+        self.generation += 1;
         self.shapes.clear();
         self.ids.clear();
         self.voxels = 0;

@@ -90,6 +90,7 @@ mod search;
 mod tests;
 
 use blocking::{Library, CUBES, PRISMS};
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 /// The grids whose assemblies can be disassembled (BurrTools' grid types 0
@@ -118,6 +119,11 @@ pub struct Assembly<'a> {
     /// a move's two sides, the one holding the heaviest piece stays put
     /// (on a tie, the side the analysis found moves). Empty: all alike.
     pub weights: &'a [i32],
+    /// Per piece a name for its voxels as placed, or empty: none. Pieces
+    /// of this or any later assembly given the same key must have the
+    /// same voxels (a solver's placement numbers); the disassembler then
+    /// looks each placed shape up once, not once an assembly.
+    pub keys: &'a [u64],
 }
 
 /// How an assembly comes apart: the tree of separations.
@@ -298,7 +304,7 @@ fn level_into(s: &Separation, text: &mut String) {
 /// ```
 /// use dancer_poly::disassembly::{disassemble, Assembly, MoveGrid};
 /// let pieces = vec![vec![[0, 0, 0]], vec![[1, 0, 0]]];
-/// let a = Assembly { grid: MoveGrid::Cubes, pieces: &pieces, groups: &[], weights: &[] };
+/// let a = Assembly { grid: MoveGrid::Cubes, pieces: &pieces, groups: &[], weights: &[], keys: &[] };
 /// let d = disassemble(&a, None, 1000).unwrap().unwrap();
 /// assert_eq!(d.level(), "1");
 /// ```
@@ -342,6 +348,10 @@ pub struct Disassembler {
     seen: Vec<u64>,
     /// The searches' lists, kept from one part and assembly to the next.
     spare: search::Spare,
+    /// The shapes of pieces by their [`Assembly::keys`], while the
+    /// library keeps them (its [`Library::generation`]).
+    keyed: HashMap<u64, (u32, [i32; 3]), blocking::Mix>,
+    keyed_generation: u64,
 }
 
 impl std::fmt::Debug for Library {
@@ -364,6 +374,8 @@ impl Disassembler {
             library: Library::new(),
             seen: Vec::new(),
             spare: search::Spare::default(),
+            keyed: HashMap::default(),
+            keyed_generation: 0,
         }
     }
 
@@ -460,10 +472,20 @@ impl Disassembler {
             MoveGrid::Prisms => (&PRISMS, true),
         };
         self.library.make_room(n, total);
-        let placed = a
-            .pieces
-            .iter()
-            .map(|v| self.library.shape_of(v, axes, prisms))
+        if a.keys.len() != n {
+            self.keyed.clear();
+        } else if self.keyed_generation != self.library.generation() {
+            self.keyed.clear();
+            self.keyed_generation = self.library.generation();
+        }
+        let (library, keyed) = (&mut self.library, &mut self.keyed);
+        let placed = (a.pieces.iter().enumerate())
+            .map(|(i, v)| match a.keys.get(i) {
+                Some(&k) => *keyed
+                    .entry(k)
+                    .or_insert_with(|| library.shape_of(v, axes, prisms)),
+                None => library.shape_of(v, axes, prisms),
+            })
             .collect();
         let mut context = search::Context {
             axes,
@@ -479,8 +501,7 @@ impl Disassembler {
         };
         let pieces: Vec<usize> = (0..n).collect();
         let start = vec![[0; 3]; n];
-        Ok(context
-            .part(&pieces, &start)?
-            .map(|root| Disassembly { root }))
+        let r = context.part(&pieces, &start)?;
+        Ok(r.map(|root| Disassembly { root }))
     }
 }

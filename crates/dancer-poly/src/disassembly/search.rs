@@ -365,29 +365,35 @@ impl Context<'_> {
             path.push(states.nodes[last].parent as usize);
         }
         path.reverse();
-        let mut now = start.to_vec();
-        let mut offsets = vec![now.clone()];
+        // the part's states, one after the other in one list
+        let mut offsets = Vec::with_capacity(path.len() + 1);
+        offsets.push(start.to_vec());
         let mut moves = Vec::with_capacity(path.len());
         for &c in &path[1..] {
             let node = states.nodes[c];
             let dir = usize::from(node.dir);
             let axis = &self.axes[dir >> 1];
             let v = scaled(axis, dir, node.amount);
-            let moving: Vec<usize> = (0..n).filter(|&i| states.moving(c, i)).collect();
-            for &i in &moving {
-                now[i] = add(now[i], v)?;
+            let mut now = offsets[offsets.len() - 1].clone();
+            let mut moving = Vec::new();
+            for (i, at) in now.iter_mut().enumerate() {
+                if states.moving(c, i) {
+                    *at = add(*at, v)?;
+                    moving.push(pieces[i]);
+                }
             }
-            offsets.push(now.clone());
+            offsets.push(now);
             moves.push(Move {
-                pieces: moving.iter().map(|&i| pieces[i]).collect(),
+                pieces: moving,
                 direction: scaled(axis, dir, 1),
                 distance: node.amount,
                 removes: false,
             });
         }
         self.spare.keep_states(states);
+        let now = &offsets[offsets.len() - 1];
         let axis = &self.axes[dir >> 1];
-        let clear = self.clearance(pieces, &now, set, axis, dir);
+        let clear = self.clearance(pieces, now, set, axis, dir);
         let v = scaled(axis, dir, clear);
         let mut last = now.clone();
         let (mut left, mut left_at, mut removed, mut removed_at) = (vec![], vec![], vec![], vec![]);

@@ -15,6 +15,7 @@ fn take_apart(
         pieces,
         groups,
         weights,
+        keys: &[],
     };
     let d = disassemble(&a, None, 1 << 20).expect("a valid assembly");
     if let Some(d) = &d {
@@ -267,6 +268,7 @@ fn bad_assemblies_are_errors() {
             pieces,
             groups,
             weights: &[],
+            keys: &[],
         };
         disassemble(&a, None, 100).unwrap_err()
     };
@@ -316,6 +318,7 @@ fn states_are_bounded_and_the_search_cancels() {
         pieces: &pieces,
         groups: &[],
         weights: &[],
+        keys: &[],
     };
     assert_eq!(disassemble(&a, None, 1 << 20), Ok(None));
     assert_eq!(
@@ -338,6 +341,7 @@ fn far_apart_pieces_are_no_trouble() {
         pieces: &pieces,
         groups: &[],
         weights: &[],
+        keys: &[],
     };
     let d = disassemble(&a, None, 1000).unwrap().unwrap();
     check(&a, &d).unwrap();
@@ -518,5 +522,41 @@ proptest! {
         let Some(pieces) = labelled(x, y, &labels, [0; 3]) else { return Ok(()) };
         let moved = labelled(x, y, &labels, [shift.0, shift.1, shift.2]).unwrap_or_default();
         prop_assert_eq!(cubes(&pieces), cubes(&moved));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Keys (a name for each placed piece's voxels) only spare the
+    /// disassembler its look-ups: assemblies taken apart one after the
+    /// other by one disassembler, each piece keyed by its voxels (the same
+    /// voxels, the same key, in any assembly), come apart as each does
+    /// alone, unkeyed, on either grid.
+    #[test]
+    fn keyed_pieces_come_apart_as_unkeyed(
+        boxes in prop::collection::vec(boxes(), 1..6),
+        prisms in any::<bool>(),
+    ) {
+        let grid = if prisms { MoveGrid::Prisms } else { MoveGrid::Cubes };
+        let mut named: HashMap<Vec<[i32; 3]>, u64> = HashMap::new();
+        let mut engine = Disassembler::new();
+        for (x, y, labels) in boxes {
+            let Some(pieces) = labelled(x, y, &labels, [0; 3]) else { continue };
+            let keys: Vec<u64> = pieces
+                .iter()
+                .map(|p| {
+                    let next = named.len() as u64;
+                    *named.entry(p.clone()).or_insert(next)
+                })
+                .collect();
+            let keyed = Assembly { grid, pieces: &pieces, groups: &[], weights: &[], keys: &keys };
+            let alone = Assembly { keys: &[], ..keyed };
+            let d = engine.disassemble(&keyed, None, 1 << 20).expect("a valid assembly");
+            prop_assert_eq!(&d, &disassemble(&alone, None, 1 << 20).expect("a valid assembly"));
+            if let Some(d) = &d {
+                check(&keyed, d).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            }
+        }
     }
 }

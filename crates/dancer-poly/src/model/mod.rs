@@ -360,8 +360,21 @@ impl Model {
             return None;
         }
         let mut best: Option<(f64, usize, Restriction, Vec<bool>)> = None;
+        // whether a cut of `gain` leaving `reps` is better than the best
+        let better = |best: &Option<(f64, usize, Restriction, Vec<bool>)>, gain: f64, reps| {
+            best.as_ref().is_none_or(|b| {
+                gain > b.0 * (1.0 + 1e-9) || (gain >= b.0 * (1.0 - 1e-9) && reps < b.1)
+            })
+        };
         let mut consider = |r: Restriction, group: Vec<usize>, members: Vec<usize>| {
             if members.is_empty() || group.len() <= 1 {
+                return;
+            }
+            // an orbit has at most `group.len()` placements, so at least
+            // this many are representatives: a restriction that could not
+            // be better even then is not looked at
+            let fewest = members.len().div_ceil(group.len());
+            if !better(&best, members.len() as f64 / fewest as f64, fewest) {
                 return;
             }
             let mut keep = vec![false; self.placements.len()];
@@ -380,10 +393,7 @@ impl Model {
             // X pentomino, which has the fewest): it prunes the search
             // most, often several times more
             let gain = members.len() as f64 / reps as f64;
-            let better = best.as_ref().is_none_or(|b| {
-                gain > b.0 * (1.0 + 1e-9) || (gain >= b.0 * (1.0 - 1e-9) && reps < b.1)
-            });
-            if better {
+            if better(&best, gain, reps) {
                 best = Some((gain, reps, r, keep));
             }
         };

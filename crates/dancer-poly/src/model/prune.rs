@@ -12,6 +12,12 @@
 //! themselves, maps the pruned set onto itself too (the symmetry breaking
 //! and the classes need exactly that).
 //!
+//! First, by counting alone ([`strike_forced`]): a placement that is the
+//! only one left for a required cell or a needed piece is forced, and
+//! every placement that meets it goes (a frame that never moves strikes
+//! most placements of most BurrTools puzzles here: Prisgon, 2,494 of
+//! them, keeps 445). Then the rest runs to the fixed point.
+//!
 //! The test runs on bitmaps over the placements: `meets[r]`, the
 //! placements that share a cell with `r` (itself included). A placement
 //! has no partner for cell `c` exactly when it meets every kept placement
@@ -24,9 +30,9 @@
 //! strikes every placement that meets it at once, after which the other
 //! tests AND few rows. An AND stops when no word is left that is not zero,
 //! and a `meets` row is made only when first used, so most of the
-//! placements squared bits are never made; a puzzle of more than
-//! [`MAX_PRUNED`] placements is searched unpruned all the same (its rows
-//! could take 32 MiB), which is always correct.
+//! placements squared bits are never made; a puzzle left with more than
+//! [`MAX_PRUNED`] placements after the forced ones is searched with those
+//! strikes alone (its rows could take 32 MiB), which is always correct.
 
 use super::Placement;
 
@@ -43,11 +49,100 @@ pub fn useful(
     required: &[bool],
     least: &[u32],
 ) -> Vec<bool> {
-    let n = placements.len();
-    let mut keep = vec![true; n];
-    if n == 0 || n > MAX_PRUNED {
+    let mut keep = vec![true; placements.len()];
+    strike_forced(placements, cells, required, least, &mut keep);
+    let alive: Vec<usize> = (0..keep.len()).filter(|&q| keep[q]).collect();
+    if alive.is_empty() || alive.len() > MAX_PRUNED {
         return keep;
     }
+    let those: Vec<&Placement> = alive.iter().map(|&q| &placements[q]).collect();
+    let theirs = fixed_point(&those, cells, required, least);
+    for (&q, k) in alive.iter().zip(theirs) {
+        keep[q] = k;
+    }
+    keep
+}
+
+/// The most rounds of [`strike_forced`] (each a pass over every cell of
+/// every placement kept): a long chain of forced placements is left to
+/// [`fixed_point`].
+const FORCED_ROUNDS: usize = 8;
+
+/// Strikes the placements that meet a forced one, by counting alone: a
+/// placement is forced when it is the only one kept that covers a
+/// required cell, or the only one kept of a piece that must be used. Any
+/// other placement sharing a cell with it leaves that cell, or that
+/// piece, without a placement, and so is struck by the rule of
+/// [`useful`] too (two forced placements that meet strike each other):
+/// only a shortcut to part of the same fixed point. A piece that never
+/// moves (a frame, a box) makes most placements of most puzzles go here,
+/// before the bitmaps of [`fixed_point`] are made for them.
+fn strike_forced(
+    placements: &[Placement],
+    cells: usize,
+    required: &[bool],
+    least: &[u32],
+    keep: &mut [bool],
+) {
+    // per cell and per piece: how many kept placements cover it or are
+    // of it, and the last of them
+    let mut on_cell = vec![(0u32, 0usize); cells];
+    let mut of_piece = vec![(0u32, 0usize); least.len()];
+    // per cell: how many forced placements cover it, and one of them
+    let mut held = vec![(0u32, 0usize); cells];
+    let mut forced = Vec::new();
+    for _ in 0..FORCED_ROUNDS {
+        on_cell.fill((0, 0));
+        of_piece.fill((0, 0));
+        for (q, p) in placements.iter().enumerate().filter(|&(q, _)| keep[q]) {
+            for &c in &p.cells {
+                on_cell[c] = (on_cell[c].0 + 1, q);
+            }
+            of_piece[p.piece] = (of_piece[p.piece].0 + 1, q);
+        }
+        forced.clear();
+        let by_cell = (on_cell.iter().zip(required)).filter(|((k, _), &r)| r && *k == 1);
+        forced.extend(by_cell.map(|((_, q), _)| *q));
+        let by_piece = (of_piece.iter().zip(least)).filter(|((k, _), &l)| l > 0 && *k == 1);
+        forced.extend(by_piece.map(|((_, q), _)| *q));
+        if forced.is_empty() {
+            return;
+        }
+        forced.sort_unstable();
+        forced.dedup();
+        held.fill((0, 0));
+        for &f in &forced {
+            for &c in &placements[f].cells {
+                held[c] = (held[c].0 + 1, f);
+            }
+        }
+        let mut struck = false;
+        for (q, p) in placements.iter().enumerate() {
+            if keep[q]
+                && p.cells
+                    .iter()
+                    .any(|&c| held[c].0 > 1 || held[c].0 == 1 && held[c].1 != q)
+            {
+                keep[q] = false;
+                struck = true;
+            }
+        }
+        if !struck {
+            return;
+        }
+    }
+}
+
+/// The fixed point of [`useful`]'s rule on `placements`, by the bitmaps
+/// described at the top.
+fn fixed_point(
+    placements: &[&Placement],
+    cells: usize,
+    required: &[bool],
+    least: &[u32],
+) -> Vec<bool> {
+    let n = placements.len();
+    let mut keep = vec![true; n];
     let words = n.div_ceil(64);
     let covering = Lists::new(cells, placements.iter().map(|p| p.cells.iter().copied()));
     let of_piece = Lists::new(
@@ -198,19 +293,24 @@ impl Lists {
 }
 
 /// Rows of bits over the placements, each made when first asked for and
-/// kept: row `i` at `bits[at[i] * words..]` (most rows of a large puzzle
-/// are never made).
+/// kept: row `i` at `bits[at[i] * words..]`, in the order they were made.
+/// The zeros are asked for at once (a large block of them comes from the
+/// system untouched, so only the pages of rows made are ever written, and
+/// no row is copied as the rows grow); most rows of a large puzzle are
+/// never made.
 struct Rows {
     bits: Vec<u64>,
     at: Vec<u32>,
+    made: usize,
     words: usize,
 }
 
 impl Rows {
     fn new(rows: usize, words: usize) -> Rows {
         Rows {
-            bits: Vec::new(),
+            bits: vec![0; rows * words],
             at: vec![u32::MAX; rows],
+            made: 0,
             words,
         }
     }
@@ -219,10 +319,10 @@ impl Rows {
     fn row(&mut self, i: usize, make: impl FnOnce(&mut [u64])) -> &[u64] {
         let w = self.words;
         if self.at[i] == u32::MAX {
-            self.at[i] = (self.bits.len() / w) as u32;
-            let end = self.bits.len() + w;
-            self.bits.resize(end, 0);
-            make(&mut self.bits[end - w..]);
+            self.at[i] = self.made as u32;
+            self.made += 1;
+            let at = self.at[i] as usize * w;
+            make(&mut self.bits[at..at + w]);
         }
         let at = self.at[i] as usize * w;
         &self.bits[at..at + w]
@@ -299,5 +399,56 @@ mod tests {
         // used at least twice: a placement needs another one of its own
         let q = [pl(&[0, 1]), pl(&[1, 2]), pl(&[2, 3])];
         assert_eq!(useful(&q, 4, &[false; 4], &[2]), vec![true, false, true]);
+    }
+
+    /// The forced placements' shortcut reaches the fixed point of the
+    /// bitmaps alone: random strips of cells with pieces of 1 to 3 cells,
+    /// some pieces with a single placement (a frame's), some cells
+    /// optional, pieces needed 0 to 2 times.
+    #[test]
+    fn forced_strikes_reach_the_same_fixed_point() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |k: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % k) as usize
+        };
+        let mut forced = 0;
+        for _ in 0..2000 {
+            let cells = 3 + next(10);
+            let pieces = 1 + next(4);
+            let mut p = Vec::new();
+            for piece in 0..pieces {
+                let len = 1 + next(3);
+                // a piece placed once (a frame), or wherever it fits
+                let starts: Vec<usize> = match next(3) {
+                    0 => vec![next((cells - len + 1) as u64)],
+                    _ => (0..=cells.saturating_sub(len))
+                        .filter(|_| next(4) != 0)
+                        .collect(),
+                };
+                for s in starts.into_iter().filter(|&s| s + len <= cells) {
+                    p.push(Placement {
+                        piece,
+                        cells: (s..s + len).collect(),
+                    });
+                }
+            }
+            let required: Vec<bool> = (0..cells).map(|_| next(5) != 0).collect();
+            let least: Vec<u32> = (0..pieces).map(|_| next(3) as u32).collect();
+            let all: Vec<&Placement> = p.iter().collect();
+            let mut keep = vec![true; p.len()];
+            strike_forced(&p, cells, &required, &least, &mut keep);
+            forced += keep.iter().any(|&k| !k) as usize;
+            let want = if p.is_empty() {
+                Vec::new()
+            } else {
+                fixed_point(&all, cells, &required, &least)
+            };
+            assert_eq!(useful(&p, cells, &required, &least), want, "{p:?}");
+        }
+        // the shortcut did strike in many of them
+        assert!(forced > 200, "{forced}");
     }
 }

@@ -2,7 +2,7 @@
 //! each solution classified and counted as [`Options`] asks.
 
 use super::{Counts, Cover, Live, Model, Options};
-use dancer_core::EngineKind;
+use dancer_core::{Engine, EngineError, EngineKind, OptionId, Watcher};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -15,21 +15,18 @@ impl Model {
         emit: impl FnMut(&[usize]) -> bool,
     ) -> Result<Counts, dancer_core::EngineError> {
         let cover = self.search_cover(opts.symmetry_breaking);
-        let kind = opts.engine.resolve(&cover.problem)?;
-        if opts.limit == Some(0) {
-            // nothing to report: no search
-            return Ok(Counts {
-                engine: Some(kind),
-                ..Counts::default()
-            });
-        }
-        if opts.threads > 1 {
+        if opts.limit == Some(0) || opts.threads > 1 {
+            let kind = opts.engine.resolve(&cover.problem)?;
+            if opts.limit == Some(0) {
+                // nothing to report: no search
+                return Ok(Counts {
+                    engine: Some(kind),
+                    ..Counts::default()
+                });
+            }
             return self.solve_threads(opts, &cover, kind, emit);
         }
-        let mut engine = kind.build(&cover.problem)?;
-        if let Some(c) = &opts.cancel {
-            engine.set_cancel(c.clone());
-        }
+        let (kind, mut engine, early) = start(opts, &cover)?;
         /// Each solution classified, counted and emitted; the live view
         /// told where the search is at each pause.
         struct Taker<'m, 'o, F> {
@@ -68,7 +65,15 @@ impl Model {
             emit,
         };
         let every = opts.live.is_some().then_some(Live::EVERY);
-        let watched = dancer_core::watch(&mut *engine, every, &mut taker);
+        // the solutions of a trial first (see `start`), then the rest
+        let replayed = early.iter().all(|o| taker.solution(o));
+        let watched = match replayed {
+            true => dancer_core::watch(&mut *engine, every, &mut taker),
+            false => dancer_core::Watched {
+                complete: false,
+                stopped: true,
+            },
+        };
         let mut counts = taker.counts;
         if let Some(l) = &opts.live {
             l.set(
@@ -226,4 +231,36 @@ impl Model {
             }
         }
     }
+}
+
+/// A sequential search's engine, with the solutions it has found already:
+/// with `auto` and no limit, `bitmrv` tries the tree first
+/// ([`dancer_core::engines::trial`]; a BurrTools puzzle's tree of a few
+/// hundred nodes is searched in the time `auto` would take to weigh it),
+/// and goes on when it ran the whole tree or when `auto` picks it; else
+/// the engine `opts` asks for, from the start. (With a limit there is no
+/// trial: the search stops at the limit's solution, and its node count
+/// says so.)
+#[allow(clippy::type_complexity)]
+fn start<'c>(
+    opts: &Options,
+    cover: &'c Cover,
+) -> Result<(EngineKind, Box<dyn Engine + 'c>, Vec<Vec<OptionId>>), EngineError> {
+    let problem = &cover.problem;
+    let trial = match opts.engine == EngineKind::Auto && opts.limit.is_none() {
+        true => dancer_core::engines::trial(problem, opts.cancel.clone()),
+        false => None,
+    };
+    let kind = match &trial {
+        Some(t) if t.complete => EngineKind::BitMrv,
+        _ => opts.engine.resolve(problem)?,
+    };
+    if let Some(t) = trial.filter(|_| kind == EngineKind::BitMrv) {
+        return Ok((kind, t.engine, t.solutions));
+    }
+    let mut engine = kind.build(problem)?;
+    if let Some(c) = &opts.cancel {
+        engine.set_cancel(c.clone());
+    }
+    Ok((kind, engine, Vec::new()))
 }
