@@ -431,8 +431,22 @@ impl PolyGrid {
             debug_assert_eq!(self.cell_at(t.apply(cell)), Some(t.apply(cell)));
             return t.apply(cell);
         }
-        self.cell_at(t.apply(self.embed(cell)))
-            .expect("a symmetry of the grid maps cells to cells")
+        let image = t.apply(self.embed(cell));
+        match self {
+            // the inverse of `embed` without `cell_at`'s test that the
+            // point is a cell's: a symmetry's image of one is one
+            PolyGrid::Rhombic | PolyGrid::TetraOcta => {
+                let c = match self {
+                    PolyGrid::Rhombic => image.map(|v| v + 2),
+                    _ => image.map(|v| (v + 5) / 2),
+                };
+                debug_assert_eq!(self.cell_at(image), Some(c));
+                c
+            }
+            _ => self
+                .cell_at(image)
+                .expect("a symmetry of the grid maps cells to cells"),
+        }
     }
 
     /// `cell` moved by the lattice vector `by` (its coordinates past
