@@ -336,44 +336,12 @@ impl Shape {
     /// first of its voxels, or [`FREE`].
     fn steps_to(&self, cell: [i32; 3], axis: &Axis, index: usize) -> u32 {
         match &self.ahead {
-            Ahead::Dense { lo, dims, next } => {
-                // the first step at which the cell's way is inside the box
-                let (mut first, mut last) = (0i64, i64::MAX);
-                for c in 0..3 {
-                    let (u, s) = (i64::from(cell[c] - lo[c]), i64::from(axis.step[c]));
-                    let top = i64::from(dims[c]) - 1;
-                    if s == 0 {
-                        if u < 0 || u > top {
-                            return FREE;
-                        }
-                    } else {
-                        // 0 <= u + k s <= top
-                        let (a, b) = if s > 0 { (-u, top - u) } else { (u - top, u) };
-                        let m = s.abs();
-                        if m == 1 {
-                            // every step but the prisms' row: no division
-                            (first, last) = (first.max(a), last.min(b));
-                        } else {
-                            first = first.max(a.div_euclid(m) + i64::from(a.rem_euclid(m) != 0));
-                            last = last.min(b.div_euclid(m));
-                        }
-                    }
-                }
-                if first > last {
-                    return FREE;
-                }
-                let k = first as i32;
-                let at = [
-                    cell[0] + k * axis.step[0] - lo[0],
-                    cell[1] + k * axis.step[1] - lo[1],
-                    cell[2] + k * axis.step[2] - lo[2],
-                ];
-                let i = ((at[2] * dims[1] + at[1]) * dims[0] + at[0]) as usize;
-                match next[index][i] {
-                    FREE => FREE,
-                    d => d + k as u32,
-                }
-            }
+            Ahead::Dense { lo, dims, next } => dense_steps(
+                [cell[0] - lo[0], cell[1] - lo[1], cell[2] - lo[2]],
+                *dims,
+                axis.step,
+                &next[index],
+            ),
             Ahead::Lines(lines) => {
                 let (key, pos) = axis.line.place(cell);
                 let Some(list) = lines[index].get(&key) else {
@@ -421,21 +389,72 @@ fn dense(own: &Own, lo: [i32; 3], dims: [i32; 3], axis: &Axis) -> Vec<u32> {
 /// of `b` is in its way, `b` lying `shift` further than `a` (offset of `b`
 /// minus offset of `a`), or [`FREE`].
 fn distance(a: &Shape, b: &Shape, shift: [i32; 3], axis: &Axis, index: usize) -> u32 {
+    let probes = &a.probes[index];
     let mut best = FREE;
-    for u in &a.probes[index] {
-        let d = b.steps_to(
-            [u[0] - shift[0], u[1] - shift[1], u[2] - shift[2]],
-            axis,
-            index,
-        );
-        if d < best {
-            best = d;
-            if best == 0 {
-                break;
+    match &b.ahead {
+        // the table looked at once, not for every probe
+        Ahead::Dense { lo, dims, next } => {
+            let next = &next[index];
+            let base = [shift[0] + lo[0], shift[1] + lo[1], shift[2] + lo[2]];
+            for u in probes {
+                let cell = [u[0] - base[0], u[1] - base[1], u[2] - base[2]];
+                best = best.min(dense_steps(cell, *dims, axis.step, next));
+                if best == 0 {
+                    break;
+                }
+            }
+        }
+        Ahead::Lines(_) => {
+            for u in probes {
+                let cell = [u[0] - shift[0], u[1] - shift[1], u[2] - shift[2]];
+                best = best.min(b.steps_to(cell, axis, index));
+                if best == 0 {
+                    break;
+                }
             }
         }
     }
     best
+}
+
+/// The steps from `u` (relative to the corner of a box of `dims`) along
+/// `step` to the first voxel of a shape whose table over that box is
+/// `next`, or [`FREE`]: the first step at which the way is inside the box,
+/// and the table's count from there.
+#[inline(always)]
+fn dense_steps(u: [i32; 3], dims: [i32; 3], step: [i32; 3], next: &[u32]) -> u32 {
+    // 0 <= u + k step <= top on every coordinate, k >= 0 (the parts are
+    // within +-2^21: no overflow)
+    let (mut first, mut last) = (0i32, i32::MAX);
+    for c in 0..3 {
+        let (v, top) = (u[c], dims[c] - 1);
+        match step[c] {
+            0 if v < 0 || v > top => return FREE,
+            0 => {}
+            // every step but the prisms' row: no division
+            1 => (first, last) = (first.max(-v), last.min(top - v)),
+            -1 => (first, last) = (first.max(v - top), last.min(v)),
+            s => {
+                let (a, b) = if s > 0 { (-v, top - v) } else { (v - top, v) };
+                let m = s.abs();
+                first = first.max(a.div_euclid(m) + i32::from(a.rem_euclid(m) != 0));
+                last = last.min(b.div_euclid(m));
+            }
+        }
+    }
+    if first > last {
+        return FREE;
+    }
+    let at = [
+        u[0] + first * step[0],
+        u[1] + first * step[1],
+        u[2] + first * step[2],
+    ];
+    let i = ((at[2] * dims[1] + at[1]) * dims[0] + at[0]) as usize;
+    match next[i] {
+        FREE => FREE,
+        d => d + first as u32,
+    }
 }
 
 /// The distances of a pair in every direction: `[i slides past j along
