@@ -28,6 +28,13 @@ def main(out: Path) -> int:
     # pentominoes in an 8 x 8 square without its centre
     scott = dancer.poly.Puzzle.from_toml(SCOTT)
     print("Scott's problem:", scott.count(unique=True), "solutions up to symmetry")
+    # a puzzle of Python values: the Soma cube, its three layers drawn as
+    # pictures, the pieces turned but not reflected
+    soma = dancer.poly.Puzzle(["###\n###\n###"] * 3, "soma", one_sided=True)
+    print("Soma cube:", soma.count(unique=True), "solutions up to symmetry")
+    # and pieces of your own, by picture or by coordinates
+    own = dancer.poly.Puzzle("####\n####", {"L": "#.\n#.\n##", "O": [(0, 0), (1, 0), (0, 1), (1, 1)]}, copies={"L": 2, "O": 0})
+    print("two L-tetrominoes in a 2x4 box:", own.count(), "ways")
     print("drawn into", out)
     return 0 if (total, unique) == (8, 2) else 1
 

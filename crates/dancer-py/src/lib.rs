@@ -8,8 +8,8 @@
 //! | file | what |
 //! |---|---|
 //! | `exact.rs` | `Problem`: an exact cover problem from Python values, Knuth's DLX text or a 0/1 matrix; `count`, `solutions`, `first`, `stats`, `verify` |
-//! | `poly.rs` | `dancer.poly`: puzzles from the catalogue or TOML text; count, solutions (unique too), each with placements and a picture (SVG, PNG, Jupyter's `_repr_svg_`) |
-//! | `sudoku.rs` | `dancer.sudoku`: solve, count, check, rate (SE's scale), hint, generate; batches on every core in input order |
+//! | `poly.rs` | `dancer.poly`: puzzles from the catalogue, TOML text or Python values (pictures, coordinates, a set's name); count, solutions (unique too), each with placements and a picture (SVG, PNG, Jupyter's `_repr_svg_`) |
+//! | `sudoku/` | `dancer.sudoku`: solve, count, check, generate (variants as keyword arguments), batches on every core in input order; `steps.rs`: rate (SE's scale), hint, the whole solution path |
 //! | `zdd.rs` | `Problem.zdd()`: the ZDD of every solution (made with memos), its count, its solutions, uniform samples from a seed |
 //! | `shards.rs` | `Problem.shard(k, n)`: part of a search, the record `dancer solve --shard` writes; `merge`: the exact total |
 //! | `iter.rs` | `SolutionIter`: solutions from a worker thread, a few ahead; dropped or closed, the worker stops |

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Dict, Sequence, Tuple
 
 import pytest
 
@@ -57,9 +58,88 @@ def test_the_example_script(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "8 solutions, 2 up to symmetry" in out.stdout
     assert "Scott's problem: 65 solutions up to symmetry" in out.stdout
+    assert "Soma cube: 240 solutions up to symmetry" in out.stdout
+    assert "two L-tetrominoes in a 2x4 box: 2 ways" in out.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "pentomino-3x20-1.png",
         "pentomino-3x20-1.svg",
         "pentomino-3x20-2.png",
         "pentomino-3x20-2.svg",
     ]
+
+
+def tiles(sol: dancer.poly.Solution, board: Sequence[Tuple[int, ...]]) -> bool:
+    """Checked here: the placements cover every board cell exactly once."""
+    cells = [tuple(c) for _, cs in sol.placements for c in cs]
+    return sorted(cells) == sorted(board)
+
+
+def test_puzzles_from_python_values() -> None:
+    # the catalogue's 3 x 20 box, from a picture and a set's name
+    box = dancer.poly.Puzzle("#" * 20 + "\n" + "#" * 20 + "\n" + "#" * 20, "pentominoes")
+    assert (box.count(), box.count(unique=True)) == (8, 2)
+    # Scott's problem from coordinates: 520 in all, 65 up to symmetry
+    board = [(x, y) for x in range(8) for y in range(8) if not (3 <= x <= 4 and 3 <= y <= 4)]
+    scott = dancer.poly.Puzzle(board, "pentominoes")
+    assert (scott.count(), scott.count(unique=True)) == (520, 65)
+    for sol in scott.solutions(limit=20):
+        assert tiles(sol, board) and len(sol.placements) == 12
+    # the Soma cube from layers, its pieces turned but not reflected
+    soma = dancer.poly.Puzzle(["###\n###\n###"] * 3, "soma", one_sided=True)
+    assert soma.grid == "cube" and soma.count(unique=True) == 240
+    # pieces of your own: pictures and coordinates, with copies
+    own = dancer.poly.Puzzle(
+        "####\n####",
+        {"L": "#.\n#.\n##", "O": [(0, 0), (1, 0), (0, 1), (1, 1)]},
+        copies={"L": (0, 2), "O": "any"},
+    )
+    sols = own.solutions()
+    assert len(sols) == own.count() > 0
+    rect = [(x, y) for x in range(4) for y in range(2)]
+    assert all(tiles(s, rect) for s in sols)
+    # every solution's count of L and O is within the copies asked for
+    assert all(sum(n == "L" for n, _ in s.placements) <= 2 for s in sols)
+    # the same puzzle as a TOML text
+    toml = dancer.poly.Puzzle.from_toml(
+        '[board]\nshape = "####\\n####"\n[[piece]]\nname = "L"\nshape = "#.\\n#.\\n##"\ncount = [0, 2]\n'
+        '[[piece]]\nname = "O"\nshape = "##\\n##"\ncount = "any"\n'
+    )
+    assert toml.count() == own.count()
+
+
+@pytest.mark.parametrize("name, grid", [("hexiamond-4x9", "triangle"), ("tetrahex-4x7", "hexagon")])
+def test_a_catalogue_puzzle_rebuilt_from_its_solution(name: str, grid: str) -> None:
+    """The board (every cell a solution covers) and the pieces (as that
+    solution places them) given back as coordinates make the same puzzle,
+    on grids whose cells have three coordinates and on those with two."""
+    original = dancer.poly.Puzzle.catalogue(name)
+    first = original.solutions(limit=1)[0]
+    board = [tuple(c) for _, cs in first.placements for c in cs]
+    pieces = {n: cs for n, cs in first.placements}
+    again = dancer.poly.Puzzle(board, pieces, grid=grid)
+    assert again.grid == original.grid == grid
+    assert again.count(unique=True) == original.count(unique=True) > 0
+    for sol in again.solutions(limit=10):
+        assert tiles(sol, board)
+
+
+@pytest.mark.parametrize(
+    "board, pieces, kw, match",
+    [
+        ("##", {"X": [(10**9, 0)]}, {}, "out of range"),
+        ("##", {"X": [(0,)]}, {}, "coordinates"),
+        ("##", "hexiamonds", {}, "triangle grid"),
+        ("##", "no-such-set", {}, "no piece set"),
+        ("##", {"A": "#"}, {"copies": {"B": 2}}, "no such piece"),
+        ("##", {"A": "#"}, {"copies": {"A": (3, 1)}}, "copies of A"),
+        ("##", {"A": "#"}, {"copies": {"A": -1}}, "copies of A"),
+        ("##", {"A": "#"}, {"grid": "nope"}, "unknown grid"),
+        ([(0, 0, 9)], {"A": "#"}, {"grid": "hexagon"}, "not a cell"),
+        ("##", 7, {}, "pieces"),
+        ("##", {"A": "#.#"}, {}, "connected"),
+        ("#" * 200_001, {"A": "#"}, {}, "too large"),
+    ],
+)
+def test_bad_values_are_value_errors(board: Any, pieces: Any, kw: Dict[str, Any], match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        dancer.poly.Puzzle(board, pieces, **kw)

@@ -52,6 +52,10 @@ pub enum RulesError {
     JigsawDisconnected(char),
     #[error("windoku (hyper) needs a 9x9 grid with 3x3 boxes")]
     WindokuSize,
+    /// A size asked for that is not the size of the box shape or jigsaw
+    /// map given with it.
+    #[error("size {size} does not match the regions given, of a {shape}x{shape} grid")]
+    SizeMismatch { size: usize, shape: usize },
 }
 
 /// What kind of unit, for messages.

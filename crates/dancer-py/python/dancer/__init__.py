@@ -26,7 +26,7 @@ import sys as _sys
 from ._dancer import ENGINES, ParseError, Problem, Shard, SolutionIter, Stats, Zdd, merge, poly, sudoku
 
 # `import dancer.sudoku` finds the native submodule
-_sys.modules[__name__ + ".sudoku"] = sudoku  # type: ignore[assignment]
-_sys.modules[__name__ + ".poly"] = poly  # type: ignore[assignment]
+_sys.modules[__name__ + ".sudoku"] = sudoku
+_sys.modules[__name__ + ".poly"] = poly
 
 __all__ = ["ENGINES", "ParseError", "Problem", "Shard", "SolutionIter", "Stats", "Zdd", "merge", "poly", "sudoku"]

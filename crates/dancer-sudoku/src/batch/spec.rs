@@ -8,7 +8,7 @@
 //! the text and names it gives them.
 
 use super::BatchError;
-use crate::puzzle::{looks_like_grids, read_puzzles, Layout, Puzzle, PuzzleLine};
+use crate::puzzle::{looks_like_grids, read_puzzles, Layout, Puzzle, PuzzleError, PuzzleLine};
 use crate::rules::{Rules, RulesError};
 
 /// The rules asked for; without a fixed shape, each puzzle's size decides.
@@ -121,6 +121,38 @@ impl RulesSpec {
             rules = rules.with_windoku()?;
         }
         Ok(rules)
+    }
+
+    /// The puzzle of one line under these rules: with a box shape or a
+    /// jigsaw map, of their size; else of the size its length gives, with
+    /// the variants.
+    pub fn puzzle(&self, line: &str) -> Result<Puzzle, PuzzleError> {
+        let fixed = match &self.fixed {
+            Some(r) => Some(self.finish(r.clone())?),
+            None => None,
+        };
+        let p = Puzzle::parse_line(line, fixed.as_ref())?;
+        if fixed.is_none() && (self.diagonal || self.windoku) {
+            return Puzzle::new(self.finish(p.rules.clone())?, p.givens);
+        }
+        Ok(p)
+    }
+
+    /// The rules for a grid of `size` (a generator's): those of the box
+    /// shape or jigsaw map, whose size is theirs, or the standard ones of
+    /// `size`, with the variants.
+    pub fn rules(&self, size: Option<usize>) -> Result<Rules, RulesError> {
+        let base = match (&self.fixed, size) {
+            (Some(r), Some(n)) if r.size() != n => {
+                return Err(RulesError::SizeMismatch {
+                    size: n,
+                    shape: r.size(),
+                })
+            }
+            (Some(r), _) => r.clone(),
+            (None, n) => Rules::standard(n.unwrap_or(9))?,
+        };
+        self.finish(base)
     }
 
     /// Reads the puzzles of `text`, lines numbered from `first_line`.
@@ -267,4 +299,49 @@ pub fn chunks(text: &str, lines: usize) -> Vec<(usize, &str)> {
         out.push((first, &text[start..]));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_puzzle_and_a_generators_rules_follow_the_spec() {
+        let plain = RulesSpec::default();
+        assert!(plain
+            .puzzle(&".".repeat(81))
+            .unwrap()
+            .rules
+            .is_standard_9x9());
+        assert_eq!(plain.puzzle(&".".repeat(16)).unwrap().rules.size(), 4);
+        let x = RulesSpec::new(None, None, true, false).unwrap();
+        assert!(x.puzzle(&".".repeat(81)).unwrap().rules.is_diagonal());
+        assert!(x.rules(Some(4)).unwrap().is_diagonal());
+        // two 1s on the main diagonal break only the diagonal rule
+        let mut two = vec!['.'; 81];
+        two[0] = '1';
+        two[10] = '1';
+        let two: String = two.into_iter().collect();
+        assert!(plain.puzzle(&two).is_err(), "r1c1 and r2c2 share box 1");
+        let mut far = vec!['.'; 81];
+        far[0] = '1';
+        far[40] = '1';
+        let far: String = far.into_iter().collect();
+        assert!(plain.puzzle(&far).is_ok());
+        assert!(x.puzzle(&far).is_err());
+        let six = RulesSpec::new(Some("2x3"), None, false, false).unwrap();
+        assert_eq!(six.puzzle(&".".repeat(36)).unwrap().rules.size(), 6);
+        assert!(six.puzzle(&".".repeat(81)).is_err());
+        assert_eq!(six.rules(None).unwrap().size(), 6);
+        assert_eq!(
+            six.rules(Some(9)),
+            Err(RulesError::SizeMismatch { size: 9, shape: 6 })
+        );
+        let w = RulesSpec::new(None, None, false, true).unwrap();
+        assert!(w.puzzle(&".".repeat(81)).unwrap().rules.is_windoku());
+        assert_eq!(
+            w.puzzle(&".".repeat(16)).unwrap_err(),
+            RulesError::WindokuSize.into()
+        );
+    }
 }

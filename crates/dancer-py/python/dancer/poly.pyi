@@ -1,0 +1,36 @@
+"""Polyform puzzles: from the catalogue, a TOML text or Python values."""
+
+from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+class Solution:
+    """A solution: its placements and its picture."""
+
+    @property
+    def placements(self) -> List[Tuple[str, List[List[int]]]]: ...
+    def svg(self, cell: float = 24.0, labels: bool = True) -> str: ...
+    def png(self, cell: float = 24.0, labels: bool = True) -> bytes: ...
+    def _repr_svg_(self) -> str: ...
+
+class Puzzle:
+    """Pieces to place on a board."""
+
+    def __init__(
+        self,
+        board: Union[str, Sequence[str], Iterable[Sequence[int]]],
+        pieces: Union[str, Mapping[str, Union[str, Iterable[Sequence[int]]]]],
+        *,
+        grid: Optional[str] = None,
+        copies: Optional[Mapping[str, Union[int, Tuple[int, int], str]]] = None,
+        one_sided: bool = False,
+        name: str = "puzzle",
+    ) -> None: ...
+    @staticmethod
+    def catalogue(name: str) -> "Puzzle": ...
+    @staticmethod
+    def from_toml(text: str) -> "Puzzle": ...
+    @property
+    def grid(self) -> str: ...
+    def count(self, unique: bool = False) -> int: ...
+    def solutions(self, limit: Optional[int] = None, unique: bool = False) -> List["Solution"]: ...
+
+def catalogue() -> List[str]: ...
