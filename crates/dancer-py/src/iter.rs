@@ -1,26 +1,98 @@
-//! `SolutionIter`: solutions found on a worker thread a few ahead of the
-//! caller (the engine's search for `Problem.solutions`, a ZDD's paths for
+//! `SolutionIter`: solutions found on a worker thread ahead of the caller
+//! (the engine's search for `Problem.solutions`, a ZDD's paths for
 //! iterating a `Zdd`), handed out as the caller's own options; dropping
 //! the iterator, or `close()`, stops the worker.
+//!
+//! The two threads share a bounded queue ([`Queue`]: a mutex, two
+//! condition variables). The caller takes a waiting solution without
+//! releasing the GIL or sleeping; only when the queue is empty does it
+//! release the GIL and wait, in slices of [`crate::wait::SLICE`] with a
+//! look at the signals between them. The worker wakes the caller only
+//! when it waits, and waits itself only when [`AHEAD`] solutions are
+//! queued. So a fast search costs a lock per solution, not a thread's
+//! wake-up; and the caller looks at the signals at every solution too, so
+//! that `list(p.solutions())` stops on Ctrl-C.
 
 use crate::errors::value_error;
 use dancer_core::{EngineKind, OptionId, Problem as Core};
 use pyo3::prelude::*;
+use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-/// The solutions of a problem, found on a worker thread a few ahead of
-/// the caller (see `Problem.solutions`).
+/// Solutions found ahead of the caller, at most.
+const AHEAD: usize = 1024;
+
+#[derive(Default)]
+struct State {
+    items: VecDeque<Vec<OptionId>>,
+    /// The worker has no more (or the caller stopped it).
+    done: bool,
+    /// The caller is gone or stopped: the worker's sends fail.
+    closed: bool,
+    /// The caller is asleep waiting for an item.
+    waiting: bool,
+}
+
+/// The queue between the worker and the caller.
+#[derive(Default)]
+struct Queue {
+    state: Mutex<State>,
+    /// Signalled when an item comes or the worker is done.
+    filled: Condvar,
+    /// Signalled when the caller takes an item or closes.
+    emptied: Condvar,
+}
+
+impl Queue {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The worker's end of the queue.
+pub struct Sender {
+    queue: Arc<Queue>,
+}
+
+impl Sender {
+    /// Queues a solution, waiting while [`AHEAD`] are queued; `Err` when
+    /// the caller is gone (the worker should stop).
+    pub fn send(&self, sol: Vec<OptionId>) -> Result<(), ()> {
+        let mut s = self.queue.lock();
+        while s.items.len() >= AHEAD && !s.closed {
+            s = self
+                .queue
+                .emptied
+                .wait(s)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+        if s.closed {
+            return Err(());
+        }
+        s.items.push_back(sol);
+        if s.waiting {
+            self.queue.filled.notify_one();
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Sender {
+    fn drop(&mut self) {
+        self.queue.lock().done = true;
+        self.queue.filled.notify_one();
+    }
+}
+
+/// The solutions of a problem, found on a worker thread ahead of the
+/// caller (see `Problem.solutions`).
 #[pyclass(module = "dancer", name = "SolutionIter", frozen)]
 pub struct SolutionIter {
-    /// None once the search is over or stopped.
-    rx: Mutex<Option<mpsc::Receiver<Vec<OptionId>>>>,
+    queue: Arc<Queue>,
     cancel: Arc<AtomicBool>,
     given: Vec<Py<PyAny>>,
 }
-
-/// Solutions found ahead of the caller, at most.
-const AHEAD: usize = 16;
 
 impl SolutionIter {
     pub(crate) fn start(
@@ -50,20 +122,53 @@ impl SolutionIter {
     }
 
     /// An iterator over what `produce` sends (option numbers of
-    /// solutions), on a thread of its own, a few ahead of the caller;
-    /// `produce` stops when its channel closes or the flag is set.
+    /// solutions), on a thread of its own, ahead of the caller; `produce`
+    /// stops when a send fails or the flag is set.
     pub fn producing(
         given: Vec<Py<PyAny>>,
-        produce: impl FnOnce(&mpsc::SyncSender<Vec<OptionId>>, Arc<AtomicBool>) + Send + 'static,
+        produce: impl FnOnce(&Sender, Arc<AtomicBool>) + Send + 'static,
     ) -> SolutionIter {
         let cancel = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = mpsc::sync_channel(AHEAD);
+        let queue = Arc::new(Queue::default());
+        let tx = Sender {
+            queue: queue.clone(),
+        };
         let flag = cancel.clone();
         std::thread::spawn(move || produce(&tx, flag));
         SolutionIter {
-            rx: Mutex::new(Some(rx)),
+            queue,
             cancel,
             given,
+        }
+    }
+
+    /// The next solution: one queued, or after a wait with the GIL
+    /// released; None when the worker is done.
+    fn take(&self, py: Python<'_>) -> PyResult<Option<Vec<OptionId>>> {
+        loop {
+            {
+                let mut s = self.queue.lock();
+                if let Some(sol) = s.items.pop_front() {
+                    if s.items.len() + 1 == AHEAD {
+                        self.queue.emptied.notify_one();
+                    }
+                    return Ok(Some(sol));
+                }
+                if s.done || s.closed {
+                    return Ok(None);
+                }
+            }
+            py.detach(|| {
+                let mut s = self.queue.lock();
+                if s.items.is_empty() && !s.done && !s.closed {
+                    s.waiting = true;
+                    let (mut s, _) = (self.queue.filled)
+                        .wait_timeout(s, crate::wait::SLICE)
+                        .unwrap_or_else(|e| e.into_inner());
+                    s.waiting = false;
+                }
+            });
+            py.check_signals()?;
         }
     }
 }
@@ -75,27 +180,22 @@ impl SolutionIter {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<PyAny>>>> {
-        loop {
-            let got = py.detach(|| {
-                let rx = self.rx.lock().unwrap_or_else(|e| e.into_inner());
-                rx.as_ref().map(|rx| rx.recv_timeout(crate::wait::SLICE))
-            });
-            match got {
-                None | Some(Err(mpsc::RecvTimeoutError::Disconnected)) => {
-                    self.close();
-                    return Ok(None);
-                }
-                Some(Ok(sol)) => {
-                    return Ok(Some(
-                        sol.iter().map(|&o| self.given[o].clone_ref(py)).collect(),
-                    ))
-                }
-                Some(Err(mpsc::RecvTimeoutError::Timeout)) => {
-                    if let Err(e) = py.check_signals() {
-                        self.close();
-                        return Err(e);
-                    }
-                }
+        // a pending Ctrl-C stops a listing that never waits
+        if let Err(e) = py.check_signals() {
+            self.close();
+            return Err(e);
+        }
+        match self.take(py) {
+            Ok(Some(sol)) => Ok(Some(
+                sol.iter().map(|&o| self.given[o].clone_ref(py)).collect(),
+            )),
+            Ok(None) => {
+                self.close();
+                Ok(None)
+            }
+            Err(e) => {
+                self.close();
+                Err(e)
             }
         }
     }
@@ -104,7 +204,11 @@ impl SolutionIter {
     fn close(&self) {
         self.cancel
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        *self.rx.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        let mut s = self.queue.lock();
+        s.closed = true;
+        s.items.clear();
+        drop(s);
+        self.queue.emptied.notify_all();
     }
 }
 

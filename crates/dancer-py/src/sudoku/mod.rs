@@ -46,6 +46,12 @@ fn puzzle_under(spec: &RulesSpec, text: &str) -> PyResult<Puzzle> {
         .map_err(|e| PyValueError::new_err(format!("puzzle: {e}")))
 }
 
+/// Grids up to this size are solved on the calling thread (with the GIL
+/// released): a 9x9 search takes well under a millisecond, less than
+/// starting the worker thread an interruptible call needs; larger grids
+/// may search long, and Ctrl-C must reach them.
+const INLINE_SIZE: usize = 9;
+
 fn solver(p: &Puzzle) -> Solver {
     Solver::new(&p.rules, SudokuEngine::Auto).expect("auto fits every rule")
 }
@@ -63,7 +69,11 @@ fn solve(
     windoku: bool,
 ) -> PyResult<String> {
     let p = puzzle_under(&spec(r#box, jigsaw, diagonal, windoku)?, puzzle)?;
-    let solved = interruptible(py, |_| solver(&p).solve(&p.givens, 1, 1))?;
+    let solved = if p.rules.size() <= INLINE_SIZE {
+        py.detach(|| solver(&p).solve(&p.givens, 1, 1))
+    } else {
+        interruptible(py, |_| solver(&p).solve(&p.givens, 1, 1))?
+    };
     match solved.solutions.first() {
         Some(g) => Ok(g.to_line()),
         None => Err(PyValueError::new_err("the puzzle has no solution")),
@@ -190,8 +200,8 @@ fn solve_batch(
     diagonal: bool,
     windoku: bool,
 ) -> PyResult<Vec<Option<String>>> {
-    let parsed = parse_all(&spec(r#box, jigsaw, diagonal, windoku)?, &puzzles)?;
-    batch(py, threads, parsed, |p, _| {
+    let spec = spec(r#box, jigsaw, diagonal, windoku)?;
+    batch(py, threads, &spec, &puzzles, |p, _| {
         Some(
             solver(p)
                 .solve(&p.givens, 1, 1)
@@ -217,9 +227,9 @@ fn count_batch(
     diagonal: bool,
     windoku: bool,
 ) -> PyResult<Vec<u64>> {
-    let parsed = parse_all(&spec(r#box, jigsaw, diagonal, windoku)?, &puzzles)?;
+    let spec = spec(r#box, jigsaw, diagonal, windoku)?;
     let limit = limit.unwrap_or(u64::MAX);
-    batch(py, threads, parsed, |p, _| {
+    batch(py, threads, &spec, &puzzles, |p, _| {
         solver(p).solve(&p.givens, limit, 0).count
     })
 }
@@ -233,8 +243,13 @@ fn rate_batch(
     puzzles: Vec<String>,
     threads: Option<usize>,
 ) -> PyResult<Vec<steps::Rating>> {
-    let parsed = parse_all(&RulesSpec::default(), &puzzles)?;
-    let rated = batch(py, threads, parsed, steps::rate_one)?;
+    let rated = batch(
+        py,
+        threads,
+        &RulesSpec::default(),
+        &puzzles,
+        steps::rate_one,
+    )?;
     rated
         .into_iter()
         .enumerate()
@@ -242,21 +257,15 @@ fn rate_batch(
         .collect()
 }
 
-/// The puzzles of a batch, or the first that is not one, by its place.
-fn parse_all(spec: &RulesSpec, puzzles: &[String]) -> PyResult<Vec<Puzzle>> {
-    (puzzles.iter().enumerate())
-        .map(|(i, t)| {
-            spec.puzzle(t)
-                .map_err(|e| PyValueError::new_err(format!("puzzle {i}: {e}")))
-        })
-        .collect()
-}
-
-/// `f` on each puzzle, on a pool of `threads`, in input order.
+/// `f` on each puzzle of `texts` (read under the rules of `spec`), on a
+/// pool of `threads`, in input order; the first text that is not a
+/// puzzle, by its place, is the error. The reading is part of the work:
+/// on the pool, with the GIL released and Ctrl-C heard.
 fn batch<T: Send>(
     py: Python<'_>,
     threads: Option<usize>,
-    puzzles: Vec<Puzzle>,
+    spec: &RulesSpec,
+    texts: &[String],
     f: impl Fn(&Puzzle, &Arc<AtomicBool>) -> T + Sync + Send,
 ) -> PyResult<Vec<T>> {
     let threads = match threads {
@@ -269,14 +278,24 @@ fn batch<T: Send>(
         .map_err(value_error)?;
     let out = interruptible(py, |cancel| {
         pool.install(|| {
-            puzzles
+            texts
                 .par_iter()
-                .map(|p| (!cancel.load(Ordering::Relaxed)).then(|| f(p, &cancel)))
-                .collect::<Vec<Option<T>>>()
+                .map(|t| {
+                    if cancel.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    Some(spec.puzzle(t).map(|p| f(&p, &cancel)))
+                })
+                .collect::<Vec<_>>()
         })
     })?;
     out.into_iter()
-        .map(|r| r.ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("stopped")))
+        .enumerate()
+        .map(|(i, r)| match r {
+            None => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err("stopped")),
+            Some(Err(e)) => Err(PyValueError::new_err(format!("puzzle {i}: {e}"))),
+            Some(Ok(v)) => Ok(v),
+        })
         .collect()
 }
 
