@@ -66,6 +66,11 @@ def child(case: str, batch_puzzles: int) -> int:
     """Builds the case's input, says "ready", makes the call; prints when it was interrupted."""
     import dancer
 
+    # Ctrl-C raises KeyboardInterrupt even where the parent was started
+    # with SIGINT ignored (a background job of a script), which Python
+    # would otherwise keep
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
     call: Callable[[], object]
     if case in ("count-1", "count-all", "list"):
         n = 16 if case == "count-all" else 15

@@ -228,8 +228,10 @@ QUEENS_16 = (
 def test_ctrl_c_raises_keyboard_interrupt_promptly(setup: str, call: str) -> None:
     script = textwrap.dedent(
         f"""
-        import sys, time
+        import signal, sys, time
         import dancer
+        # even where this test runs with SIGINT ignored (a background job)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         PENT, CLUES = {str(shared("dlx/pent-6x10.dlx"))!r}, {str(shared("sudoku/17_clue.txt"))!r}
         {setup}
         print("ready", flush=True)

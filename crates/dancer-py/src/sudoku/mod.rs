@@ -21,6 +21,7 @@ use dancer_sudoku::logic::Level;
 use dancer_sudoku::{check_solution, Puzzle, Solver, SudokuEngine};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -191,17 +192,17 @@ fn generate(
 /// None): the solutions in input order, None for a puzzle with none.
 #[pyfunction]
 #[pyo3(signature = (puzzles, threads=None, *, r#box=None, jigsaw=None, diagonal=false, windoku=false))]
-fn solve_batch(
-    py: Python<'_>,
-    puzzles: Vec<String>,
+fn solve_batch<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
     threads: Option<usize>,
     r#box: Option<&str>,
     jigsaw: Option<&str>,
     diagonal: bool,
     windoku: bool,
-) -> PyResult<Vec<Option<String>>> {
+) -> PyResult<Bound<'py, PyList>> {
     let spec = spec(r#box, jigsaw, diagonal, windoku)?;
-    batch(py, threads, &spec, &puzzles, |p, _| {
+    let solved = batch(py, threads, &spec, &texts(py, puzzles)?, |p, _| {
         Some(
             solver(p)
                 .solve(&p.givens, 1, 1)
@@ -209,7 +210,16 @@ fn solve_batch(
                 .first()?
                 .to_line(),
         )
-    })
+    })?;
+    // made into Python strings a slice at a time, Ctrl-C heard between
+    let list = PyList::empty(py);
+    for chunk in solved.chunks(SIGNAL_EVERY) {
+        py.check_signals()?;
+        for s in chunk {
+            list.append(s)?;
+        }
+    }
+    Ok(list)
 }
 
 /// Counts the solutions of many puzzles on every core, each up to
@@ -219,7 +229,7 @@ fn solve_batch(
 #[allow(clippy::too_many_arguments)]
 fn count_batch(
     py: Python<'_>,
-    puzzles: Vec<String>,
+    puzzles: &Bound<'_, PyAny>,
     limit: Option<u64>,
     threads: Option<usize>,
     r#box: Option<&str>,
@@ -229,7 +239,7 @@ fn count_batch(
 ) -> PyResult<Vec<u64>> {
     let spec = spec(r#box, jigsaw, diagonal, windoku)?;
     let limit = limit.unwrap_or(u64::MAX);
-    batch(py, threads, &spec, &puzzles, |p, _| {
+    batch(py, threads, &spec, &texts(py, puzzles)?, |p, _| {
         solver(p).solve(&p.givens, limit, 0).count
     })
 }
@@ -240,14 +250,14 @@ fn count_batch(
 #[pyo3(signature = (puzzles, threads=None))]
 fn rate_batch(
     py: Python<'_>,
-    puzzles: Vec<String>,
+    puzzles: &Bound<'_, PyAny>,
     threads: Option<usize>,
 ) -> PyResult<Vec<steps::Rating>> {
     let rated = batch(
         py,
         threads,
         &RulesSpec::default(),
-        &puzzles,
+        &texts(py, puzzles)?,
         steps::rate_one,
     )?;
     rated
@@ -257,15 +267,66 @@ fn rate_batch(
         .collect()
 }
 
+/// Items of a batch taken from Python (or made into Python values)
+/// between two looks at the signals: a batch of millions takes a while
+/// to read, and Ctrl-C must reach it then too.
+const SIGNAL_EVERY: usize = 1 << 16;
+
+/// The texts of a batch, in one buffer: a batch of millions is read (and
+/// let go) without an allocation a puzzle.
+struct Texts {
+    buf: String,
+    /// Where text `i` ends in `buf` (it starts where `i - 1` ends).
+    ends: Vec<usize>,
+}
+
+impl Texts {
+    fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.buf[start..self.ends[i]]
+    }
+}
+
+/// The texts of a batch: any iterable of strings, read a slice at a time
+/// with the signals looked at between slices.
+fn texts(py: Python<'_>, puzzles: &Bound<'_, PyAny>) -> PyResult<Texts> {
+    if puzzles.is_instance_of::<pyo3::types::PyString>() {
+        return Err(PyValueError::new_err(
+            "puzzles: a list of puzzles, not one (a string)",
+        ));
+    }
+    let n = puzzles.len().unwrap_or(0);
+    let mut out = Texts {
+        buf: String::with_capacity(n * 81),
+        ends: Vec::with_capacity(n),
+    };
+    for (i, item) in puzzles.try_iter()?.enumerate() {
+        if i % SIGNAL_EVERY == SIGNAL_EVERY - 1 {
+            py.check_signals()?;
+        }
+        let item = item?;
+        let text = item
+            .cast::<pyo3::types::PyString>()
+            .map_err(|_| PyValueError::new_err(format!("puzzle {i}: not a string")))?
+            .to_cow()?;
+        out.buf.push_str(&text);
+        out.ends.push(out.buf.len());
+    }
+    Ok(out)
+}
+
 /// `f` on each puzzle of `texts` (read under the rules of `spec`), on a
 /// pool of `threads`, in input order; the first text that is not a
 /// puzzle, by its place, is the error. The reading is part of the work:
-/// on the pool, with the GIL released and Ctrl-C heard.
-fn batch<T: Send>(
+/// on the pool, with the GIL released and Ctrl-C heard. Stopped, the
+/// answers found so far are let go on a thread of their own: a million of
+/// them take tens of milliseconds to free, which Ctrl-C should not wait
+/// for.
+fn batch<T: Send + 'static>(
     py: Python<'_>,
     threads: Option<usize>,
     spec: &RulesSpec,
-    texts: &[String],
+    texts: &Texts,
     f: impl Fn(&Puzzle, &Arc<AtomicBool>) -> T + Sync + Send,
 ) -> PyResult<Vec<T>> {
     let threads = match threads {
@@ -277,17 +338,22 @@ fn batch<T: Send>(
         .build()
         .map_err(value_error)?;
     let out = interruptible(py, |cancel| {
-        pool.install(|| {
-            texts
-                .par_iter()
-                .map(|t| {
+        let out = pool.install(|| {
+            (0..texts.ends.len())
+                .into_par_iter()
+                .map(|i| {
                     if cancel.load(Ordering::Relaxed) {
                         return None;
                     }
-                    Some(spec.puzzle(t).map(|p| f(&p, &cancel)))
+                    Some(spec.puzzle(texts.get(i)).map(|p| f(&p, &cancel)))
                 })
                 .collect::<Vec<_>>()
-        })
+        });
+        if cancel.load(Ordering::Relaxed) {
+            std::thread::spawn(move || drop(out));
+            return Vec::new();
+        }
+        out
     })?;
     out.into_iter()
         .enumerate()
