@@ -32,6 +32,10 @@ struct State {
     closed: bool,
     /// The caller is asleep waiting for an item.
     waiting: bool,
+    /// The worker ended by a panic (a bug): the listing is cut short, and
+    /// the caller hears of it rather than taking the end for the last
+    /// solution.
+    failed: bool,
 }
 
 /// The queue between the worker and the caller.
@@ -134,7 +138,12 @@ impl SolutionIter {
             queue: queue.clone(),
         };
         let flag = cancel.clone();
-        std::thread::spawn(move || produce(&tx, flag));
+        std::thread::spawn(move || {
+            let run = std::panic::AssertUnwindSafe(|| produce(&tx, flag));
+            if std::panic::catch_unwind(run).is_err() {
+                tx.queue.lock().failed = true;
+            }
+        });
         SolutionIter {
             queue,
             cancel,
@@ -153,6 +162,11 @@ impl SolutionIter {
                         self.queue.emptied.notify_one();
                     }
                     return Ok(Some(sol));
+                }
+                if s.failed {
+                    return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                        "the search stopped on an internal error: the solutions listed are not all",
+                    ));
                 }
                 if s.done || s.closed {
                     return Ok(None);

@@ -103,10 +103,23 @@ fn coordinates(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Cell>> {
         if i >= MAX_BOARD_CELLS {
             return Err(bad(format!("more than {MAX_BOARD_CELLS} cells")));
         }
-        let v: Vec<i64> = item?
-            .extract()
-            .map_err(|_| bad(format!("cell {i} is not a sequence of integers")))?;
-        if let Some(x) = v.iter().find(|x| x.abs() > i64::from(MAX_COORD)) {
+        let item = item?;
+        if item.is_instance_of::<PyBytes>() || item.is_instance_of::<PyString>() {
+            return Err(bad(format!("cell {i} is text, not a sequence of integers")));
+        }
+        let v: Vec<i64> = item.extract().map_err(|_| {
+            // integers past 64 bits are integers too: out of range
+            match item.extract::<Vec<Bound<'_, pyo3::types::PyInt>>>() {
+                Ok(_) => bad(format!(
+                    "cell {i}: a coordinate is out of range (-{MAX_COORD} to {MAX_COORD})"
+                )),
+                Err(_) => bad(format!("cell {i} is not a sequence of integers")),
+            }
+        })?;
+        if let Some(x) = v
+            .iter()
+            .find(|x| x.unsigned_abs() > u64::from(MAX_COORD.unsigned_abs()))
+        {
             return Err(bad(format!(
                 "cell {i}: coordinate {x} is out of range (-{MAX_COORD} to {MAX_COORD})"
             )));
@@ -241,8 +254,12 @@ fn pieces_of(
     for (name, cells) in out {
         let count = match copies_of.map(|m| m.get_item(&name)).transpose() {
             Ok(Some(v)) => copies(&v, &name)?,
-            // not in the mapping (a KeyError), or no mapping
-            _ => Copies::Exactly(1),
+            Ok(None) => Copies::Exactly(1),
+            // not in the mapping: one copy; any other error is the caller's
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(given.py()) => {
+                Copies::Exactly(1)
+            }
+            Err(e) => return Err(e),
         };
         pieces.push(Piece::on(grid, name, &cells, count));
     }
@@ -281,12 +298,33 @@ impl Puzzle {
         one_sided: bool,
         name: &str,
     ) -> PyResult<Puzzle> {
+        // an iterator is read once: taken into a list before anything
+        // looks at it
+        let board = if board.is_instance_of::<PyString>() {
+            board.clone()
+        } else {
+            let items = board.try_iter()?.collect::<PyResult<Vec<_>>>()?;
+            pyo3::types::PyList::new(py, items)?.into_any()
+        };
+        let board = &board;
         let grid = grid_for(grid, board)?;
         let cells = board_cells(board)?;
-        if let Some(c) = cells.iter().find(|&&c| !grid.is_cell(c)) {
+        if let Some(c) = cells
+            .iter()
+            .find(|c| c.iter().any(|&v| !(0..=MAX_COORD).contains(&v)))
+        {
             return Err(PyValueError::new_err(format!(
-                "board: {:?} is not a cell of the {} grid",
-                grid.record_cell(*c),
+                "board: cell {c:?} is out of range (a board's coordinates are 0 to {MAX_COORD})"
+            )));
+        }
+        if let Some(c) = cells.iter().find(|&&c| !grid.is_cell(c)) {
+            let shown = if grid.dim() == 2 && c[2] != 0 {
+                c.to_vec()
+            } else {
+                grid.record_cell(*c)
+            };
+            return Err(PyValueError::new_err(format!(
+                "board: {shown:?} is not a cell of the {} grid",
                 grid.name()
             )));
         }

@@ -223,6 +223,9 @@ QUEENS_16 = (
         (f"p = dancer.Problem({QUEENS_16}, secondary=[f'{{d}}{{k}}' for d in 'ab' for k in range(-15, 31)])", "list(p.solutions())"),
         # a batch large enough to take seconds, reading included
         ("ps = open(CLUES).read().split() * 40", "dancer.sudoku.solve_batch(ps)"),
+        # counts of Sudoku grids without end: one, and in a batch
+        ("", "dancer.sudoku.count('.' * 81)"),
+        ("", "dancer.sudoku.count_batch(['.' * 36, '.' * 81])"),
     ],
 )
 def test_ctrl_c_raises_keyboard_interrupt_promptly(setup: str, call: str) -> None:

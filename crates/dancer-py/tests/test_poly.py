@@ -138,8 +138,26 @@ def test_a_catalogue_puzzle_rebuilt_from_its_solution(name: str, grid: str) -> N
         ("##", 7, {}, "pieces"),
         ("##", {"A": "#.#"}, {}, "connected"),
         ("#" * 200_001, {"A": "#"}, {}, "too large"),
+        ([(-(2**63), 0), (1, 0)], {"A": "##"}, {}, "out of range"),
+        ([(2**64, 0)], {"A": "#"}, {}, "out of range"),
+        ([(-1, 0), (0, 0)], {"A": "##"}, {}, "out of range"),
+        ([b"\x00\x00"], {"A": "#"}, {}, "text"),
+        ([(0, 0, 1), (1, 0, 1)], {"A": "##"}, {"grid": "square"}, r"\[0, 0, 1\] is not a cell"),
     ],
 )
 def test_bad_values_are_value_errors(board: Any, pieces: Any, kw: Dict[str, Any], match: str) -> None:
     with pytest.raises(ValueError, match=match):
         dancer.poly.Puzzle(board, pieces, **kw)
+
+
+def test_iterables_and_mappings_are_read_as_given() -> None:
+    # a board given as a generator keeps its first cell
+    gen = dancer.poly.Puzzle(((x, 0) for x in range(4)), {"a": "##"}, copies={"a": 2})
+    assert gen.count() == dancer.poly.Puzzle([(x, 0) for x in range(4)], {"a": "##"}, copies={"a": 2}).count() == 1
+
+    class Broken(dict):  # type: ignore[type-arg]
+        def __getitem__(self, key: Any) -> Any:
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        dancer.poly.Puzzle("#", {"a": "#"}, copies=Broken(a=5))

@@ -187,3 +187,30 @@ def test_variants_generate_solve_count() -> None:
         dancer.sudoku.generate(size=9, box="2x3")
     with pytest.raises(ValueError, match="windoku"):
         dancer.sudoku.solve("." * 16, windoku=True)
+
+
+def test_bad_requests_are_value_errors() -> None:
+    # rules with no complete grid: nothing to generate (not a search forever)
+    with pytest.raises(ValueError, match="no grid"):
+        dancer.sudoku.generate(jigsaw="ccddbccdbbadbaaa", seed=1)
+    with pytest.raises(ValueError, match="size"):
+        dancer.sudoku.generate(size=1)
+    with pytest.raises(ValueError, match="windoku"):
+        dancer.sudoku.solve("." * 16, windoku=True)
+    # a removal that contradicts the solution, or touches a given
+    solution = dancer.sudoku.solve(INKALA)
+    empty = INKALA.index(".")
+    with pytest.raises(ValueError, match="solution"):
+        dancer.sudoku.hint(INKALA, removed=[(empty, int(solution[empty]))])
+    with pytest.raises(ValueError, match="filled"):
+        dancer.sudoku.hint(INKALA, removed=[(0, 1)])
+    # pairs as lists too (as JSON gives them)
+    wrong = 1 if solution[empty] != "1" else 2
+    assert dancer.sudoku.hint(INKALA, removed=[[empty, wrong]]).status == "hint"
+    # a batch whose len() lies
+    class Liar(list):  # type: ignore[type-arg]
+        def __len__(self) -> int:
+            return 10**12
+
+    assert dancer.sudoku.solve_batch(Liar([INKALA])) == [solution]
+    assert all(isinstance(d, int) for s in dancer.sudoku.path(INKALA)[:5] for d in s.digits)

@@ -50,7 +50,7 @@ pub enum RulesError {
     JigsawRegionCount { found: usize, expected: usize },
     #[error("jigsaw region {0:?} is not connected")]
     JigsawDisconnected(char),
-    #[error("windoku (hyper) needs a 9x9 grid with 3x3 boxes")]
+    #[error("windoku (hyper) needs a 9x9 grid")]
     WindokuSize,
     /// A size asked for that is not the size of the box shape or jigsaw
     /// map given with it.

@@ -807,7 +807,7 @@ impl PolyPuzzle {
             .board
             .cells
             .iter()
-            .find(|c| c.iter().any(|&v| !(0..MAX_COORD).contains(&v)))
+            .find(|c| c.iter().any(|&v| !(0..=MAX_COORD).contains(&v)))
         {
             return Err(PolyError::BoardTooLarge {
                 why: format!("cell {c:?} is out of range (coordinates 0 to {MAX_COORD})"),

@@ -18,7 +18,7 @@ use crate::wait::interruptible;
 use dancer_sudoku::batch::RulesSpec;
 use dancer_sudoku::generate::{self as gen, GenerateOptions, GivensSymmetry, RatingRange};
 use dancer_sudoku::logic::Level;
-use dancer_sudoku::{check_solution, Puzzle, Solver, SudokuEngine};
+use dancer_sudoku::{check_solution, Grid, Puzzle, Solver, SudokuEngine};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -73,7 +73,11 @@ fn solve(
     let solved = if p.rules.size() <= INLINE_SIZE {
         py.detach(|| solver(&p).solve(&p.givens, 1, 1))
     } else {
-        interruptible(py, |_| solver(&p).solve(&p.givens, 1, 1))?
+        interruptible(py, |cancel| {
+            solver(&p)
+                .solve_cancellable(&p.givens, 1, 1, Some(&cancel))
+                .0
+        })?
     };
     match solved.solutions.first() {
         Some(g) => Ok(g.to_line()),
@@ -95,7 +99,12 @@ fn count(
 ) -> PyResult<u64> {
     let p = puzzle_under(&spec(r#box, jigsaw, diagonal, windoku)?, puzzle)?;
     let limit = limit.unwrap_or(u64::MAX);
-    interruptible(py, |_| solver(&p).solve(&p.givens, limit, 0).count)
+    interruptible(py, |cancel| {
+        solver(&p)
+            .solve_cancellable(&p.givens, limit, 0, Some(&cancel))
+            .0
+            .count
+    })
 }
 
 /// Checks an answer against the puzzle's givens and rules, independently
@@ -142,9 +151,9 @@ fn generate(
     let rules = spec(r#box, jigsaw, diagonal, windoku)?
         .rules(size)
         .map_err(value_error)?;
-    if rules.size() > 16 {
+    if !(4..=16).contains(&rules.size()) {
         return Err(PyValueError::new_err(format!(
-            "size {}: the generator makes puzzles of up to 16x16",
+            "size {}: the generator makes puzzles of 4x4 to 16x16",
             rules.size()
         )));
     }
@@ -177,6 +186,20 @@ fn generate(
         minimal,
         attempts: gen::ATTEMPTS,
     };
+    // rules with no complete grid at all (a jigsaw map with the diagonal
+    // rule, say) would leave the generator looking for one forever
+    let empty = Grid::empty(opts.rules.size());
+    let (grids, stopped) = interruptible(py, |cancel| {
+        Solver::new(&opts.rules, SudokuEngine::Auto)
+            .expect("auto fits every rule")
+            .solve_cancellable(&empty, 1, 0, Some(&cancel))
+    })?;
+    if grids.count == 0 && !stopped {
+        return Err(PyValueError::new_err(format!(
+            "no grid follows these rules ({}): there is no puzzle to make",
+            opts.rules.describe()
+        )));
+    }
     let seed = seed.unwrap_or_else(gen::clock_seed);
     let made = interruptible(py, |cancel| {
         let effort = gen::Effort::with_cancel(cancel);
@@ -202,10 +225,11 @@ fn solve_batch<'py>(
     windoku: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let spec = spec(r#box, jigsaw, diagonal, windoku)?;
-    let solved = batch(py, threads, &spec, &texts(py, puzzles)?, |p, _| {
+    let solved = batch(py, threads, &spec, &texts(py, puzzles)?, |p, cancel| {
         Some(
             solver(p)
-                .solve(&p.givens, 1, 1)
+                .solve_cancellable(&p.givens, 1, 1, Some(cancel))
+                .0
                 .solutions
                 .first()?
                 .to_line(),
@@ -239,8 +263,11 @@ fn count_batch(
 ) -> PyResult<Vec<u64>> {
     let spec = spec(r#box, jigsaw, diagonal, windoku)?;
     let limit = limit.unwrap_or(u64::MAX);
-    batch(py, threads, &spec, &texts(py, puzzles)?, |p, _| {
-        solver(p).solve(&p.givens, limit, 0).count
+    batch(py, threads, &spec, &texts(py, puzzles)?, |p, cancel| {
+        solver(p)
+            .solve_cancellable(&p.givens, limit, 0, Some(cancel))
+            .0
+            .count
     })
 }
 
@@ -295,7 +322,8 @@ fn texts(py: Python<'_>, puzzles: &Bound<'_, PyAny>) -> PyResult<Texts> {
             "puzzles: a list of puzzles, not one (a string)",
         ));
     }
-    let n = puzzles.len().unwrap_or(0);
+    // `len` is the caller's word: a hint for the buffers, within reason
+    let n = puzzles.len().unwrap_or(0).min(1 << 20);
     let mut out = Texts {
         buf: String::with_capacity(n * 81),
         ends: Vec::with_capacity(n),

@@ -104,7 +104,7 @@ pub struct Step {
     /// The units involved, e.g. `row 3`, `box 5`.
     pub units: Vec<String>,
     /// The digits involved.
-    pub digits: Vec<u8>,
+    pub digits: Vec<u32>,
 }
 
 #[pymethods]
@@ -123,7 +123,7 @@ fn step_of(s: &logic::Step) -> Step {
         eliminations: s.eliminations.clone(),
         cells: s.cells.clone(),
         units: s.units.clone(),
-        digits: s.digits.clone(),
+        digits: s.digits.iter().map(|&d| u32::from(d)).collect(),
     }
 }
 
@@ -175,25 +175,54 @@ impl Hint {
     }
 }
 
+/// Candidates a player may have removed: not from a filled cell, and
+/// never the digit of the puzzle's one solution (hints after that would
+/// build on a wrong grid). For a plain 9x9 puzzle.
+fn check_removed(py: Python<'_>, p: &Puzzle, removed: &[(usize, u8)]) -> PyResult<()> {
+    let solved = py.detach(|| {
+        dancer_sudoku::Solver::new(&p.rules, dancer_sudoku::SudokuEngine::Auto)
+            .expect("auto fits every rule")
+            .solve(&p.givens, 2, 1)
+    });
+    let name = |c: usize| dancer_sudoku::rules::cell_name(9, c);
+    for &(c, d) in removed {
+        if p.givens.get(c) != 0 {
+            return Err(PyValueError::new_err(format!(
+                "removed ({c}, {d}): {} is filled",
+                name(c)
+            )));
+        }
+        if solved.count == 1 && solved.solutions[0].get(c) == d {
+            return Err(PyValueError::new_err(format!(
+                "removed ({c}, {d}): {d} is the digit of {} in the solution",
+                name(c)
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The next step for a plain 9x9 puzzle (the player's entries filled in),
 /// after the candidates `removed` (`(cell, digit)`, as earlier hints
 /// removed them) are gone.
 #[pyfunction]
 #[pyo3(signature = (puzzle, removed=None))]
-pub(super) fn hint(
-    py: Python<'_>,
-    puzzle: &str,
-    removed: Option<Vec<(usize, u8)>>,
-) -> PyResult<Hint> {
+pub(super) fn hint(py: Python<'_>, puzzle: &str, removed: Option<Vec<Vec<i64>>>) -> PyResult<Hint> {
     let p = self::puzzle(puzzle)?;
-    let removed = removed.unwrap_or_default();
-    if let Some(&(c, d)) = removed
-        .iter()
-        .find(|&&(c, d)| c >= 81 || !(1..=9).contains(&d))
-    {
-        return Err(PyValueError::new_err(format!(
-            "removed ({c}, {d}): cells are 0 to 80, digits 1 to 9"
-        )));
+    let mut pairs = Vec::new();
+    for r in removed.unwrap_or_default() {
+        match r[..] {
+            [c @ 0..=80, d @ 1..=9] => pairs.push((c as usize, d as u8)),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "removed {r:?}: pairs (cell, digit), cells 0 to 80, digits 1 to 9"
+                )))
+            }
+        }
+    }
+    let removed = pairs;
+    if !removed.is_empty() && p.rules.is_standard_9x9() {
+        check_removed(py, &p, &removed)?;
     }
     let h = interruptible(py, |cancel| {
         hints::hint_after(&p, &removed, &Budget::unlimited().with_cancel(cancel))
