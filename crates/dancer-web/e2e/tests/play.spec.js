@@ -281,6 +281,9 @@ test('check, reveal, export and import', async ({ page }) => {
   await expect(cell(panel, 1)).toHaveAttribute('aria-label', /^r1c2, 1, entered/);
   await cell(panel, 2).click();
   await page.keyboard.press('8');
+  // the entry is in the game before it is exported (else the export can
+  // race it, and the import then brings back a game without it)
+  await expect(cell(panel, 2)).toHaveAttribute('aria-label', /^r1c3, 8, entered/);
   const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Export game' }).click()]);
   expect(download.suggestedFilename()).toBe('sudoku-game.json');
   const file = await download.path();
