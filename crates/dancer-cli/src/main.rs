@@ -42,6 +42,7 @@ mod serve;
 mod slurm;
 mod solve;
 mod sudoku;
+mod trace;
 mod zdd;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

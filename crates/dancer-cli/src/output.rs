@@ -49,8 +49,8 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     (
         EXIT_FOUND,
         "found: at least one solution (sudoku: every puzzle solved; check: every one unique); \
-         also when --limit stopped the search early (the summary then says \"stopped at the \
-         limit\", and --json \"stopped\":\"limit\": a count is a lower bound)",
+         also when --limit (or --trace-limit) stopped the search early (the summary then says \
+         so, and --json \"stopped\":\"limit\": a count is a lower bound)",
     ),
     (EXIT_NONE, "none: the search was complete and found no solution"),
     (

@@ -88,6 +88,17 @@ pub struct SolveArgs {
     /// are dropped and the count goes on, exact
     #[arg(long, value_name = "SIZE", requires = "memo", value_parser = crate::args::parse_size)]
     pub memo_memory: Option<u64>,
+    /// Print every step of the search as it happens (choose an item,
+    /// cover, hide, try option k of n, solution, backtrack, unhide,
+    /// uncover), in the manner of Knuth's DLX1 at its verbose level; with
+    /// --json one record per step ("type":"step"). The dlx engine, one
+    /// thread
+    #[arg(long, conflicts_with_all = ["count", "memo", "checkpoint", "resume", "shard", "ordered"])]
+    pub trace: bool,
+    /// With --trace: stop the trace, and the search, after N steps (the
+    /// summary says where)
+    #[arg(long, value_name = "N", requires = "trace", value_parser = crate::args::parse_limit)]
+    pub trace_limit: Option<u64>,
     /// With --memo: also write the ZDD of all the solutions to FILE
     /// (Knuth's text format, as DLX6 writes it), for `dancer zdd count`,
     /// `list` and `sample`
@@ -231,6 +242,9 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let outputs = Outputs::new(&args)?;
     let parsed = read_problem(args.file.as_deref(), args.format)?;
     let problem = &parsed.problem;
+    if args.trace {
+        return crate::trace::run(&args, problem, out);
+    }
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     // set by Ctrl-C, SIGTERM or SIGHUP: the search stops, and what it
     // found is printed

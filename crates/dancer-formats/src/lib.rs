@@ -11,6 +11,8 @@
 //!   input, never over a FIFO, a device or a link, whole or not at all).
 //! * [`roff`]: the last touches to a man page (its title first, an EXIT
 //!   STATUS section).
+//! * [`trace`]: the steps of a traced search, as NDJSON records and as
+//!   lines in the manner of Knuth's DLX1.
 //! * [`text`]: reading an input whole as text within caps on its size and
 //!   its lines (an input is hostile until read).
 //!
@@ -24,6 +26,7 @@ pub mod ndjson;
 pub mod out_file;
 pub mod roff;
 pub mod text;
+pub mod trace;
 
 use std::fmt;
 

@@ -19,6 +19,7 @@
 //! | command | records |
 //! |---|---|
 //! | `dancer solve --json` | [`SolveRecord::Solution`] per solution, then one [`SolveRecord::Summary`] |
+//! | `dancer solve --trace --json` | [`SolveRecord::Step`] per step (a solution's step followed by its [`SolveRecord::Solution`]), then one [`SolveRecord::Summary`] |
 //! | `dancer solve --progress json` (standard error) | [`SolveRecord::Progress`] |
 //! | `dancer merge --json` | one [`SolveRecord::Summary`] |
 //! | `dancer sudoku solve --json` | [`SudokuSolveRecord`] per puzzle |
@@ -38,6 +39,10 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum SolveRecord {
+    /// With `--trace`: a step of the search, before the solution records
+    /// and the summary it leads to (see [`crate::trace`]):
+    /// `{"type":"step","step":1,"level":0,"action":"choose",...}`.
+    Step(crate::trace::StepRecord),
     /// `{"type":"solution","options":[3,0,4]}`
     Solution {
         /// The options of the solution, in the order the engine chose them.
@@ -78,6 +83,10 @@ pub enum SolveRecord {
         /// otherwise)*
         #[serde(default, skip_serializing_if = "Option::is_none")]
         memo: Option<MemoRecord>,
+        /// With `--trace`: how many steps were traced, and where a trace
+        /// cut by `--trace-limit` stopped. *(omitted otherwise)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trace: Option<crate::trace::TraceEnd>,
     },
     /// Progress of a running search, on standard error.
     Progress {
@@ -116,6 +125,7 @@ impl SolveRecord {
             max_level: None,
             profile: None,
             memo: None,
+            trace: None,
         }
     }
 
@@ -163,6 +173,7 @@ impl SolveRecord {
             seconds: s.elapsed.as_secs_f64(),
             max_level: None,
             profile: None,
+            trace: None,
             memo: Some(MemoRecord {
                 hits: s.hits,
                 stored: s.stored,

@@ -25,7 +25,7 @@ pub struct ProblemReq {
     pub problem: String,
 }
 
-fn read_problem(text: &str) -> Result<dancer_formats::Parsed> {
+pub(crate) fn read_problem(text: &str) -> Result<dancer_formats::Parsed> {
     dancer_formats::dlx::read_str(text, DLX_FILE).map_err(|e| {
         let at = e
             .location()

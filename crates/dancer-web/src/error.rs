@@ -75,6 +75,10 @@ pub enum Error {
     /// An exact cover problem with an error.
     #[error("{message}")]
     InvalidProblem { message: String, at: At },
+    /// A problem or puzzle too large for what was asked (watching a
+    /// search step by step).
+    #[error("{0}")]
+    TooBig(String),
     /// The job queue is full.
     #[error("{0}")]
     Busy(String),
@@ -112,6 +116,7 @@ impl Error {
             Error::InvalidPuzzle { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_puzzle"),
             Error::InvalidPoly { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_poly"),
             Error::InvalidProblem { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_problem"),
+            Error::TooBig(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_big"),
             Error::Busy(_) => (StatusCode::TOO_MANY_REQUESTS, "busy"),
             Error::ShuttingDown => (StatusCode::SERVICE_UNAVAILABLE, "shutting_down"),
             Error::TooLong(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_long"),

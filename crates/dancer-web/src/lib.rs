@@ -43,6 +43,7 @@
 //! | `game.rs` | the game's endpoint |
 //! | `poly.rs` | the polyform endpoints and jobs (TOML puzzles, the catalogue, BurrTools files; solutions taken apart) |
 //! | `cover.rs` | the exact cover endpoints and jobs |
+//! | `watch.rs` | watching a search step by step: the traced exact cover problem, the polyform watch mode and its frames |
 //! | `runtime.rs` | the jobs' runtime: threads, queue, caps, what is kept ([`Jobs`]) |
 //! | `jobs.rs` | the jobs' endpoints: submit, record, solutions, events, cancel |
 
@@ -56,6 +57,7 @@ mod jobs;
 mod poly;
 mod runtime;
 mod sudoku;
+mod watch;
 
 pub use error::{Error, Result};
 pub use runtime::{JobState, Jobs};
@@ -290,6 +292,9 @@ pub fn app(state: Arc<AppState>) -> Router {
         .route("/api/poly/check", post(poly::check))
         .route("/api/poly/render", post(poly::render))
         .route("/api/cover/check", post(cover::cover_check))
+        .route("/api/cover/trace", post(watch::cover_trace))
+        .route("/api/poly/watch", post(watch::poly_watch))
+        .route("/api/poly/frame", post(watch::poly_frame))
         .route("/api/jobs", post(jobs::submit))
         .route("/api/jobs/{id}", get(jobs::status).delete(jobs::cancel))
         .route("/api/jobs/{id}/events", get(jobs::events))

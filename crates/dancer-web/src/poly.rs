@@ -34,7 +34,7 @@ const TOML_FILE: &str = "puzzle.toml";
 /// The name of a posted BurrTools file in messages.
 const BURR_FILE: &str = "puzzle.xmpuzzle";
 
-fn poly_error(e: PolyError) -> Error {
+pub(crate) fn poly_error(e: PolyError) -> Error {
     let at = e
         .location()
         .map_or(At::none(), |l| At::line_col(l.line, l.col));
@@ -80,18 +80,18 @@ fn burr_file(b64: &str) -> Result<BurrFile> {
 
 /// Where a request's puzzle comes from: the fields `toml`, `name` (a
 /// catalogue puzzle, where the request may name one), `burr` and `problem`.
-struct Source<'a> {
-    toml: Option<&'a str>,
-    name: Option<&'a str>,
-    burr: Option<&'a str>,
-    problem: Option<&'a ProblemSpec>,
+pub(crate) struct Source<'a> {
+    pub toml: Option<&'a str>,
+    pub name: Option<&'a str>,
+    pub burr: Option<&'a str>,
+    pub problem: Option<&'a ProblemSpec>,
 }
 
 /// A puzzle read from its [`Source`]; from a BurrTools file, the file and
 /// the problem's index too (their weights and groups count when its
 /// solutions are taken apart).
-struct Loaded {
-    puzzle: PolyPuzzle,
+pub(crate) struct Loaded {
+    pub puzzle: PolyPuzzle,
     burr: Option<(BurrFile, usize)>,
 }
 
@@ -99,7 +99,7 @@ impl Source<'_> {
     /// Reads the puzzle: exactly one of `toml`, `name`, `burr` (`what`
     /// names those the request may give, for the error); `problem` only
     /// with `burr`.
-    fn load(&self, what: &str) -> Result<Loaded> {
+    pub(crate) fn load(&self, what: &str) -> Result<Loaded> {
         if self.problem.is_some() && self.burr.is_none() {
             return Err(Error::BadValue(
                 "problem names a problem of a BurrTools file (burr)".into(),
@@ -258,7 +258,11 @@ fn cell_json(p: &PolyPuzzle, c: [i32; 3]) -> Value {
 }
 
 /// A picture's input on the puzzle's grid.
-fn tiling(p: &PolyPuzzle, cells: Vec<([i32; 3], u32, u32)>, pieces: Vec<String>) -> Tiling {
+pub(crate) fn tiling(
+    p: &PolyPuzzle,
+    cells: Vec<([i32; 3], u32, u32)>,
+    pieces: Vec<String>,
+) -> Tiling {
     Tiling {
         grid: p.grid(),
         cells,

@@ -74,6 +74,7 @@ use super::api::{DescendError, EngineError, Unsupported};
 use super::control::{Control, Search, State, Step};
 use super::kind::EngineKind;
 use super::links::Lists;
+use super::trace::{Detail, Recorder, TraceStep};
 use crate::problem::{OptionId, Problem, SPACER};
 use crate::stats::{Estimate, Tally};
 
@@ -107,6 +108,8 @@ pub struct Dlx<'p> {
     level: usize,
     phase: Phase,
     ctl: Control,
+    /// With tracing on: where the steps go (`trace.rs`).
+    trace: Option<Box<Recorder>>,
 }
 
 impl<'p> Dlx<'p> {
@@ -142,7 +145,27 @@ impl<'p> Dlx<'p> {
             level: 0,
             phase: Phase::Forward,
             ctl: Control::new(np + 2),
+            trace: None,
         })
+    }
+
+    /// Turns the step trace on (with the detail asked for) or off: from the
+    /// next step on, every step is recorded, to be taken with
+    /// [`take_trace`](Self::take_trace). See [`crate::engines::trace`].
+    pub fn set_trace(&mut self, detail: Option<Detail>) {
+        self.trace = detail.map(|detail| {
+            Box::new(Recorder {
+                steps: Vec::new(),
+                detail,
+            })
+        });
+    }
+
+    /// Moves the steps recorded since the last call to the end of `to`.
+    pub fn take_trace(&mut self, to: &mut Vec<TraceStep>) {
+        if let Some(r) = &mut self.trace {
+            to.append(&mut r.steps);
+        }
     }
 
     /// The problem this engine solves.
@@ -313,6 +336,60 @@ impl<'p> Dlx<'p> {
         }
     }
 
+    /// [`uncover_others`](Self::uncover_others), recorded when `T`.
+    #[inline(always)]
+    fn uncover_others_t<const C: bool, const F: bool, const T: bool>(
+        &mut self,
+        cur: u32,
+        level: usize,
+    ) {
+        if T && self.trace.is_some() {
+            self.uncover_others_traced::<C, F>(cur, level)
+        } else {
+            self.uncover_others::<C, F>(cur)
+        }
+    }
+
+    /// [`cover_others`](Self::cover_others), each item's covering recorded.
+    fn cover_others_traced<const C: bool, const F: bool>(
+        &mut self,
+        cur: u32,
+        level: usize,
+        updates: &mut u64,
+    ) {
+        let Some(rec) = &mut self.trace else {
+            return self.cover_others::<C, F>(cur, updates);
+        };
+        let mut pp = cur + 1;
+        while pp != cur {
+            let x = self.lists.slot(pp);
+            if x & SPACER != 0 {
+                pp = self.lists.link(pp).up;
+                continue;
+            }
+            rec.cover_entry::<C, F>(&mut self.lists, self.problem, level, pp, x, updates);
+            pp += 1;
+        }
+    }
+
+    /// [`uncover_others`](Self::uncover_others), each item's uncovering
+    /// recorded.
+    fn uncover_others_traced<const C: bool, const F: bool>(&mut self, cur: u32, level: usize) {
+        let Some(rec) = &mut self.trace else {
+            return self.uncover_others::<C, F>(cur);
+        };
+        let mut pp = cur - 1;
+        while pp != cur {
+            let x = self.lists.slot(pp);
+            if x & SPACER != 0 {
+                pp = self.lists.link(pp).down;
+                continue;
+            }
+            rec.uncover_entry::<C, F>(&mut self.lists, self.problem, level, pp, x);
+            pp -= 1;
+        }
+    }
+
     /// The leftmost uncovered primary item with the fewest options.
     ///
     /// The list is always in item order (relinking puts items back where
@@ -340,7 +417,7 @@ impl<'p> Dlx<'p> {
     /// *advance* tries the current option of a level, *backup* leaves a level
     /// whose options are exhausted, and *recover* undoes an option before
     /// trying the next one.
-    fn search<const C: bool, const F: bool>(&mut self) -> Step {
+    fn search<const C: bool, const F: bool, const T: bool>(&mut self) -> Step {
         let mut level = self.level;
         let mut nodes = self.ctl.stats.nodes;
         let mut updates = self.ctl.stats.updates;
@@ -382,11 +459,16 @@ impl<'p> Dlx<'p> {
                 best = self.choose();
                 self.degree[level] = self.lists.len_of(best);
                 self.index[level] = 0;
-                self.lists.cover::<C, F>(best, &mut updates);
+                if let (true, Some(rec)) = (T, &mut self.trace) {
+                    rec.choose(&self.lists, level, best);
+                    rec.cover::<C, F>(&mut self.lists, self.problem, level, best, &mut updates);
+                } else {
+                    self.lists.cover::<C, F>(best, &mut updates);
+                }
                 cur = self.lists.link(base + best).down;
             } else {
                 // recover: undo option `cur` and move to the next one.
-                self.uncover_others::<C, F>(cur);
+                self.uncover_others_t::<C, F, T>(cur, level);
                 cur = self.lists.link(cur).down;
                 self.index[level] += 1;
             }
@@ -394,21 +476,34 @@ impl<'p> Dlx<'p> {
             loop {
                 if cur == base + best {
                     // backup
-                    self.lists.uncover::<C, F>(best);
+                    if let (true, Some(rec)) = (T, &mut self.trace) {
+                        rec.backtrack(level, best);
+                        rec.uncover::<C, F>(&mut self.lists, self.problem, level, best);
+                    } else {
+                        self.lists.uncover::<C, F>(best);
+                    }
                     if level == floor {
                         break 'outer Step::Done;
                     }
                     level -= 1;
                     cur = self.choice[level];
                     best = self.lists.slot(cur);
-                    self.uncover_others::<C, F>(cur);
+                    self.uncover_others_t::<C, F, T>(cur, level);
                     cur = self.lists.link(cur).down;
                     self.index[level] += 1;
                     continue;
                 }
                 self.choice[level] = cur;
-                self.cover_others::<C, F>(cur, &mut updates);
+                if let (true, Some(rec)) = (T, &mut self.trace) {
+                    rec.tried(&self.lists, self.problem, level, cur, self.index[level]);
+                    self.cover_others_traced::<C, F>(cur, level, &mut updates);
+                } else {
+                    self.cover_others::<C, F>(cur, &mut updates);
+                }
                 if self.lists.next_of(root) == root {
+                    if let (true, Some(rec)) = (T, &mut self.trace) {
+                        rec.solution(self.problem, level, &self.choice);
+                    }
                     // A solution: Knuth counts it as a node one level down.
                     nodes += 1;
                     self.ctl.stats.profile[level + 1] += 1;
@@ -462,12 +557,12 @@ impl Search for Dlx<'_> {
     crate::engines::control::control_in_ctl!();
 
     fn step(&mut self) -> Step {
-        if self.colored {
-            self.search::<true, false>()
-        } else if !self.lists.off.is_empty() {
-            self.search::<false, true>()
-        } else {
-            self.search::<false, false>()
+        match (self.colored, self.trace.is_some()) {
+            (true, false) => self.search::<true, false, false>(),
+            (true, true) => self.search::<true, false, true>(),
+            (false, true) => self.search::<false, false, true>(),
+            (false, false) if !self.lists.off.is_empty() => self.search::<false, true, false>(),
+            (false, false) => self.search::<false, false, false>(),
         }
     }
 

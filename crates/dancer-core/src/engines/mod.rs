@@ -56,6 +56,7 @@ pub mod dlx;
 pub mod dlxm;
 mod kind;
 mod links;
+pub mod trace;
 mod watch;
 
 pub use api::{DescendError, Engine, EngineError, Event, Unsupported, CANCEL_INTERVAL, STOP};
