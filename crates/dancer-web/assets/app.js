@@ -1,5 +1,5 @@
 // The page's shell: one section per tab, chosen by the URL's hash
-// (#play, #solve, #poly, #cover; anything after a '?' or '/' in the hash
+// (#play, #solve, #poly, #cover, #watch; anything after a '?' or '/' in the hash
 // belongs to the tab, e.g. #play?p=... for a shared puzzle). Each tab is an
 // ES module with `mount(section)` (called once, the first time the tab is
 // shown) and optional `show(section, hashRest)` (called every time).
@@ -10,6 +10,7 @@ const TABS = {
   solve: () => import('./sudoku/solve.js'),
   poly: () => import('./poly/poly.js'),
   cover: () => import('./cover/cover.js'),
+  watch: () => import('./cover/watch.js'),
 };
 const mounted = new Map();
 

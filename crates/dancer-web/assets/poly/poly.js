@@ -10,8 +10,11 @@
 // A piece has one colour everywhere: the server says it (`colour` of each
 // piece, `colours` of each solution's placements) and the page's own
 // isometric view shades that colour, keeping its hue.
+// "Watch the search" plays the search step by step, pieces placed and taken
+// back on the board (watch.js).
 // Uses only what API.md says: /api/poly/catalog, /api/poly/check,
-// /api/poly/burr, /api/poly/render and jobs of kind "poly".
+// /api/poly/burr, /api/poly/render, /api/poly/watch, /api/poly/frame and
+// jobs of kind "poly".
 import {
   get, post, render, startJob, toast, h, num, ApiError, css, fmtTime, progressStats, setProgress, showState, cancelJob, endWords,
   notStarted, checkSoon, selectLine,
@@ -19,6 +22,7 @@ import {
 import { isoSvg } from './iso.js';
 import { makePlayer } from './apart.js';
 import { EXAMPLES } from './examples.js';
+import { makeWatch } from './watch.js';
 
 const STORE = 'dancer.poly.toml';
 const STORE_NAME = 'dancer.poly.name';
@@ -144,6 +148,7 @@ export async function mount(section) {
   ui.stats = h('div', { class: 'stats', id: id('stats') });
   ui.state = h('p', { class: 'state', role: 'status', 'aria-live': 'polite', id: id('state') });
   ui.gallery = h('div', { class: 'gallery', hidden: true });
+  ui.watch = makeWatch({ source: () => (st.burr ? { burr: st.burr.data, problem: st.burr.problem } : { toml: ui.editor.value }) });
 
   section.append(
     h('h2', {}, 'Polyforms'),
@@ -166,10 +171,11 @@ export async function mount(section) {
         h('label', { for: id('unique') }, ui.unique, 'Unique up to symmetry'),
         h('label', { for: id('take-apart') }, ui.apart, 'Take apart'),
         h('label', { for: id('limit') }, 'Limit', ui.limit),
-        ui.solve, ui.count, ui.cancel),
+        ui.solve, ui.count, ui.cancel, ui.watch.button),
       h('p', { class: 'muted small', id: id('take-apart-note') },
         'Take apart: each solution taken apart by BurrTools\' rules (cubes and prisms), its moves played under it.'),
       ui.bar2, ui.stats, ui.state),
+    ui.watch.el,
     ui.gallery,
   );
   const help = h('details', { id: 'poly-help', class: 'help' },
