@@ -585,6 +585,23 @@ impl Problem {
         crate::shards::Shard::run(py, self.core.clone(), k, n, engine, threads)
     }
 
+    /// Every step of Knuth's Algorithm X on this problem, as the `dlx`
+    /// engine takes them (dancing links): a list of dicts, the records of
+    /// `dancer solve --trace --json`. Each has `step` (from 1), `level`
+    /// and `action`: `choose` (`item`, `len`, `items`), `cover` and
+    /// `uncover` (`item`, `links`), `hide` and `unhide` (`item`, `option`,
+    /// `entries`, `links`), `try` (`item`, `option`, `entries`, `k`, `n`:
+    /// option k of n), `solution` (`options`, `number`), `backtrack`
+    /// (`item`), `purify` and `unpurify` (`item`, `color`). At most
+    /// `limit` steps; `moves=True` keeps only choose, try, solution and
+    /// backtrack. Options are numbered from 0 in the order given. Raises
+    /// `ValueError` for multiplicities (which dancing links do not take);
+    /// Ctrl-C raises `KeyboardInterrupt`.
+    #[pyo3(signature = (limit=100_000, moves=false))]
+    fn trace(&self, py: Python<'_>, limit: u64, moves: bool) -> PyResult<Py<PyAny>> {
+        crate::trace::steps(py, self.core.clone(), limit, moves)
+    }
+
     /// Checks a solution, given as option numbers (0-based, in the order
     /// the options were given), against the problem itself, not an engine:
     /// returns None, or raises `ValueError` saying what is wrong.

@@ -29,6 +29,7 @@ mod iter;
 mod poly;
 mod shards;
 mod sudoku;
+mod trace;
 mod wait;
 mod zdd;
 

@@ -296,3 +296,34 @@ def test_primary_order_and_items_beyond_it() -> None:
     assert dancer.Problem([["a", "b"], ["c"]], primary=["c"]).count() == 1
     assert dancer.Problem([["a"]], primary=["a", "zz"]).count() == 0
     assert dancer.Problem([["a"]], primary=["a", "zz"]).n_primary == 2
+
+
+def test_the_trace_is_the_command_lines() -> None:
+    """`Problem.trace` gives the records of `dancer solve --trace --json`,
+    its tries are Knuth's nodes less the root, and a limit cuts it."""
+    exe = dancer_bin()
+    if exe is None:
+        if os.environ.get("CI"):
+            pytest.fail("no dancer binary (build it, or set DANCER_BIN)")
+        pytest.skip("no dancer binary")
+    path = shared("dlx/toy.dlx")
+    p = dancer.Problem.from_dlx(path.read_text())
+    steps = p.trace()
+    out = subprocess.run([exe, "solve", "--trace", "--json", str(path)], capture_output=True, text=True, check=True)
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    cli = [{k: v for k, v in r.items() if k != "type"} for r in records if r["type"] == "step"]
+    assert steps == cli
+    tries = [s for s in steps if s["action"] == "try"]
+    assert len(tries) + 1 == 6  # Knuth's DLX1: 6 nodes
+    solution = [s for s in steps if s["action"] == "solution"]
+    assert len(solution) == 1
+    p.verify(solution[0]["options"])
+    assert [s["step"] for s in p.trace(limit=5)] == [1, 2, 3, 4, 5]
+    moves = p.trace(moves=True)
+    assert {s["action"] for s in moves} <= {"choose", "try", "solution", "backtrack"}
+    kept = {"choose", "try", "solution", "backtrack"}
+    assert [s["action"] for s in moves] == [s["action"] for s in steps if s["action"] in kept]
+    with pytest.raises(ValueError):
+        p.trace(limit=0)
+    with pytest.raises(ValueError, match="multiplicit"):
+        dancer.Problem.from_dlx("2:2|a b\na\na b\nb\n").trace()
