@@ -93,7 +93,7 @@ pub struct SolveArgs {
     /// uncover), in the manner of Knuth's DLX1 at its verbose level; with
     /// --json one record per step ("type":"step"). The dlx engine, one
     /// thread
-    #[arg(long, conflicts_with_all = ["count", "memo", "checkpoint", "resume", "shard", "ordered"])]
+    #[arg(long, conflicts_with_all = ["count", "memo", "checkpoint", "checkpoint_every", "resume", "shard", "shard_out", "ordered", "threads", "progress", "zdd", "memo_memory"])]
     pub trace: bool,
     /// With --trace: stop the trace, and the search, after N steps (the
     /// summary says where)

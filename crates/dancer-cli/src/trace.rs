@@ -14,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use dancer_core::engines::trace::{self, Action, TraceOptions, TraceStop};
 use dancer_core::parallel::Stop;
 use dancer_core::words::plural;
-use dancer_core::{EngineKind, Problem};
+use dancer_core::{EngineError, EngineKind, Problem, Unsupported};
 use dancer_formats::ndjson::SolveRecord;
 use dancer_formats::trace::{text_line, Records, TraceEnd};
 
@@ -69,7 +69,16 @@ pub fn run(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found> 
         }
         go
     })
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    .map_err(|e| match e {
+        EngineError::Unsupported {
+            reason: Unsupported::Multiplicities,
+            ..
+        } => anyhow::anyhow!(
+            "{}: --trace follows Knuth's dancing links, which take no multiplicities (items with u:v| on the item line): solve it without --trace",
+            args.file.as_deref().unwrap_or("-")
+        ),
+        e => anyhow::anyhow!("{e}"),
+    })?;
     if let Some((sol, e)) = invalid {
         bail!("engine produced an invalid solution {sol:?}: {e}");
     }
@@ -102,11 +111,27 @@ pub fn run(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found> 
     }
     out.flush().context("cannot write the output")?;
     eprintln!("{}", summary(&traced, &stats, at_limit));
+    if args.stats && !json {
+        eprintln!("{}", profile(&stats));
+    }
     // a trace cut at its limit printed what was asked for, as --limit does
     Ok(match at_limit {
         true => Found::Some,
         false => Found::of_search(traced.solutions, stopped),
     })
+}
+
+/// What `--stats` adds: the time, the deepest level, the nodes per level.
+fn profile(stats: &dancer_core::Stats) -> String {
+    let mut s = format!(
+        "{:.3} s\nmaximum level {}\nnodes per level:",
+        stats.elapsed.as_secs_f64(),
+        stats.max_level()
+    );
+    for (l, n) in stats.profile_trimmed().iter().enumerate() {
+        s.push_str(&format!("\n  {l:3} {n:12}"));
+    }
+    s
 }
 
 /// The summary line on standard error.

@@ -203,6 +203,47 @@ fn a_trace_stops_at_its_limit_and_says_where() {
     }
 }
 
+/// `--limit 1` stops at the first solution, and counts it.
+#[test]
+fn the_solution_a_limit_stops_at_is_counted() {
+    let toy = knuth_dir().join("toy.dlx");
+    let out = dancer()
+        .args(["solve", "--trace", "--limit", "1", "--stats"])
+        .arg(&toy)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("1 solution, "), "{err}");
+    assert!(err.contains("nodes per level:"), "{err}");
+    let (records, code) = json_run(&toy, &["--limit", "1", "--stats"]);
+    assert_eq!(code, 0);
+    let steps = records.len() - 2; // the solution's record and the summary
+    match records.last().unwrap() {
+        SolveRecord::Summary {
+            solutions,
+            nodes,
+            updates,
+            profile,
+            trace,
+            ..
+        } => {
+            assert_eq!(solutions.to_u64(), Some(1));
+            let t = trace.as_ref().unwrap();
+            assert_eq!(t.steps as usize, steps, "the solution's step is counted");
+            // the counters of the steps printed: the toy's first solution
+            // is at its last node, before the search backs up
+            assert_eq!(*nodes, 6);
+            assert_eq!(profile.as_ref().unwrap().iter().sum::<u64>(), 6);
+            assert!(
+                *updates > 0 && *updates < 30,
+                "{updates}: not the whole search's"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
 #[test]
 fn a_solution_limit_stops_a_trace_at_that_solution() {
     let path = knuth_dir().join("queens6.dlx");
@@ -246,7 +287,29 @@ fn what_a_trace_refuses() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("multiplicit"), "{err}");
+    assert!(
+        err.contains("m.dlx: --trace follows Knuth's dancing links, which take no multiplicities"),
+        "{err}"
+    );
+    for flags in [
+        &["--threads", "2"][..],
+        &["--progress", "json"],
+        &["--zdd", "z.zdd"],
+        &["--shard-out", "s.json"],
+        &["--checkpoint-every", "3"],
+    ] {
+        let out = dancer()
+            .args(["solve", "--trace"])
+            .args(flags)
+            .arg(&toy)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{flags:?} is refused, not ignored"
+        );
+    }
     let out = dancer()
         .args(["solve", "--trace-limit", "3"])
         .arg(&toy)

@@ -175,6 +175,19 @@ fn check(p: &Problem) {
     );
     assert_eq!((t.stats.nodes, t.stats.updates), (nodes, updates));
     assert_eq!(t.stopped, None);
+    // the counters of the steps themselves, read when the caller stops at
+    // the last one, are the engine's
+    let (total, mut n) = (actions.len(), 0);
+    let cut = trace(p, &TraceOptions::default(), |_| {
+        n += 1;
+        n < total
+    })
+    .unwrap();
+    assert_eq!(cut.stopped, Some(TraceStop::Caller));
+    assert_eq!(cut.steps as usize, total);
+    assert_eq!((cut.stats.nodes, cut.stats.updates), (nodes, updates));
+    assert_eq!(cut.stats.profile_trimmed(), t.stats.profile_trimmed());
+    assert_eq!(cut.solutions, t.solutions);
     replay(p, &actions, &levels);
     // the moves alone: the same choices, tries, solutions and backtracks
     let (moves, _, tm) = all_steps(p, Detail::Moves);
@@ -283,6 +296,8 @@ fn a_limit_cuts_the_trace_exactly() {
         let (node, _) = t.at.unwrap();
         assert_eq!(node, tries + 1);
         assert_eq!(t.stats.nodes, tries + 1);
+        let profile: u64 = t.stats.profile.iter().sum();
+        assert_eq!(profile, tries + 1, "the profile of the steps reported");
     }
     // a limit past the end: the whole trace
     let opts = TraceOptions {
@@ -302,7 +317,8 @@ fn the_caller_and_the_flag_stop_a_trace() {
     })
     .unwrap();
     assert_eq!(t.stopped, Some(TraceStop::Caller));
-    assert_eq!(t.steps, 4);
+    // the step the caller stopped after was reported
+    assert_eq!(t.steps, 5);
     let flag = Arc::new(AtomicBool::new(true));
     let opts = TraceOptions {
         cancel: Some(flag),

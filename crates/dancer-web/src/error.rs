@@ -79,6 +79,10 @@ pub enum Error {
     /// search step by step).
     #[error("{0}")]
     TooBig(String),
+    /// A problem or puzzle that what was asked cannot take (a search with
+    /// multiplicities, watched with the dancing links).
+    #[error("{0}")]
+    Unsupported(String),
     /// The job queue is full.
     #[error("{0}")]
     Busy(String),
@@ -117,6 +121,7 @@ impl Error {
             Error::InvalidPoly { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_poly"),
             Error::InvalidProblem { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_problem"),
             Error::TooBig(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_big"),
+            Error::Unsupported(_) => (StatusCode::UNPROCESSABLE_ENTITY, "unsupported"),
             Error::Busy(_) => (StatusCode::TOO_MANY_REQUESTS, "busy"),
             Error::ShuttingDown => (StatusCode::SERVICE_UNAVAILABLE, "shutting_down"),
             Error::TooLong(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_long"),

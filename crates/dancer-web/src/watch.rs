@@ -129,8 +129,9 @@ pub async fn cover_trace(
             return Err(too_big("entries", p.n_entries(), MAX_ENTRIES));
         }
         if p.has_multiplicities() {
-            return Err(Error::TooBig(
-                "the Watch view follows Knuth's dancing links, which take no multiplicities".into(),
+            return Err(Error::Unsupported(
+                "the Watch view follows Knuth's dancing links, which take no multiplicities (items with u:v| on the item line)"
+                    .into(),
             ));
         }
         let (steps, traced) = run(p, Detail::Full, limit, cancel)?;
@@ -163,6 +164,8 @@ pub async fn cover_trace(
     .await
 }
 
+/// A polyform puzzle in a watch request: a catalogue name, a puzzle file
+/// (TOML), or a problem of a BurrTools file.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PolyWatchReq {
@@ -171,19 +174,46 @@ pub struct PolyWatchReq {
     pub burr: Option<String>,
     pub problem: Option<ProblemSpec>,
     pub steps: Option<u64>,
-    /// For a frame: the placements on the board.
-    pub placements: Option<Vec<usize>>,
+}
+
+/// A frame of a watched polyform search: the puzzle and the placements on
+/// the board.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolyFrameReq {
+    pub toml: Option<String>,
+    pub name: Option<String>,
+    pub burr: Option<String>,
+    pub problem: Option<ProblemSpec>,
+    pub placements: Vec<usize>,
 }
 
 impl PolyWatchReq {
-    fn model(&self) -> Result<Model> {
-        let source = Source {
+    fn source(&self) -> Source<'_> {
+        Source {
             toml: self.toml.as_deref(),
             name: self.name.as_deref(),
             burr: self.burr.as_deref(),
             problem: self.problem.as_ref(),
-        };
-        let loaded = source.load("toml, name or burr")?;
+        }
+    }
+}
+
+impl PolyFrameReq {
+    fn source(&self) -> Source<'_> {
+        Source {
+            toml: self.toml.as_deref(),
+            name: self.name.as_deref(),
+            burr: self.burr.as_deref(),
+            problem: self.problem.as_ref(),
+        }
+    }
+}
+
+impl Source<'_> {
+    /// The puzzle's model, within the watch mode's limits.
+    fn model(&self) -> Result<Model> {
+        let loaded = self.load("toml, name or burr")?;
         let cells = loaded.puzzle.board.cells.len();
         if cells > MAX_POLY_CELLS {
             return Err(Error::TooBig(format!(
@@ -212,9 +242,20 @@ pub async fn poly_watch(
 ) -> Result<Json<Value>> {
     blocking(&s, move |cancel| {
         let limit = steps_of(r.steps, MAX_POLY_STEPS)?;
-        let m = r.model()?;
+        let m = r.source().model()?;
         let cover = m.cover(false);
-        let (steps, traced) = run(&cover.problem, Detail::Moves, limit, cancel)?;
+        if cover.problem.has_multiplicities() {
+            return Err(Error::Unsupported(
+                "watch follows Knuth's dancing links, which take no multiplicities: this puzzle has several copies of some of its pieces (and more than one kind of piece)"
+                    .into(),
+            ));
+        }
+        let (mut steps, traced) = run(&cover.problem, Detail::Moves, limit, cancel)?;
+        // what the choice was made from is of no use on a board, and half
+        // the size
+        for s in &mut steps {
+            s.items = None;
+        }
         let options: Vec<Value> = cover
             .options
             .iter()
@@ -242,18 +283,30 @@ pub async fn poly_watch(
 /// (the rest of it grey), as an SVG picture.
 pub async fn poly_frame(
     State(s): State<Arc<AppState>>,
-    JsonBody(r): JsonBody<PolyWatchReq>,
+    JsonBody(r): JsonBody<PolyFrameReq>,
 ) -> Result<Json<Value>> {
     blocking(&s, move |_| {
-        let m = r.model()?;
-        let placed = r.placements.clone().unwrap_or_default();
-        if let Some(&q) = placed.iter().find(|&&q| q >= m.placements.len()) {
-            return Err(Error::BadValue(format!(
-                "placements: {q} is not a placement (the puzzle has {})",
-                m.placements.len()
-            )));
+        let m = r.source().model()?;
+        let placed = &r.placements;
+        let mut taken = vec![false; m.puzzle.board.cells.len()];
+        for &q in placed {
+            let Some(pl) = m.placements.get(q) else {
+                return Err(Error::BadValue(format!(
+                    "placements: {q} is not a placement (the puzzle has {})",
+                    m.placements.len()
+                )));
+            };
+            if pl
+                .cells
+                .iter()
+                .any(|&c| std::mem::replace(&mut taken[c], true))
+            {
+                return Err(Error::BadValue(format!(
+                    "placements: {q} overlaps a placement before it"
+                )));
+            }
         }
-        Ok(Json(json!({ "svg": frame(&m, &placed) })))
+        Ok(Json(json!({ "svg": frame(&m, placed) })))
     })
     .await
 }

@@ -65,8 +65,9 @@ pub struct NodeLinks {
 pub enum Action {
     /// The item to branch on, with its number of options: the leftmost of
     /// the primary items still to cover with the fewest options. `items`:
-    /// every primary item still to cover, with its number of options, in
-    /// order (what the choice was made from).
+    /// the primary items still to cover, with their numbers of options, in
+    /// order, up to the first with none (where the engine stops looking:
+    /// what the choice was made from).
     Choose {
         item: usize,
         len: u32,
@@ -499,16 +500,63 @@ pub enum TraceStop {
 pub struct Traced {
     /// The steps reported.
     pub steps: u64,
-    /// The solutions found.
+    /// The solutions reported.
     pub solutions: u64,
-    /// The engine's statistics where it stopped.
+    /// The statistics of the search: the engine's, or for a trace cut at
+    /// its limit or by the caller those of the steps reported (nodes,
+    /// profile, solutions; updates with [`Detail::Full`], else the
+    /// engine's, which may have gone on to the end of the node).
     pub stats: Stats,
     /// `None`: the whole tree was searched.
     pub stopped: Option<TraceStop>,
-    /// Where a run that stopped early stopped: the nodes its reported
-    /// steps entered (the root and one per option tried), and the level of
-    /// the last step reported.
+    /// Where a run cut at its limit or by the caller stopped: the nodes
+    /// its reported steps entered (the root and one per option tried), and
+    /// the level of the last step reported.
     pub at: Option<(u64, usize)>,
+}
+
+/// The counters of the steps reported: the root and one node per option
+/// tried (by level), the solutions, and with the full detail the updates
+/// (an item covered, and a node unlinked by a hide).
+struct Counted {
+    stats: Stats,
+    level: usize,
+}
+
+impl Default for Counted {
+    fn default() -> Self {
+        Counted {
+            stats: Stats {
+                solutions: 0,
+                nodes: 1,
+                updates: 0,
+                profile: vec![1],
+                elapsed: Default::default(),
+            },
+            level: 0,
+        }
+    }
+}
+
+impl Counted {
+    fn add(&mut self, s: &TraceStep) {
+        self.level = s.level;
+        let st = &mut self.stats;
+        match &s.action {
+            Action::Try { .. } => {
+                st.nodes += 1;
+                if st.profile.len() < s.level + 2 {
+                    st.profile.resize(s.level + 2, 0);
+                }
+                st.profile[s.level + 1] += 1;
+            }
+            Action::Solution { .. } => st.solutions += 1,
+            Action::Cover { .. } => st.updates += 1,
+            // a node unlinked and its two neighbours
+            Action::Hide { links, .. } => st.updates += links.len() as u64 / 3,
+            _ => {}
+        }
+    }
 }
 
 /// Runs the dancing-links engine on `problem` with tracing on, handing each
@@ -531,35 +579,28 @@ where
     dlx.set_pause(Some(1));
     let limit = options.limit.unwrap_or(u64::MAX);
     let mut done = 0u64;
-    let mut solutions = 0u64;
     let mut stopped = None;
     let mut at = None;
-    let mut tries = 0u64;
-    let mut level = 0;
+    // the counters of the steps reported, for a trace cut before the end
+    // (the engine may have gone on to the end of the node)
+    let mut counted = Counted::default();
     let mut buf = Vec::new();
     loop {
-        let event = match dlx.next_event() {
-            None => None,
-            Some(Event::Solution(_)) => Some(true),
-            Some(_) => Some(false),
-        };
+        let event = dlx.next_event().map(|e| matches!(e, Event::Solution(_)));
         dlx.take_trace(&mut buf);
         for s in &buf {
             if done == limit {
                 stopped = Some(TraceStop::Limit);
-            } else if !step(s) {
-                stopped = Some(TraceStop::Caller);
-            }
-            if stopped.is_some() {
-                at = Some((1 + tries, level));
                 break;
             }
+            // a step handed over is reported, even if the caller stops
+            // after it (at a solution asked for, say)
+            let go = step(s);
             done += 1;
-            level = s.level;
-            match s.action {
-                Action::Solution { .. } => solutions += 1,
-                Action::Try { .. } => tries += 1,
-                _ => {}
+            counted.add(s);
+            if !go {
+                stopped = Some(TraceStop::Caller);
+                break;
             }
         }
         buf.clear();
@@ -578,9 +619,19 @@ where
         stopped = Some(TraceStop::Cancelled);
     }
     let mut stats = dlx.stats().clone();
-    if let Some((nodes, _)) = at {
-        // the engine may have gone a little past the last step reported
-        stats.nodes = nodes;
+    let solutions = counted.stats.solutions;
+    if matches!(stopped, Some(TraceStop::Limit | TraceStop::Caller)) {
+        at = Some((counted.stats.nodes, counted.level));
+        let updates = match options.detail {
+            Detail::Full => counted.stats.updates,
+            // not told by the moves: the engine's own
+            Detail::Moves => stats.updates,
+        };
+        stats = Stats {
+            updates,
+            elapsed: stats.elapsed,
+            ..counted.stats
+        };
     }
     Ok(Traced {
         steps: done,

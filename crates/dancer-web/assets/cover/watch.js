@@ -247,7 +247,8 @@ async function load(spec) {
     const where = e instanceof ApiError ? e.where() : e.message;
     const kind = e instanceof ApiError && e.kind ? e.kind : '';
     ui.error.dataset.kind = kind;
-    ui.error.textContent = kind === 'too_big' ? `Too big to watch: ${where}.` : `Could not trace it: ${where}`;
+    const why = { too_big: 'Too big to watch', unsupported: 'Not for this view' }[kind];
+    ui.error.textContent = why ? `${why}: ${where}.` : `Could not trace it: ${where}`;
     // nothing stale stays on the page
     st.spec = spec;
     st.trace = null;

@@ -78,7 +78,8 @@ export function makeWatch({ source }) {
       ui.body.hidden = false;
       showState('');
       const s = data.summary;
-      ui.summary.textContent = `The whole search${s.at_limit ? ' (cut at its step limit)' : ''}: ${num(data.steps.length)} steps, `
+      const what = s.at_limit ? `The search's first ${num(data.steps.length)} steps (cut at the limit)` : `The whole search: ${num(data.steps.length)} steps`;
+      ui.summary.textContent = `${what}, `
         + `${num(s.nodes)} nodes, ${num(s.solutions)} solution${s.solutions === 1 ? '' : 's'}, ${num(data.options.length)} placements to choose from.`;
       ui.summary.dataset.nodes = String(s.nodes);
       go(0);

@@ -352,6 +352,12 @@ test('a pasted problem is watched; a too-big or bad one is refused with the reas
   await text.fill(`a\n${'a\n'.repeat(401)}`);
   await panel.getByRole('button', { name: 'Watch it' }).click();
   await expect(panel.locator('#watch-error')).toContainText('401 options');
+  // multiplicities: not for dancing links, and said so
+  await text.fill('2:2|a b\na\na b\nb\n');
+  await panel.getByRole('button', { name: 'Watch it' }).click();
+  await expect(panel.locator('#watch-error')).toHaveAttribute('data-kind', 'unsupported');
+  await expect(panel.locator('#watch-error')).toContainText('Not for this view');
+  await expect(panel.locator('#watch-error')).toContainText('multiplicities');
   // a bad problem: the line and column
   await text.fill('a b\na\nc\n');
   await panel.getByRole('button', { name: 'Watch it' }).click();
