@@ -18,6 +18,7 @@
 //! | [`batch`] | batches of puzzles as the command line runs them (the rules asked for, input sniffing: where an argument points, whether a text holds a puzzle; the run on threads in input order, with a progress callback; ratings and what they come to) |
 //! | [`logic`] | the human-style solver: techniques, steps, ratings on the Sudoku Explainer scale, levels |
 //! | [`hint`] | the next step in words |
+//! | [`killer`] | killer Sudoku: cages and their sums, read a line at a time, as exact cover with colours, an independent check |
 //! | [`generate`] | new puzzles with one solution, of a symmetry and level, made a block at a time on threads |
 //! | [`play`] | a game in progress |
 //! | [`records`] | the NDJSON records of all of these, and what a batch prints of each puzzle ([`records::BatchOutput`]: its record or its text) |
@@ -44,6 +45,7 @@ pub mod fast9;
 pub mod generate;
 pub mod grid;
 pub mod hint;
+pub mod killer;
 pub mod logic;
 pub mod play;
 pub mod propagate;
