@@ -48,6 +48,9 @@ pub enum PuzzleError {
     },
     #[error("{0}")]
     Rules(#[from] RulesError),
+    /// A killer puzzle's line that cannot be ([`crate::killer`]).
+    #[error(transparent)]
+    Killer(#[from] crate::killer::KillerError),
     #[error("the grid has {rows} rows of {cols} cells; a grid needs as many rows as columns")]
     NotSquare { rows: usize, cols: usize },
     /// A solution of a Sudoku's exact cover, read back

@@ -15,6 +15,7 @@ use dancer_formats::out_file::{same_file, OutFile, OutKind};
 use dancer_runs::batch::{self as part, PartFile, PartRun, PartSettings};
 use dancer_runs::search::ShardSpec;
 use dancer_sudoku::batch::{self, Answers, Batch, LineOutcome, Tally};
+use dancer_sudoku::killer::is_killer_text;
 use dancer_sudoku::records::BatchOutput;
 use dancer_sudoku::Layout;
 use indicatif::ProgressBar;
@@ -26,6 +27,8 @@ use std::time::{Duration, Instant};
 pub struct SolveArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+    #[command(flatten)]
+    pub killer: KillerArg,
     /// Print grids with box lines, for people
     #[arg(long)]
     pub pretty: bool,
@@ -38,11 +41,24 @@ pub struct SolveArgs {
 pub struct CountArgs {
     #[command(flatten)]
     pub common: CommonArgs,
+    #[command(flatten)]
+    pub killer: KillerArg,
     /// Stop counting at N (default: count all)
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
     #[command(flatten)]
     pub shard: ShardArgs,
+}
+
+/// `--killer`: the lines are killer puzzles.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct KillerArg {
+    /// Killer Sudoku: each line is MAP SUMS [GIVENS]: MAP one letter or
+    /// digit per cell, a cage's cells sharing theirs (. for none); SUMS the
+    /// cage sums, comma-separated, in the order of the cages' first cells;
+    /// GIVENS an optional puzzle line
+    #[arg(long, conflicts_with_all = ["layout", "engine", "shard"])]
+    pub killer: bool,
 }
 
 /// `check` takes the flags of `solve`, its `--pretty` said as
@@ -80,7 +96,7 @@ pub struct ShardArgs {
 
 pub fn solve(a: SolveArgs, out: &mut Out) -> Result<Found> {
     let output = BatchOutput::Solve { pretty: a.pretty };
-    run(&a.common, &a.shard, output, out)
+    run(&a.common, a.killer, &a.shard, output, out)
 }
 
 pub fn count(a: CountArgs, out: &mut Out) -> Result<Found> {
@@ -88,20 +104,32 @@ pub fn count(a: CountArgs, out: &mut Out) -> Result<Found> {
     if limit == 0 {
         bail!("--limit must be at least 1");
     }
-    run(&a.common, &a.shard, BatchOutput::Count { limit }, out)
+    run(
+        &a.common,
+        a.killer,
+        &a.shard,
+        BatchOutput::Count { limit },
+        out,
+    )
 }
 
 pub fn check(a: CheckArgs, out: &mut Out) -> Result<Found> {
     let output = BatchOutput::Check { pretty: a.pretty };
-    run(&a.common, &a.shard, output, out)
+    run(&a.common, a.killer, &a.shard, output, out)
 }
 
 /// Reads, solves and reports: what `output` prints of each puzzle goes
 /// to standard output (with `--shard`, to the part file), invalid puzzles
 /// are also named on standard error, and a summary line ends the run.
-fn run(a: &CommonArgs, sa: &ShardArgs, output: BatchOutput, out: &mut Out) -> Result<Found> {
+fn run(
+    a: &CommonArgs,
+    k: KillerArg,
+    sa: &ShardArgs,
+    output: BatchOutput,
+    out: &mut Out,
+) -> Result<Found> {
     let b = Batch {
-        spec: a.spec()?,
+        spec: a.spec()?.with_killer(k.killer),
         engine: a.engine,
         layout: a.layout(),
         limit: output.limit(),
@@ -116,7 +144,13 @@ fn run(a: &CommonArgs, sa: &ShardArgs, output: BatchOutput, out: &mut Out) -> Re
     if let Some(s) = sa.shard {
         return run_part(a, sa, s, output, &b, render);
     }
-    let (name, text) = super::common::read_input(a.input.as_deref())?;
+    let (name, text) = match a.input.as_deref() {
+        // a killer puzzle given as the argument itself
+        Some(arg) if k.killer && !Path::new(arg).exists() && is_killer_text(arg) => {
+            ("<argument>".to_string(), arg.to_string())
+        }
+        input => super::common::read_input(input)?,
+    };
     let (start, bar) = (Instant::now(), bar(&text));
     let tick = |n| bar.set_position(n);
     let each = |ans: Answers| report(&name, &ans).and_then(|()| out.text(ans.text));

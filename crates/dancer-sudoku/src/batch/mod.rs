@@ -317,10 +317,13 @@ pub fn run_rendered<'t, R>(
 where
     R: Fn(usize, &LineOutcome, &mut String) + Sync,
 {
-    let grids = is_grid_text(text, batch.layout);
+    // killer puzzles are one a line, and take their own path
+    let killer = batch.spec.killer;
+    let grids = !killer && is_grid_text(text, batch.layout);
     let reader = Reader::new(&batch.spec);
-    let lane9 =
-        reader.plain_9x9() && matches!(batch.engine, SudokuEngine::Auto | SudokuEngine::Fast9);
+    let lane9 = !killer
+        && reader.plain_9x9()
+        && matches!(batch.engine, SudokuEngine::Auto | SudokuEngine::Fast9);
     let solvers = Solvers {
         engine: batch.engine,
         built: std::sync::Mutex::new(HashMap::new()),
@@ -804,7 +807,10 @@ impl<R: Fn(usize, &LineOutcome, &mut String) + Sync> Context<'_, R> {
                     continue;
                 }
             }
-            let r = self.solve(self.reader.read_line(line, no), &mut last);
+            let r = match self.reader.spec.killer {
+                true => Ok(self.killer(line)),
+                false => self.solve(self.reader.read_line(line, no), &mut last),
+            };
             if !self.answer(&mut out, no, r) {
                 break;
             }
@@ -840,6 +846,28 @@ impl<R: Fn(usize, &LineOutcome, &mut String) + Sync> Context<'_, R> {
     fn push(&self, out: &mut Solved_, line: usize, o: LineOutcome) {
         (self.render)(line, &o, &mut out.text);
         out.outcomes.push((line, o, out.text.len()));
+    }
+
+    /// A killer puzzle's line, read, solved with its cages as exact cover
+    /// ([`crate::killer`]), and its answers checked by the killer checker.
+    fn killer(&self, line: &str) -> LineOutcome {
+        let k = match self.reader.spec.killer_puzzle(line) {
+            Ok(k) => k,
+            Err(e) => return LineOutcome::Invalid(e.into()),
+        };
+        let cancel = self.cancel.cloned();
+        let s = crate::killer::solve(&k, Some(self.limit), self.keep, cancel);
+        for g in &s.solutions {
+            if let Err(why) = crate::killer::check_solution(&k, g) {
+                return LineOutcome::Invalid(Invalid::WrongSolution(why));
+            }
+        }
+        let solved = Solved {
+            count: s.count,
+            solutions: s.solutions.into_iter().collect(),
+            effort: s.nodes,
+        };
+        LineOutcome::Solved(k.puzzle, solved)
     }
 
     /// A puzzle on the general path, with the solver of its rules (the

@@ -8,6 +8,7 @@
 //! the text and names it gives them.
 
 use super::BatchError;
+use crate::killer::KillerPuzzle;
 use crate::puzzle::{looks_like_grids, read_puzzles, Layout, Puzzle, PuzzleError, PuzzleLine};
 use crate::rules::{Rules, RulesError};
 
@@ -17,6 +18,9 @@ pub struct RulesSpec {
     pub(super) fixed: Option<Rules>,
     pub(super) diagonal: bool,
     pub(super) windoku: bool,
+    /// Each line is a killer puzzle (`MAP SUMS [GIVENS]`, see
+    /// [`crate::killer`]).
+    pub(super) killer: bool,
 }
 
 /// Rules asked for that cannot be.
@@ -109,7 +113,39 @@ impl RulesSpec {
             fixed,
             diagonal,
             windoku,
+            killer: false,
         })
+    }
+
+    /// These rules with killer puzzles (`yes`) or plain ones: a killer
+    /// puzzle is read a line at a time, as `MAP SUMS [GIVENS]`.
+    pub fn with_killer(mut self, yes: bool) -> Self {
+        self.killer = yes;
+        self
+    }
+
+    /// Whether the lines are killer puzzles.
+    pub fn is_killer(&self) -> bool {
+        self.killer
+    }
+
+    /// The killer puzzle of one line under these rules (a box shape or a
+    /// jigsaw map of the map's size, the variants).
+    pub fn killer_puzzle(&self, line: &str) -> Result<KillerPuzzle, PuzzleError> {
+        let fixed = match &self.fixed {
+            Some(r) => Some(self.finish(r.clone())?),
+            None => None,
+        };
+        let k = KillerPuzzle::parse(line, fixed.as_ref())?;
+        if fixed.is_none() && (self.diagonal || self.windoku) {
+            let rules = self.finish(k.puzzle.rules.clone())?;
+            let puzzle = Puzzle::new(rules, k.puzzle.givens)?;
+            return Ok(KillerPuzzle {
+                puzzle,
+                cages: k.cages,
+            });
+        }
+        Ok(k)
     }
 
     /// Applies the variants to rules of the right size.

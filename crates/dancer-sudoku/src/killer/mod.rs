@@ -97,6 +97,17 @@ pub enum KillerError {
     Rules(String),
 }
 
+/// Whether a command-line argument that is not a file is a killer puzzle
+/// given as itself: a map of 16 letters, digits or `.` or more, then sums
+/// (digits and commas), then maybe givens.
+pub fn is_killer_text(arg: &str) -> bool {
+    let f: Vec<&str> = arg.split_whitespace().collect();
+    (2..=3).contains(&f.len())
+        && f[0].chars().count() >= 16
+        && f[0].chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
+        && f[1].chars().all(|c| c.is_ascii_digit() || c == ',')
+}
+
 /// The least and the most that `k` different digits from 1 to `n` add up
 /// to.
 pub fn sum_range(k: usize, n: usize) -> (u32, u32) {
