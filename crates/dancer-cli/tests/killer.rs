@@ -153,6 +153,15 @@ fn every_4x4_grid_of_a_cage_per_row() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "72");
+    // the JSON form: a cage of two cells adding up to 3 in row 1 (1 and 2)
+    // and the rest of the row adding up to 7 (3 and 4): a quarter of 288
+    // with 1 and 2 first, in either order, times 3 and 4 in either order
+    let json = r#"{"size":4,"cages":[{"sum":3,"cells":["r1c1","r1c2"]},{"sum":7,"cells":["r1c3","r1c4"]}]}"#;
+    let out = dancer()
+        .args(["sudoku", "count", "--killer", json])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "48");
 }
 
 #[test]

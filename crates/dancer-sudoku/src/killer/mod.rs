@@ -17,8 +17,13 @@
 //! * `GIVENS` (optional): the givens as a plain puzzle line (`.` or `0`
 //!   for an empty cell).
 //!
-//! For example, a 4x4 killer: `aabbcdbbcdeeffee 3,12,7,4,8,6` (the boxes
-//! are 2x2).
+//! For example, a 4x4 killer: `aabbaabbccddccdd 10,10,10,10` (a cage per
+//! box).
+//!
+//! The JSON form, a line too: `{"size":4,"cages":[{"sum":3,"cells":["r1c1",
+//! "r1c2"]},...],"givens":"1..."}` (`size` 9 unless given or told by the
+//! givens; `givens` optional; cells in no cage left out). Its cages are
+//! named by their numbers from 1.
 //!
 //! ## Invariants
 //!
@@ -40,8 +45,9 @@ use crate::rules::{cell_name, Rules};
 /// A cage: its cells (in reading order) and their sum.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cage {
-    /// The character of the map that named it.
-    pub name: char,
+    /// Its name: the character of the map that named it, or its number
+    /// from 1 in the JSON form.
+    pub name: String,
     pub cells: Vec<usize>,
     pub sum: u32,
 }
@@ -66,10 +72,10 @@ pub enum KillerError {
     #[error("map column {column}: {ch:?} cannot name a cage (letters and digits, or . for none)")]
     BadCageName { ch: char, column: usize },
     #[error("cage {name:?} is in two pieces ({a} and {b} are not joined through the cage)")]
-    Disconnected { name: char, a: String, b: String },
+    Disconnected { name: String, a: String, b: String },
     #[error("cage {name:?} has {cells} cells: at most {size} fit without a digit twice")]
     CageTooBig {
-        name: char,
+        name: String,
         cells: usize,
         size: usize,
     },
@@ -79,7 +85,7 @@ pub enum KillerError {
     BadSum { index: usize, text: String },
     #[error("cage {name:?} ({first}) has sum {sum}, which {cells} different digits from 1 to {size} cannot make (from {least} to {most})")]
     ImpossibleSum {
-        name: char,
+        name: String,
         first: String,
         sum: u32,
         cells: usize,
@@ -90,17 +96,28 @@ pub enum KillerError {
     #[error("the givens: {0}")]
     Givens(String),
     #[error("cage {name:?} holds two {digit}s among its givens")]
-    GivenTwice { name: char, digit: u8 },
+    GivenTwice { name: String, digit: u8 },
     #[error("cage {name:?} ({first}): its givens cannot be completed to its sum {sum}")]
-    GivensPastSum { name: char, first: String, sum: u32 },
+    GivensPastSum {
+        name: String,
+        first: String,
+        sum: u32,
+    },
     #[error("{0}")]
     Rules(String),
+    /// The JSON form: not JSON of the form, or a cell named wrongly or
+    /// twice.
+    #[error("the JSON form: {0}")]
+    Json(String),
 }
 
 /// Whether a command-line argument that is not a file is a killer puzzle
 /// given as itself: a map of 16 letters, digits or `.` or more, then sums
-/// (digits and commas), then maybe givens.
+/// (digits and commas), then maybe givens; or the JSON form.
 pub fn is_killer_text(arg: &str) -> bool {
+    if arg.trim_start().starts_with('{') {
+        return true; // the JSON form
+    }
     let f: Vec<&str> = arg.split_whitespace().collect();
     (2..=3).contains(&f.len())
         && f[0].chars().count() >= 16
@@ -120,6 +137,9 @@ impl KillerPuzzle {
     /// of its size (square boxes, or 2x3 for 6x6 and so on), or under
     /// `rules` when given (a variant: diagonal, windoku, jigsaw).
     pub fn parse(line: &str, rules: Option<&Rules>) -> Result<KillerPuzzle, KillerError> {
+        if line.trim_start().starts_with('{') {
+            return Self::from_json(line, rules);
+        }
         let fields: Vec<&str> = line.split_whitespace().collect();
         if !(2..=3).contains(&fields.len()) {
             return Err(KillerError::Fields(fields.len()));
@@ -129,16 +149,6 @@ impl KillerPuzzle {
         if n * n != map.len() || !(4..=16).contains(&n) {
             return Err(KillerError::MapLength { found: map.len() });
         }
-        let rules = match rules {
-            Some(r) if r.size() == n => r.clone(),
-            Some(r) => {
-                return Err(KillerError::Rules(format!(
-                    "the map is of a {n}x{n} grid, the rules of a {0}x{0} one",
-                    r.size()
-                )))
-            }
-            None => Rules::standard(n).map_err(|e| KillerError::Rules(e.to_string()))?,
-        };
         let cages = cages_of(&map, n)?;
         let sums: Vec<&str> = fields[1].split(',').collect();
         if sums.len() != cages.len() {
@@ -147,38 +157,79 @@ impl KillerPuzzle {
                 sums: sums.len(),
             });
         }
-        let mut out = Vec::with_capacity(cages.len());
+        let mut summed = Vec::with_capacity(cages.len());
         for (i, ((name, cells), text)) in cages.into_iter().zip(sums).enumerate() {
             let sum: u32 = text.trim().parse().map_err(|_| KillerError::BadSum {
                 index: i + 1,
                 text: text.to_string(),
             })?;
-            let (least, most) = sum_range(cells.len(), n);
-            if sum < least || sum > most {
-                return Err(KillerError::ImpossibleSum {
-                    name,
-                    first: cell_name(n, cells[0]),
-                    sum,
-                    cells: cells.len(),
-                    size: n,
-                    least,
-                    most,
-                });
+            summed.push((name, cells, sum));
+        }
+        build(n, rules, summed, fields.get(2).copied())
+    }
+
+    /// Reads the JSON form of a puzzle, one object:
+    /// `{"size":9,"cages":[{"sum":3,"cells":["r1c1","r1c2"]},...],"givens":"..."}`
+    /// (`size`: 9 unless given, or the givens' size; `givens` optional).
+    /// The cages are named by their numbers from 1, in the order given.
+    pub fn from_json(text: &str, rules: Option<&Rules>) -> Result<KillerPuzzle, KillerError> {
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct CageJson {
+            sum: u32,
+            cells: Vec<String>,
+        }
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct KillerJson {
+            size: Option<usize>,
+            cages: Vec<CageJson>,
+            givens: Option<String>,
+        }
+        let j: KillerJson =
+            serde_json::from_str(text).map_err(|e| KillerError::Json(e.to_string()))?;
+        let from_givens = j.givens.as_ref().map(|g| {
+            let cells = g.trim().chars().count();
+            (cells as f64).sqrt().round() as usize
+        });
+        let n = j
+            .size
+            .or(from_givens)
+            .or(rules.map(Rules::size))
+            .unwrap_or(9);
+        if !(4..=16).contains(&n) {
+            return Err(KillerError::Json(format!(
+                "size {n}: killer puzzles are from 4x4 to 16x16"
+            )));
+        }
+        let mut owner = vec![0usize; n * n];
+        let mut summed = Vec::with_capacity(j.cages.len());
+        for (k, cage) in j.cages.into_iter().enumerate() {
+            let name = (k + 1).to_string();
+            let mut cells = Vec::with_capacity(cage.cells.len());
+            for c in &cage.cells {
+                let cell = parse_cell(c, n).ok_or_else(|| {
+                    KillerError::Json(format!(
+                        "cage {name}: {c:?} is not a cell of a {n}x{n} grid (r1c1 to r{n}c{n})"
+                    ))
+                })?;
+                if owner[cell] != 0 {
+                    return Err(KillerError::Json(format!(
+                        "{c} is in cage {} and cage {name}",
+                        owner[cell]
+                    )));
+                }
+                owner[cell] = k + 1;
+                cells.push(cell);
             }
-            out.push(Cage { name, cells, sum });
+            if cells.is_empty() {
+                return Err(KillerError::Json(format!("cage {name} has no cells")));
+            }
+            cells.sort_unstable();
+            check_cage(&name, &cells, n)?;
+            summed.push((name, cells, cage.sum));
         }
-        let puzzle = match fields.get(2) {
-            None => Puzzle {
-                rules,
-                givens: Grid::empty(n),
-            },
-            Some(g) => Puzzle::parse_line(g, Some(&rules))
-                .map_err(|e| KillerError::Givens(e.to_string()))?,
-        };
-        for cage in &out {
-            givens_fit(cage, &puzzle.givens, n)?;
-        }
-        Ok(KillerPuzzle { puzzle, cages: out })
+        build(n, rules, summed, j.givens.as_deref())
     }
 
     /// The grid's side.
@@ -187,9 +238,66 @@ impl KillerPuzzle {
     }
 }
 
+/// A cell named `rRcC` (from 1) on an `n`x`n` grid.
+fn parse_cell(name: &str, n: usize) -> Option<usize> {
+    let (r, c) = name.trim().strip_prefix('r')?.split_once('c')?;
+    let (r, c): (usize, usize) = (r.parse().ok()?, c.parse().ok()?);
+    ((1..=n).contains(&r) && (1..=n).contains(&c)).then(|| (r - 1) * n + (c - 1))
+}
+
+/// A puzzle of side `n` from its cages (name, cells, sum) and givens,
+/// under `rules` or the standard ones of the size: the sums checked, the
+/// givens read and fitted to the cages.
+fn build(
+    n: usize,
+    rules: Option<&Rules>,
+    cages: Vec<(String, Vec<usize>, u32)>,
+    givens: Option<&str>,
+) -> Result<KillerPuzzle, KillerError> {
+    let rules = match rules {
+        Some(r) if r.size() == n => r.clone(),
+        Some(r) => {
+            return Err(KillerError::Rules(format!(
+                "the cages are of a {n}x{n} grid, the rules of a {0}x{0} one",
+                r.size()
+            )))
+        }
+        None => Rules::standard(n).map_err(|e| KillerError::Rules(e.to_string()))?,
+    };
+    let mut out = Vec::with_capacity(cages.len());
+    for (name, cells, sum) in cages {
+        let (least, most) = sum_range(cells.len(), n);
+        if sum < least || sum > most {
+            return Err(KillerError::ImpossibleSum {
+                name,
+                first: cell_name(n, cells[0]),
+                sum,
+                cells: cells.len(),
+                size: n,
+                least,
+                most,
+            });
+        }
+        out.push(Cage { name, cells, sum });
+    }
+    let puzzle = match givens {
+        None => Puzzle {
+            rules,
+            givens: Grid::empty(n),
+        },
+        Some(g) => {
+            Puzzle::parse_line(g, Some(&rules)).map_err(|e| KillerError::Givens(e.to_string()))?
+        }
+    };
+    for cage in &out {
+        givens_fit(cage, &puzzle.givens, n)?;
+    }
+    Ok(KillerPuzzle { puzzle, cages: out })
+}
+
 /// The cages of a map: each character's cells, in the order of their
 /// first cells, checked connected and small enough.
-fn cages_of(map: &[char], n: usize) -> Result<Vec<(char, Vec<usize>)>, KillerError> {
+fn cages_of(map: &[char], n: usize) -> Result<Vec<(String, Vec<usize>)>, KillerError> {
     let mut order: Vec<char> = Vec::new();
     let mut cells: Vec<Vec<usize>> = Vec::new();
     for (c, &ch) in map.iter().enumerate() {
@@ -207,10 +315,19 @@ fn cages_of(map: &[char], n: usize) -> Result<Vec<(char, Vec<usize>)>, KillerErr
             }
         }
     }
-    for (&name, cage) in order.iter().zip(&cells) {
+    let named: Vec<(String, Vec<usize>)> = order.into_iter().map(String::from).zip(cells).collect();
+    for (name, cage) in &named {
+        check_cage(name, cage, n)?;
+    }
+    Ok(named)
+}
+
+/// A cage's cells are at most `n` and joined side by side.
+fn check_cage(name: &str, cage: &[usize], n: usize) -> Result<(), KillerError> {
+    {
         if cage.len() > n {
             return Err(KillerError::CageTooBig {
-                name,
+                name: name.into(),
                 cells: cage.len(),
                 size: n,
             });
@@ -221,7 +338,7 @@ fn cages_of(map: &[char], n: usize) -> Result<Vec<(char, Vec<usize>)>, KillerErr
         while i < seen.len() {
             let c = seen[i];
             i += 1;
-            for &d in cage {
+            for &d in cage.iter() {
                 let near = (c / n == d / n && c.abs_diff(d) == 1) || c.abs_diff(d) == n;
                 if near && !seen.contains(&d) {
                     seen.push(d);
@@ -230,13 +347,13 @@ fn cages_of(map: &[char], n: usize) -> Result<Vec<(char, Vec<usize>)>, KillerErr
         }
         if let Some(&lost) = cage.iter().find(|c| !seen.contains(c)) {
             return Err(KillerError::Disconnected {
-                name,
+                name: name.into(),
                 a: cell_name(n, cage[0]),
                 b: cell_name(n, lost),
             });
         }
     }
-    Ok(order.into_iter().zip(cells).collect())
+    Ok(())
 }
 
 /// The givens in `cage` repeat no digit and leave its sum reachable with
@@ -251,7 +368,7 @@ fn givens_fit(cage: &Cage, givens: &Grid, n: usize) -> Result<(), KillerError> {
         }
         if used >> d & 1 == 1 {
             return Err(KillerError::GivenTwice {
-                name: cage.name,
+                name: cage.name.clone(),
                 digit: d,
             });
         }
@@ -265,7 +382,7 @@ fn givens_fit(cage: &Cage, givens: &Grid, n: usize) -> Result<(), KillerError> {
     let most: u32 = free.iter().rev().take(k).sum();
     if total + least > cage.sum || total + most < cage.sum {
         return Err(KillerError::GivensPastSum {
-            name: cage.name,
+            name: cage.name.clone(),
             first: cell_name(n, cage.cells[0]),
             sum: cage.sum,
         });

@@ -224,14 +224,20 @@ fn lines_that_are_not_killer_puzzles_say_why() {
         ("aabb", "this line has 1 fields"),
         ("aab 1,2", "the map has 3 cells"),
         ("aabbaabbccddccd! 10,10,10,10", "'!' cannot name a cage"),
-        ("abbaabbaccddccdd 10,10,10,10", "cage 'a' is in two pieces"),
-        ("aaaaabbbccccdddd 10,10,10,10", "cage 'a' has 5 cells"),
+        (
+            "abbaabbaccddccdd 10,10,10,10",
+            "cage \"a\" is in two pieces",
+        ),
+        ("aaaaabbbccccdddd 10,10,10,10", "cage \"a\" has 5 cells"),
         ("aabbaabbccddccdd 10,10,10", "4 cages but 3 sums"),
         (
             "aabbaabbccddccdd 10,x,10,10",
             "sum 2 (\"x\") is not a whole number",
         ),
-        ("aabbaabbccddccdd 10,10,10,11", "cage 'd' (r3c3) has sum 11"),
+        (
+            "aabbaabbccddccdd 10,10,10,11",
+            "cage \"d\" (r3c3) has sum 11",
+        ),
         (
             "aabbaabbccddccdd 10,10,10,10 11..............",
             "the givens",
@@ -246,7 +252,7 @@ fn lines_that_are_not_killer_puzzles_say_why() {
         ),
         (
             "aabbccddaabbccdd 3,7,3,7 4...............",
-            "cage 'a' is in two pieces",
+            "cage \"a\" is in two pieces",
         ),
     ];
     for (line, want) in cases {
@@ -269,4 +275,66 @@ fn combinations_are_the_sets_of_the_sum() {
     assert_eq!(combinations(3, 9, 15, 0).len(), 8);
     assert_eq!(combinations(3, 9, 15, 1 << 5).len(), 4);
     assert_eq!(sum_range(3, 9), (6, 24));
+}
+
+#[test]
+fn the_json_form_is_the_same_puzzle() {
+    let grids = all_4x4();
+    let mut rng = Lcg(5);
+    for round in 0..30 {
+        let planted = &grids[rng.below(grids.len())];
+        let cage = random_map(4, 1 + round % 4, planted, &mut rng);
+        let line = line_of(&cage, planted, None);
+        let k = KillerPuzzle::parse(&line, None).unwrap();
+        let cages: Vec<String> = k
+            .cages
+            .iter()
+            .map(|c| {
+                let cells: Vec<String> = c
+                    .cells
+                    .iter()
+                    .map(|&x| format!("\"r{}c{}\"", x / 4 + 1, x % 4 + 1))
+                    .collect();
+                format!("{{\"sum\":{},\"cells\":[{}]}}", c.sum, cells.join(","))
+            })
+            .collect();
+        let json = format!("{{\"size\":4,\"cages\":[{}]}}", cages.join(","));
+        let j = KillerPuzzle::parse(&json, None).unwrap_or_else(|e| panic!("{json}: {e}"));
+        assert_eq!(count(&j, None), count(&k, None), "{json}");
+        assert_eq!(j.cages.len(), k.cages.len());
+    }
+    let bad: &[(&str, &str)] = &[
+        (
+            r#"{"cages":[{"sum":3,"cells":["r1c1","r1c1"]}]}"#,
+            "r1c1 is in cage 1 and cage 1",
+        ),
+        (
+            r#"{"size":4,"cages":[{"sum":3,"cells":["r5c1"]}]}"#,
+            "\"r5c1\" is not a cell of a 4x4 grid",
+        ),
+        (
+            r#"{"size":4,"cages":[{"sum":3,"cells":[]}]}"#,
+            "cage 1 has no cells",
+        ),
+        (r#"{"size":4,"cages":[],"colour":1}"#, "unknown field"),
+        (r#"{"size":40,"cages":[]}"#, "size 40"),
+        (
+            r#"{"size":4,"cages":[{"sum":3,"cells":["r1c1","r2c2"]}]}"#,
+            "cage \"1\" is in two pieces",
+        ),
+        (
+            r#"{"size":4,"cages":[{"sum":9,"cells":["r1c1","r1c2"]}]}"#,
+            "cage \"1\" (r1c1) has sum 9",
+        ),
+        (
+            r#"{"cages":[{"sum":3,"cells":["r1c1","r1c2"]}],"givens":"3..............."}"#,
+            "cannot be completed",
+        ),
+    ];
+    for (text, want) in bad {
+        match KillerPuzzle::parse(text, None) {
+            Ok(_) => panic!("{text}: accepted"),
+            Err(e) => assert!(e.to_string().contains(want), "{text}: {e}"),
+        }
+    }
 }
