@@ -299,10 +299,11 @@ pub enum SudokuRateRecord {
     Invalid(InvalidPuzzle),
     Rated {
         line: usize,
-        /// On the Sudoku Explainer scale: the rating of the hardest step
-        /// when the easiest is always taken.
+        /// On the Sudoku Explainer scale (with `--killer`, dancer's
+        /// killer scale, `dancer_sudoku::killer::KillerTechnique`): the
+        /// rating of the hardest step when the easiest is always taken.
         rating: f64,
-        /// easy, medium, hard, expert or extreme.
+        /// easy, medium, hard, expert or extreme (killer: easy to expert).
         level: String,
         /// The technique of the hardest step. *(may be null: no step)*
         hardest: Option<String>,
@@ -378,6 +379,10 @@ pub enum SudokuHintRecord {
         /// `--level full`: candidates to remove. *(omitted)*
         #[serde(default, skip_serializing_if = "Option::is_none")]
         eliminations: Option<Vec<CellDigit>>,
+        /// `--killer`, `--level full`: the cages the step uses, by their
+        /// names. *(omitted)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cages: Option<Vec<String>>,
         /// `--level full`: the step in words. *(omitted)*
         #[serde(default, skip_serializing_if = "Option::is_none")]
         description: Option<String>,

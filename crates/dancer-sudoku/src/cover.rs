@@ -20,7 +20,8 @@ pub struct SudokuCover {
     pub choices: Vec<(u16, u8)>,
 }
 
-fn unit_code(kind: HouseKind) -> String {
+/// The short name of a unit in item names (`R3`, `C7`, `B1`, `D`, ...).
+pub(crate) fn unit_code(kind: HouseKind) -> String {
     match kind {
         HouseKind::Row(r) => format!("R{}", r + 1),
         HouseKind::Column(c) => format!("C{}", c + 1),

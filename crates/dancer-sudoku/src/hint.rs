@@ -246,6 +246,7 @@ impl Hint {
             digits: full.then(|| step.digits.clone()),
             placements: full.then(|| cell_digits(&step.placements)),
             eliminations: full.then(|| cell_digits(&step.eliminations)),
+            cages: None,
             description: full.then(|| step.description.clone()),
             status,
         }

@@ -49,6 +49,11 @@ pub struct GenerateArgs {
     /// Print each puzzle as a grid with box lines (a blank line after each)
     #[arg(long, conflicts_with = "json")]
     pub pretty: bool,
+    /// Killer Sudoku: unique killers with no givens, one MAP SUMS line
+    /// each, of a --level on the killer scale (easy, medium, hard, expert;
+    /// medium unless told)
+    #[arg(long, conflicts_with_all = ["rating", "pretty", "not_minimal", "symmetry"])]
+    pub killer: bool,
 }
 
 /// A request that cannot be met, in the command line's words: its flags
@@ -67,6 +72,19 @@ fn range_error(e: RangeError) -> anyhow::Error {
 }
 
 pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
+    if args.killer {
+        let a = &args;
+        let json = a.json.json;
+        return super::killer::generate(
+            a.level,
+            a.size,
+            a.count,
+            a.seed,
+            a.threads.get(),
+            json,
+            out,
+        );
+    }
     let range = match (&args.rating, args.level) {
         (Some(r), _) => Some(r.parse::<RatingRange>().map_err(range_error)?),
         (None, Some(l)) => Some(RatingRange::of_level(l)),

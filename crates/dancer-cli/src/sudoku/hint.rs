@@ -24,11 +24,18 @@ pub struct HintArgs {
     /// the hint says how hard the next step is at least
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_timeout)]
     pub timeout: Timeout,
+    /// Killer Sudoku: the puzzle is MAP SUMS [GIVENS] (see `dancer sudoku
+    /// solve --help`), or its JSON form; the hint is a killer step
+    #[arg(long)]
+    pub killer: bool,
     #[command(flatten)]
     pub json: JsonArg,
 }
 
 pub fn run(args: HintArgs, out: &mut Out) -> Result<Found> {
+    if args.killer {
+        return super::killer::hint(&args.puzzle, args.level, args.json.json, out);
+    }
     let (name, text) = read_input(Some(&args.puzzle))?;
     let p = read_one(&name, &text, &Default::default(), Layout::Auto, false)?;
     let level = args.level;

@@ -7,6 +7,7 @@ pub(crate) mod common;
 mod export;
 mod generate;
 mod hint;
+mod killer;
 mod rate;
 
 use crate::output::Found;

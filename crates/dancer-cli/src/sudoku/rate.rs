@@ -27,6 +27,11 @@ pub struct RateArgs {
     /// far, as a lower bound ("at least ...")
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_timeout)]
     pub timeout: Timeout,
+    /// Killer Sudoku: each line is MAP SUMS [GIVENS] (or the JSON form),
+    /// rated on dancer's killer scale (1.0 to 5.0: easy, medium, hard,
+    /// expert)
+    #[arg(long)]
+    pub killer: bool,
     #[command(flatten)]
     pub json: JsonArg,
     #[command(flatten)]
@@ -48,6 +53,10 @@ pub fn parse_timeout(s: &str) -> Result<Timeout, String> {
 }
 
 pub fn run(args: RateArgs, out: &mut Out) -> Result<Found> {
+    if args.killer {
+        let threads = args.threads.get();
+        return super::killer::rate(args.input.as_deref(), threads, args.json.json, out);
+    }
     let (name, text) = read_input(args.input.as_deref())?;
     let start = Instant::now();
     let cancel = crate::interrupt::cancel_flag();

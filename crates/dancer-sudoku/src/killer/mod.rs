@@ -35,8 +35,20 @@
 //! answer against all of it, sharing no code with the solver.
 
 mod cover;
+mod generate;
+mod hint;
+mod logic;
 
-pub use cover::{combinations, count, solve, to_exact_cover, KillerCover, KillerSolved};
+pub use cover::{
+    combinations, count, placements, solve, solve_with, to_exact_cover, to_exact_cover_with,
+    KillerCover, KillerModel, KillerSolved, PLACED_MOST,
+};
+pub use generate::{generate, KillerGenerated};
+pub use hint::{hint, rate_record, rate_text, rate_unique, KillerHint};
+pub use logic::{
+    next_step, path, path_up_to, presolve, rate, rate_up_to, KillerBoard, KillerLevel,
+    KillerRating, KillerStep, KillerTechnique,
+};
 
 use crate::grid::Grid;
 use crate::puzzle::Puzzle;

@@ -8,7 +8,7 @@ use crate::rules::Rules;
 /// Every 4x4 Sudoku grid (288), by brute force, sharing nothing with the
 /// solver: cells filled in reading order, each digit tried against its
 /// row, column and box.
-fn all_4x4() -> Vec<Vec<u8>> {
+pub(super) fn all_4x4() -> Vec<Vec<u8>> {
     fn go(g: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
         let c = g.len();
         if c == 16 {
@@ -34,9 +34,9 @@ fn all_4x4() -> Vec<Vec<u8>> {
 }
 
 /// A small generator for the tests.
-struct Lcg(u64);
+pub(super) struct Lcg(pub(super) u64);
 impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)
@@ -48,7 +48,7 @@ impl Lcg {
 /// Random connected cages over the `n`x`n` grid `grid`, of at most `most`
 /// cells each and no digit of `grid` twice: each cell's cage number, the
 /// cages numbered in the order of their first cells.
-fn random_map(n: usize, most: usize, grid: &[u8], rng: &mut Lcg) -> Vec<usize> {
+pub(super) fn random_map(n: usize, most: usize, grid: &[u8], rng: &mut Lcg) -> Vec<usize> {
     let mut cage = vec![usize::MAX; n * n];
     let mut next = 0;
     for start in 0..n * n {
@@ -92,7 +92,7 @@ const NAMES: &str = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW
 
 /// The line of a killer puzzle whose cages are `cage` and whose sums are
 /// those of `grid`.
-fn line_of(cage: &[usize], grid: &[u8], givens: Option<&str>) -> String {
+pub(super) fn line_of(cage: &[usize], grid: &[u8], givens: Option<&str>) -> String {
     let names: Vec<char> = NAMES.chars().collect();
     let map: String = cage.iter().map(|&k| names[k]).collect();
     let cages = cage.iter().max().unwrap() + 1;
@@ -137,13 +137,19 @@ fn counts_agree_with_brute_force_on_4x4() {
                 })
             })
             .collect();
-        let got = solve(&k, None, 1000, None);
-        assert!(got.complete);
-        assert_eq!(got.count, want.len() as u64, "{line}");
-        for s in &got.solutions {
-            check_solution(&k, s).unwrap();
-            let cells: Vec<u8> = (0..16).map(|c| s.get(c)).collect();
-            assert!(want.contains(&&cells), "{line}");
+        for model in [
+            KillerModel::Mixed,
+            KillerModel::Placed,
+            KillerModel::Combinations,
+        ] {
+            let got = solve_with(&k, model, None, 1000, None);
+            assert!(got.complete);
+            assert_eq!(got.count, want.len() as u64, "{model:?}: {line}");
+            for s in &got.solutions {
+                check_solution(&k, s).unwrap();
+                let cells: Vec<u8> = (0..16).map(|c| s.get(c)).collect();
+                assert!(want.contains(&&cells), "{line}");
+            }
         }
     }
 }

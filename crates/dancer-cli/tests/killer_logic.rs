@@ -1,0 +1,138 @@
+//! `dancer sudoku generate|rate|hint --killer`: generated killers are
+//! unique (counted by the exact cover), their solutions pass the
+//! independent checker, their rating is the level asked for, and a hint's
+//! step agrees with the solution.
+
+use assert_cmd::Command;
+use dancer_sudoku::killer::{check_solution, KillerPuzzle};
+use dancer_sudoku::Grid;
+use serde_json::Value;
+
+fn dancer() -> Command {
+    Command::cargo_bin("dancer").unwrap()
+}
+
+/// A grid from its line of digits.
+fn grid(line: &str) -> Grid {
+    let cells: Vec<u8> = line.trim().bytes().map(|b| b - b'0').collect();
+    Grid::from_cells(9, cells)
+}
+
+fn stdout(args: &[&str], code: i32) -> String {
+    let o = dancer().args(args).output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn generated_killers_are_unique_checked_and_of_their_level() {
+    for level in ["easy", "medium", "hard"] {
+        let out = stdout(
+            &[
+                "sudoku", "generate", "--killer", "--level", level, "--count", "2", "--seed", "11",
+                "--json",
+            ],
+            0,
+        );
+        let recs: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(recs.len(), 2);
+        for r in &recs {
+            assert_eq!(r["level"], level);
+            let line = r["puzzle"].as_str().unwrap();
+            let k = KillerPuzzle::parse(line, None).unwrap();
+            let sol = grid(r["solution"].as_str().unwrap());
+            check_solution(&k, &sol).unwrap();
+            // unique, by the exact cover
+            let count = stdout(&["sudoku", "count", "--killer", line], 0);
+            assert_eq!(count.trim(), "1", "{line}");
+            // solved to the same grid, checked independently
+            let solved = stdout(&["sudoku", "solve", "--killer", line], 0);
+            let g = grid(&solved);
+            assert_eq!(g, sol);
+            check_solution(&k, &g).unwrap();
+            // rated at the level asked for
+            let rated = stdout(&["sudoku", "rate", "--killer", line], 0);
+            assert!(rated.trim().ends_with(level), "{rated}");
+            // the hint's step agrees with the solution
+            let h: Value =
+                serde_json::from_str(&stdout(&["sudoku", "hint", "--killer", "--json", line], 0))
+                    .unwrap();
+            assert_eq!(h["status"], "hint");
+            let cell = |v: &Value| {
+                let name = v["cell"].as_str().unwrap();
+                let (r, c) = name[1..].split_once('c').unwrap();
+                (r.parse::<usize>().unwrap() - 1) * 9 + c.parse::<usize>().unwrap() - 1
+            };
+            for p in h["placements"].as_array().unwrap() {
+                assert_eq!(sol.get(cell(p)) as u64, p["digit"].as_u64().unwrap());
+            }
+            for e in h["eliminations"].as_array().unwrap() {
+                assert_ne!(sol.get(cell(e)) as u64, e["digit"].as_u64().unwrap());
+            }
+        }
+    }
+}
+
+#[test]
+fn killer_ratings_and_hints_in_words() {
+    let line = stdout(
+        &[
+            "sudoku", "generate", "--killer", "--level", "hard", "--seed", "5",
+        ],
+        0,
+    );
+    let line = line.trim();
+    let text = stdout(&["sudoku", "rate", "--killer", line], 0);
+    assert!(text.trim().ends_with("hard"), "{text}");
+    let full = stdout(&["sudoku", "hint", "--killer", line], 0);
+    assert!(
+        full.contains("  place ") || full.contains("  remove "),
+        "{full}"
+    );
+    let nudge = stdout(&["sudoku", "hint", "--killer", "--level", "nudge", line], 0);
+    assert!(nudge.starts_with("Try "), "{nudge}");
+    assert!(!nudge.contains("  place"), "{nudge}");
+    // a puzzle of two solutions: no hint, exit 1
+    let two = "aabbaabbccddccdd 10,10,10,10";
+    let none = stdout(&["sudoku", "hint", "--killer", two], 1);
+    assert!(none.contains("more than one solution"), "{none}");
+    let not = stdout(&["sudoku", "rate", "--killer", two], 1);
+    assert_eq!(not.trim(), "not unique");
+}
+
+#[test]
+fn killer_requests_that_cannot_be_say_why() {
+    let o = dancer()
+        .args(["sudoku", "generate", "--killer", "--level", "extreme"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not a killer level"), "{err}");
+    let o = dancer()
+        .args(["sudoku", "generate", "--killer", "--rating", "3-4"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("k.txt");
+    std::fs::write(&f, "# killers\naabbaabbccddccdd 10,10,10\n").unwrap();
+    let o = dancer()
+        .args(["sudoku", "rate", "--killer", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("k.txt:2:") && err.contains("4 cages but 3 sums"),
+        "{err}"
+    );
+}
