@@ -19,6 +19,9 @@ use crate::puzzle::Puzzle;
 use crate::rules::Rules;
 use crate::solve::{Solver, SudokuEngine};
 use dancer_core::rng::{Draw, XorShift64Star};
+
+mod rarity;
+pub use rarity::{Rarity, CANDIDATES_PER_SECOND, COUNTS, SAMPLE, SAMPLE_SEEDS};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -42,6 +42,7 @@ pub mod batch;
 pub mod canon;
 pub mod cover;
 pub mod fast9;
+pub mod gattai;
 pub mod generate;
 pub mod grid;
 pub mod hint;

@@ -29,6 +29,8 @@ pub struct SolveArgs {
     pub common: CommonArgs,
     #[command(flatten)]
     pub killer: KillerArg,
+    #[command(flatten)]
+    pub shape: super::gattai::ShapeArg,
     /// Print grids with box lines, for people
     #[arg(long)]
     pub pretty: bool,
@@ -43,6 +45,8 @@ pub struct CountArgs {
     pub common: CommonArgs,
     #[command(flatten)]
     pub killer: KillerArg,
+    #[command(flatten)]
+    pub shape: super::gattai::ShapeArg,
     /// Stop counting at N (default: count all)
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
@@ -96,6 +100,9 @@ pub struct ShardArgs {
 
 pub fn solve(a: SolveArgs, out: &mut Out) -> Result<Found> {
     let output = BatchOutput::Solve { pretty: a.pretty };
+    if let Some(s) = &a.shape.shape {
+        return shaped(s, &a.common, output, out);
+    }
     run(&a.common, a.killer, &a.shard, output, out)
 }
 
@@ -103,6 +110,9 @@ pub fn count(a: CountArgs, out: &mut Out) -> Result<Found> {
     let limit = a.limit.unwrap_or(u64::MAX);
     if limit == 0 {
         bail!("--limit must be at least 1");
+    }
+    if let Some(s) = &a.shape.shape {
+        return shaped(s, &a.common, BatchOutput::Count { limit }, out);
     }
     run(
         &a.common,
@@ -113,8 +123,17 @@ pub fn count(a: CountArgs, out: &mut Out) -> Result<Found> {
     )
 }
 
+/// `--shape`: overlapping grids, a line at a time.
+fn shaped(shape: &str, a: &CommonArgs, output: BatchOutput, out: &mut Out) -> Result<Found> {
+    let (threads, json) = (a.threads.get(), a.json.json);
+    super::gattai::batch(shape, a.input.as_deref(), output, threads, json, out)
+}
+
 pub fn check(a: CheckArgs, out: &mut Out) -> Result<Found> {
     let output = BatchOutput::Check { pretty: a.pretty };
+    if let Some(s) = &a.shape.shape {
+        return shaped(s, &a.common, output, out);
+    }
     run(&a.common, a.killer, &a.shard, output, out)
 }
 

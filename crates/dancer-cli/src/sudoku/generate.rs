@@ -8,12 +8,15 @@ use crate::args::{JsonArg, Named, ThreadsArg};
 use crate::output::{Found, Out};
 use anyhow::Result;
 use clap::Args;
+use dancer_core::plural;
 use dancer_sudoku::generate::{
     clock_seed, generate_blocks, Effort, GivensSymmetry, Made, RangeError, RatingRange, Request,
-    RequestError, ATTEMPTS,
+    RequestError, CANDIDATES_PER_SECOND,
 };
 use dancer_sudoku::logic::Level;
 use dancer_sudoku::records;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 use std::time::Instant;
 
 #[derive(Args)]
@@ -49,6 +52,16 @@ pub struct GenerateArgs {
     /// Print each puzzle as a grid with box lines (a blank line after each)
     #[arg(long, conflicts_with = "json")]
     pub pretty: bool,
+    /// Stop after this many seconds, or `none`; puzzles not made by then
+    /// are reported (exit 1 when none was made). Default: 60 for ratings
+    /// from 9.0 up (rare for random generation), else none
+    #[arg(long, value_name = "SECONDS", value_parser = super::rate::parse_timeout)]
+    pub timeout: Option<super::rate::Timeout>,
+    /// Overlapping grids: samurai, twodoku, flower, sohei, butterfly,
+    /// windmill, or a shape file: minimal puzzles with one solution, a line
+    /// each (the shape's cells in reading order)
+    #[arg(long, value_name = "NAME|FILE", conflicts_with_all = ["rating", "level", "killer", "not_minimal", "symmetry"])]
+    pub shape: Option<String>,
     /// Killer Sudoku: unique killers with no givens, one MAP SUMS line
     /// each, of a --level on the killer scale (easy, medium, hard, expert;
     /// medium unless told)
@@ -66,12 +79,54 @@ fn request_error(e: RequestError) -> anyhow::Error {
     }
 }
 
+/// The default `--timeout` for ratings that are rare: one minute.
+const RARE_TIMEOUT: u64 = 60;
+
+/// What a request for rare ratings may expect, from the generator's
+/// measured sample (`dancer_sudoku::generate::Rarity`), said before the
+/// search starts.
+fn rarity_words(r: RatingRange, threads: usize, limit: Option<Duration>) -> String {
+    let rarity = r.rarity();
+    let bound = match limit {
+        Some(d) => format!("stopping after {:.0} s (--timeout)", d.as_secs_f64()),
+        None => "no time limit (--timeout none); Ctrl-C stops".into(),
+    };
+    let speed = format!(
+        "at {CANDIDATES_PER_SECOND:.0} candidates a second a thread as measured, {:.0} s a puzzle on {}",
+        rarity.seconds_per_puzzle(threads),
+        plural(threads, "thread", "threads")
+    );
+    if rarity.never_seen() {
+        format!(
+            "puzzles rated {:.1}-{:.1} are practically never made at random: none of the {} in the generator's sample rated so, fewer than 1 in {:.0} candidates expected ({speed} at least); {bound}",
+            r.min,
+            r.max,
+            rarity.sample,
+            rarity.candidates_per_puzzle()
+        )
+    } else {
+        format!(
+            "puzzles rated {:.1}-{:.1} are rare: {} of the {} in the generator's sample rated so, about 1 in {:.0} candidates ({speed}); {bound}",
+            r.min,
+            r.max,
+            rarity.hits,
+            rarity.sample,
+            rarity.candidates_per_puzzle()
+        )
+    }
+}
+
 /// A rating range that cannot be, in the command line's words.
 fn range_error(e: RangeError) -> anyhow::Error {
     anyhow::anyhow!("--rating {:?}: {}", e.text, e.problem)
 }
 
 pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
+    if let Some(shape) = &args.shape {
+        let a = &args;
+        let (json, pretty) = (a.json.json, a.pretty);
+        return super::gattai::generate(shape, a.count, a.seed, a.threads.get(), json, pretty, out);
+    }
     if args.killer {
         let a = &args;
         let json = a.json.json;
@@ -100,12 +155,18 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
     .map_err(request_error)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let (threads, count, start) = (args.threads.get(), args.count, Instant::now());
-    let effort = Effort::with_cancel(crate::interrupt::cancel_flag());
-    if let Some(r) = range.filter(RatingRange::is_rare) {
-        eprintln!(
-            "dancer: puzzles rated {:.1}-{:.1} are rare: each may take up to {ATTEMPTS} candidate grids (minutes); Ctrl-C stops",
-            r.min, r.max
-        );
+    let rare = range.filter(RatingRange::is_rare);
+    let limit = match args.timeout {
+        Some(t) => t.0,
+        None => rare.map(|_| Duration::from_secs(RARE_TIMEOUT)),
+    };
+    let cancel = crate::interrupt::cancel_flag();
+    let effort = match limit {
+        Some(d) => Effort::until(cancel.clone(), start + d),
+        None => Effort::with_cancel(cancel.clone()),
+    };
+    if let Some(r) = rare {
+        eprintln!("dancer: {}", rarity_words(r, threads, limit));
     }
     let bar =
         crate::progress::terminal_bar(Some(count), "{pos}/{len} puzzles {elapsed} {wide_msg}");
@@ -130,10 +191,21 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
         "{}",
         g.summary(start.elapsed().as_secs_f64(), threads, seed)
     );
-    if effort.stopped() {
+    if cancel.load(Ordering::Relaxed) {
         eprintln!("interrupted: {} of {count} made", g.made);
         return Ok(Found::Interrupted);
     }
-    g.all_made(range, &effort).map_err(request_error)?;
+    if g.made < count {
+        let secs = limit.map_or(0.0, |d| d.as_secs_f64());
+        let why = if effort.stopped() {
+            format!("the time allowed ({secs:.0} s, --timeout) ran out")
+        } else {
+            g.all_made(range, &effort)
+                .err()
+                .map_or(String::new(), |e| e.to_string())
+        };
+        eprintln!("{} of {count} made: {why} ({})", g.made, effort.message());
+        return Ok(Found::None);
+    }
     Ok(Found::Some)
 }

@@ -26,13 +26,20 @@ pub struct HintArgs {
     pub timeout: Timeout,
     /// Killer Sudoku: the puzzle is MAP SUMS [GIVENS] (see `dancer sudoku
     /// solve --help`), or its JSON form; the hint is a killer step
-    #[arg(long)]
+    #[arg(long, conflicts_with = "shape")]
     pub killer: bool,
+    /// Overlapping grids (samurai, twodoku, flower, sohei, butterfly,
+    /// windmill, or a shape file): the hint is a step across the grids
+    #[arg(long, value_name = "NAME|FILE")]
+    pub shape: Option<String>,
     #[command(flatten)]
     pub json: JsonArg,
 }
 
 pub fn run(args: HintArgs, out: &mut Out) -> Result<Found> {
+    if let Some(shape) = &args.shape {
+        return super::gattai::hint(shape, &args.puzzle, args.level, args.json.json, out);
+    }
     if args.killer {
         return super::killer::hint(&args.puzzle, args.level, args.json.json, out);
     }

@@ -5,6 +5,7 @@
 mod batch;
 pub(crate) mod common;
 mod export;
+mod gattai;
 mod generate;
 mod hint;
 mod killer;

@@ -30,8 +30,13 @@ pub struct RateArgs {
     /// Killer Sudoku: each line is MAP SUMS [GIVENS] (or the JSON form),
     /// rated on dancer's killer scale (1.0 to 5.0: easy, medium, hard,
     /// expert)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "shape")]
     pub killer: bool,
+    /// Overlapping grids (samurai, twodoku, flower, sohei, butterfly,
+    /// windmill, or a shape file), rated across the grids on the killer
+    /// scale
+    #[arg(long, value_name = "NAME|FILE")]
+    pub shape: Option<String>,
     #[command(flatten)]
     pub json: JsonArg,
     #[command(flatten)]
@@ -53,6 +58,10 @@ pub fn parse_timeout(s: &str) -> Result<Timeout, String> {
 }
 
 pub fn run(args: RateArgs, out: &mut Out) -> Result<Found> {
+    if let Some(shape) = &args.shape {
+        let (threads, json) = (args.threads.get(), args.json.json);
+        return super::gattai::rate(shape, args.input.as_deref(), threads, json, out);
+    }
     if args.killer {
         let threads = args.threads.get();
         return super::killer::rate(args.input.as_deref(), threads, args.json.json, out);

@@ -72,19 +72,30 @@ impl KillerHint {
     /// The hint in words: a nudge (the technique and where to look) or the
     /// whole step, with what to place and remove.
     pub fn text(&self, k: &KillerPuzzle, level: HintLevel) -> String {
+        let n = k.size();
+        self.text_with(level, &|c| cell_name(n, c), &|i| k.cages[i].name.clone())
+    }
+
+    /// [`KillerHint::text`] with cells and cages named by `cell` and
+    /// `cage` (overlapping grids name cells on their canvas).
+    pub fn text_with(
+        &self,
+        level: HintLevel,
+        cell: &dyn Fn(usize) -> String,
+        cage: &dyn Fn(usize) -> String,
+    ) -> String {
         let KillerHint::Step(s) = self else {
             let m = self.message().unwrap_or_default();
             let mut t = m[..1].to_uppercase() + &m[1..];
             t.push_str(".\n");
             return t;
         };
-        let n = k.size();
         match level {
             HintLevel::Nudge => {
                 let mut look: Vec<String> = s
                     .cages
                     .iter()
-                    .map(|&i| format!("cage {}", k.cages[i].name))
+                    .map(|&i| format!("cage {}", cage(i)))
                     .collect();
                 look.extend(s.units.iter().cloned());
                 if look.is_empty() {
@@ -105,13 +116,13 @@ impl KillerHint {
                     s.rating
                 );
                 for &(c, d) in &s.placements {
-                    out.push_str(&format!("  place {d} in {}\n", cell_name(n, c)));
+                    out.push_str(&format!("  place {d} in {}\n", cell(c)));
                 }
                 if !s.eliminations.is_empty() {
                     let e: Vec<String> = s
                         .eliminations
                         .iter()
-                        .map(|&(c, d)| format!("{d} from {}", cell_name(n, c)))
+                        .map(|&(c, d)| format!("{d} from {}", cell(c)))
                         .collect();
                     out.push_str(&format!("  remove {}\n", e.join(", ")));
                 }
@@ -122,6 +133,18 @@ impl KillerHint {
 
     /// The hint as the record plain hints use, with the cages named.
     pub fn record(&self, k: &KillerPuzzle, level: HintLevel) -> SudokuHintRecord {
+        let n = k.size();
+        self.record_with(level, &|c| cell_name(n, c), &|i| k.cages[i].name.clone())
+    }
+
+    /// [`KillerHint::record`] with cells and cages named by `cell` and
+    /// `cage`.
+    pub fn record_with(
+        &self,
+        level: HintLevel,
+        cell: &dyn Fn(usize) -> String,
+        cage: &dyn Fn(usize) -> String,
+    ) -> SudokuHintRecord {
         let status = self.status();
         let KillerHint::Step(s) = self else {
             return SudokuHintRecord::NoStep {
@@ -132,12 +155,11 @@ impl KillerHint {
                     .map(String::from),
             };
         };
-        let n = k.size();
         let full = level == HintLevel::Full;
         let cell_digits = |v: &[(usize, u8)]| {
             v.iter()
                 .map(|&(c, d)| CellDigit {
-                    cell: cell_name(n, c),
+                    cell: cell(c),
                     digit: d,
                 })
                 .collect::<Vec<_>>()
@@ -154,11 +176,11 @@ impl KillerHint {
             technique: s.technique.name().into(),
             rating: s.rating,
             units: s.units.clone(),
-            cells: full.then(|| s.cells.iter().map(|&c| cell_name(n, c)).collect()),
+            cells: full.then(|| s.cells.iter().map(|&c| cell(c)).collect()),
             digits: full.then_some(digits),
             placements: full.then(|| cell_digits(&s.placements)),
             eliminations: full.then(|| cell_digits(&s.eliminations)),
-            cages: full.then(|| s.cages.iter().map(|&i| k.cages[i].name.clone()).collect()),
+            cages: full.then(|| s.cages.iter().map(|&i| cage(i)).collect()),
             description: full.then(|| s.description.clone()),
             status,
         }

@@ -46,8 +46,8 @@ pub use cover::{
 pub use generate::{generate, KillerGenerated};
 pub use hint::{hint, rate_record, rate_text, rate_unique, KillerHint};
 pub use logic::{
-    next_step, path, path_up_to, presolve, rate, rate_up_to, KillerBoard, KillerLevel,
-    KillerRating, KillerStep, KillerTechnique,
+    next_step, path, path_from, path_up_to, presolve, rate, rate_up_to, rating_of, KillerBoard,
+    KillerLevel, KillerRating, KillerStep, KillerTechnique, OUTSIDE,
 };
 
 use crate::grid::Grid;

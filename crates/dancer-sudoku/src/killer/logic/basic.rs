@@ -42,12 +42,12 @@ pub(super) fn full_house(b: &KillerBoard) -> Option<KillerStep> {
             format!(
                 "{} is the last empty cell of {}: it holds {d}",
                 b.name(c),
-                u.kind
+                u.words
             ),
             vec![(c, d)],
             Vec::new(),
             u.cells.clone(),
-            vec![u.kind.to_string()],
+            vec![u.words.clone()],
         ));
     }
     None
@@ -69,11 +69,11 @@ pub(super) fn hidden_single(b: &KillerBoard) -> Option<KillerStep> {
             if at.len() == 1 {
                 return Some(step(
                     KillerTechnique::HiddenSingle,
-                    format!("{} is the only place for {d} in {}", b.name(at[0]), u.kind),
+                    format!("{} is the only place for {d} in {}", b.name(at[0]), u.words),
                     vec![(at[0], d)],
                     Vec::new(),
                     u.cells.clone(),
-                    vec![u.kind.to_string()],
+                    vec![u.words.clone()],
                 ));
             }
         }
@@ -83,7 +83,7 @@ pub(super) fn hidden_single(b: &KillerBoard) -> Option<KillerStep> {
 
 /// The only candidate of a cell.
 pub(super) fn naked_single(b: &KillerBoard) -> Option<KillerStep> {
-    (0..b.n * b.n)
+    (0..b.values.len())
         .find(|&c| b.values[c] == 0 && b.cand[c].count_ones() == 1)
         .map(|c| {
             let d = b.cand[c].trailing_zeros() as u8;
@@ -113,7 +113,7 @@ pub(super) fn locked_candidates(b: &KillerBoard) -> Option<KillerStep> {
                 continue;
             }
             for v in &b.units {
-                if v.kind == u.kind || !at.iter().all(|c| v.cells.contains(c)) {
+                if std::ptr::eq(u, v) || !at.iter().all(|c| v.cells.contains(c)) {
                     continue;
                 }
                 let gone: Vec<(usize, u8)> = v
@@ -130,15 +130,15 @@ pub(super) fn locked_candidates(b: &KillerBoard) -> Option<KillerStep> {
                     KillerTechnique::LockedCandidates,
                     format!(
                         "in {}, {d} can only be in {}, all in {}: so {}",
-                        u.kind,
+                        u.words,
                         names(b, &at),
-                        v.kind,
+                        v.words,
                         gone_words(b, &gone)
                     ),
                     Vec::new(),
                     gone,
                     at,
-                    vec![u.kind.to_string(), v.kind.to_string()],
+                    vec![u.words.clone(), v.words.clone()],
                 ));
             }
         }
@@ -182,7 +182,7 @@ pub(super) fn naked_subset(b: &KillerBoard, k: usize) -> Option<KillerStep> {
     let groups = b
         .units
         .iter()
-        .map(|u| (u.kind.to_string(), &u.cells, false))
+        .map(|u| (u.words.clone(), &u.cells, false))
         .chain(
             b.cages
                 .iter()
@@ -284,7 +284,7 @@ pub(super) fn hidden_subset(b: &KillerBoard, k: usize) -> Option<KillerStep> {
                 technique,
                 format!(
                     "in {}, {} can only go in {}: so {}",
-                    u.kind,
+                    u.words,
                     digits_words(ds),
                     names(b, &at),
                     gone_words(b, &gone)
@@ -292,7 +292,7 @@ pub(super) fn hidden_subset(b: &KillerBoard, k: usize) -> Option<KillerStep> {
                 Vec::new(),
                 gone,
                 at,
-                vec![u.kind.to_string()],
+                vec![u.words.clone()],
             ));
             true
         });
@@ -310,7 +310,7 @@ const TRY_STEPS: usize = 100;
 /// techniques up to `inner` to a board with no solution: it goes (and the
 /// cell's other candidate is placed by the next step).
 pub(super) fn contradiction(b: &KillerBoard, inner: KillerTechnique) -> Option<KillerStep> {
-    let cells: Vec<usize> = (0..b.n * b.n)
+    let cells: Vec<usize> = (0..b.values.len())
         .filter(|&c| b.values[c] == 0 && b.cand[c].count_ones() == 2)
         .collect();
     let easy: Vec<KillerTechnique> = KillerTechnique::ALL

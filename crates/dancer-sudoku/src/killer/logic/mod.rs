@@ -50,7 +50,7 @@ mod sums;
 
 use super::KillerPuzzle;
 use crate::grid::{symbol, Grid};
-use crate::rules::{cell_name, House};
+use crate::rules::cell_name;
 use std::fmt;
 
 /// A solving technique of killer Sudoku.
@@ -240,15 +240,30 @@ pub struct KillerStep {
     pub units: Vec<String>,
 }
 
+/// The value of a canvas cell in no grid, on the board of overlapping
+/// grids: it counts as filled, and has no candidates.
+pub const OUTSIDE: u8 = u8::MAX;
+
+/// A unit: its words (`row 3`, `grid 2 box 5`) and its cells.
+#[derive(Clone, Debug)]
+struct Unit {
+    words: String,
+    cells: Vec<usize>,
+}
+
 /// A killer puzzle's grid with its candidates (see the module's
 /// documentation for its invariants).
 #[derive(Clone, Debug)]
 pub struct KillerBoard {
+    /// The digits are 1 to `n`.
     n: usize,
+    /// The canvas's width, for cells' names (`n` but for overlapping
+    /// grids).
+    width: usize,
     values: Vec<u8>,
     cand: Vec<u32>,
-    /// Units of the rules, then each cage's cells (for "sees").
-    units: Vec<House>,
+    /// The units of the rules (of every grid, for overlapping grids).
+    units: Vec<Unit>,
     cages: Vec<(Vec<usize>, u32, String)>,
     cage_of: Vec<usize>,
     /// Every cell's peers: its units' cells and its cage's, itself not.
@@ -292,6 +307,13 @@ impl KillerBoard {
             .iter()
             .map(|u| (u.kind.to_string(), u.cells.clone(), total))
             .collect();
+        let units: Vec<Unit> = units
+            .into_iter()
+            .map(|u| Unit {
+                words: u.kind.to_string(),
+                cells: u.cells,
+            })
+            .collect();
         for len in 2..=4.min(n - 1) {
             for first in 0..=n - len {
                 let (a, b) = (first + 1, first + len);
@@ -307,6 +329,7 @@ impl KillerBoard {
         let full = ((1u32 << (n + 1)) - 1) & !1;
         let mut b = KillerBoard {
             n,
+            width: n,
             values: vec![0; n * n],
             cand: vec![full; n * n],
             units,
@@ -386,7 +409,7 @@ impl KillerBoard {
     /// Whether an empty cell has no candidate left, or a unit has a digit
     /// nowhere to go: the board holds no solution.
     pub fn is_broken(&self) -> bool {
-        if (0..self.n * self.n).any(|c| self.values[c] == 0 && self.cand[c] == 0) {
+        if (0..self.values.len()).any(|c| self.values[c] == 0 && self.cand[c] == 0) {
             return true;
         }
         self.units.iter().any(|u| {
@@ -401,7 +424,58 @@ impl KillerBoard {
     }
 
     fn name(&self, cell: usize) -> String {
-        cell_name(self.n, cell)
+        cell_name(self.width, cell)
+    }
+
+    /// The board of overlapping grids (no cages): digits 1 to `n`, a
+    /// canvas `width` wide of `live.len()` cells, those not `live` (in no
+    /// grid) standing as filled with [`OUTSIDE`] and no candidates; the
+    /// units as (words, cells); `givens` a digit (or 0) per cell.
+    pub(crate) fn for_grids(
+        n: usize,
+        width: usize,
+        live: &[bool],
+        units: Vec<(String, Vec<usize>)>,
+        givens: &[u8],
+    ) -> KillerBoard {
+        let cells = live.len();
+        let mut peers: Vec<Vec<usize>> = vec![Vec::new(); cells];
+        for (_, u) in &units {
+            for &a in u {
+                peers[a].extend(u.iter().copied().filter(|&b| b != a));
+            }
+        }
+        for p in &mut peers {
+            p.sort_unstable();
+            p.dedup();
+        }
+        let full = ((1u32 << (n + 1)) - 1) & !1;
+        let mut b = KillerBoard {
+            n,
+            width,
+            values: live.iter().map(|&l| if l { 0 } else { OUTSIDE }).collect(),
+            cand: live.iter().map(|&l| if l { full } else { 0 }).collect(),
+            units: units
+                .into_iter()
+                .map(|(words, cells)| Unit { words, cells })
+                .collect(),
+            cages: Vec::new(),
+            cage_of: vec![usize::MAX; cells],
+            peers,
+            areas: Vec::new(),
+        };
+        for (c, &d) in givens.iter().enumerate() {
+            if d != 0 && live[c] {
+                b.place(c, d);
+            }
+        }
+        b
+    }
+
+    /// Every cell's digit (0 when empty; [`OUTSIDE`] for a cell in no
+    /// grid).
+    pub fn values(&self) -> &[u8] {
+        &self.values
     }
 
     fn cage_words(&self, i: usize) -> String {
@@ -493,7 +567,12 @@ pub fn path(k: &KillerPuzzle) -> Vec<KillerStep> {
 
 /// The steps, with techniques rated at most as `most` is.
 pub fn path_up_to(k: &KillerPuzzle, most: KillerTechnique) -> Vec<KillerStep> {
-    let mut b = KillerBoard::new(k);
+    path_from(KillerBoard::new(k), most).0
+}
+
+/// The steps from `b`, with techniques rated at most as `most` is, and
+/// the board they leave.
+pub fn path_from(mut b: KillerBoard, most: KillerTechnique) -> (Vec<KillerStep>, KillerBoard) {
     let mut out = Vec::new();
     while !b.is_solved() && !b.is_broken() {
         let step = KillerTechnique::ALL
@@ -504,7 +583,23 @@ pub fn path_up_to(k: &KillerPuzzle, most: KillerTechnique) -> Vec<KillerStep> {
         b.apply(&step);
         out.push(step);
     }
-    out
+    (out, b)
+}
+
+/// The rating of a path (`solved`: it fills the grid).
+pub fn rating_of(steps: &[KillerStep], solved: bool) -> KillerRating {
+    let hardest = steps
+        .iter()
+        .max_by(|a, b| a.rating.total_cmp(&b.rating))
+        .map(|s| s.technique);
+    let rating = hardest.map_or(0.0, KillerTechnique::rating);
+    KillerRating {
+        solved,
+        rating,
+        level: solved.then(|| KillerLevel::of_rating(rating)),
+        hardest,
+        steps: steps.len(),
+    }
 }
 
 /// The candidates of every cell (bit `d` for digit `d`) left by the steps
@@ -525,24 +620,8 @@ pub fn rate(k: &KillerPuzzle) -> KillerRating {
 
 /// [`rate`] with the techniques rated at most as `most` is.
 pub fn rate_up_to(k: &KillerPuzzle, most: KillerTechnique) -> KillerRating {
-    let steps = path_up_to(k, most);
-    let mut b = KillerBoard::new(k);
-    for s in &steps {
-        b.apply(s);
-    }
-    let solved = b.is_solved();
-    let hardest = steps
-        .iter()
-        .max_by(|a, b| a.rating.total_cmp(&b.rating))
-        .map(|s| s.technique);
-    let rating = hardest.map_or(0.0, KillerTechnique::rating);
-    KillerRating {
-        solved,
-        rating,
-        level: solved.then(|| KillerLevel::of_rating(rating)),
-        hardest,
-        steps: steps.len(),
-    }
+    let (steps, b) = path_from(KillerBoard::new(k), most);
+    rating_of(&steps, b.is_solved())
 }
 
 #[cfg(test)]

@@ -271,8 +271,8 @@ pub(super) fn cage_unit(b: &KillerBoard) -> Option<KillerStep> {
                     "every combination of {} that fits holds {d}, and its {d} can only be in {} of {}: no other cell of {} is {d}, so {}",
                     b.cage_words(i),
                     names(b, &at),
-                    u.kind,
-                    u.kind,
+                    u.words,
+                    u.words,
                     gone_words(b, &gone)
                 );
                 return Some(step_of(
@@ -281,7 +281,7 @@ pub(super) fn cage_unit(b: &KillerBoard) -> Option<KillerStep> {
                     gone,
                     cells.clone(),
                     vec![i],
-                    vec![u.kind.to_string()],
+                    vec![u.words.clone()],
                 ));
             }
         }
@@ -311,7 +311,7 @@ pub(super) fn cage_unit(b: &KillerBoard) -> Option<KillerStep> {
             }
             let description = format!(
                 "the {d} of {} can only be in {}, all in {}; the cage holds one {d}, so {}",
-                u.kind,
+                u.words,
                 names(b, &at),
                 b.cage_words(i),
                 gone_words(b, &gone)
@@ -322,7 +322,7 @@ pub(super) fn cage_unit(b: &KillerBoard) -> Option<KillerStep> {
                 gone,
                 b.cages[i].0.clone(),
                 vec![i],
-                vec![u.kind.to_string()],
+                vec![u.words.clone()],
             ));
         }
     }
