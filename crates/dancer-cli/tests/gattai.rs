@@ -72,6 +72,7 @@ fn samurai_puzzles_are_made_unique_solved_and_checked() {
         ],
         0,
     );
+    assert_eq!(out.lines().count(), 2);
     for l in out.lines() {
         let r: Value = serde_json::from_str(l).unwrap();
         let puzzle = r["puzzle"].as_str().unwrap();

@@ -104,7 +104,7 @@ fn killer_ratings_and_hints_in_words() {
     let two = "aabbaabbccddccdd 10,10,10,10";
     let none = stdout(&["sudoku", "hint", "--killer", two], 1);
     assert!(none.contains("more than one solution"), "{none}");
-    let not = stdout(&["sudoku", "rate", "--killer", two], 1);
+    let not = stdout(&["sudoku", "rate", "--killer", two], 2);
     assert_eq!(not.trim(), "not unique");
 }
 
@@ -117,6 +117,15 @@ fn killer_requests_that_cannot_be_say_why() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("not a killer level"), "{err}");
+    for size in ["1", "2", "25"] {
+        let o = dancer()
+            .args(["sudoku", "generate", "--killer", "--size", size])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "--size {size}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("from 4x4 to 16x16"), "{err}");
+    }
     let o = dancer()
         .args(["sudoku", "generate", "--killer", "--rating", "3-4"])
         .output()

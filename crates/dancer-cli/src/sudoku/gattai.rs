@@ -151,15 +151,15 @@ pub fn batch(
         );
         return Ok(Found::Interrupted);
     }
+    // as plain batches: every puzzle with a solution (check: exactly one)
+    let answered = if matches!(output, BatchOutput::Check { .. }) {
+        multiple == 0 && none == 0
+    } else {
+        none == 0
+    };
     Ok(if bad > 0 {
         Found::Invalid
-    } else if matches!(output, BatchOutput::Check { .. }) {
-        if unique == done {
-            Found::Some
-        } else {
-            Found::None
-        }
-    } else if unique + multiple > 0 {
+    } else if answered {
         Found::Some
     } else {
         Found::None
@@ -264,6 +264,13 @@ pub fn generate(
                 .map(|&j| gattai::generate(&shape, puzzle_seed(seed, j), Some(&cancel)))
                 .collect()
         });
+        if got.iter().any(Option::is_none) && !cancel.load(Ordering::Relaxed) {
+            // not cancelled: the shape has no complete canvas
+            eprintln!(
+                "{shape_arg}: the shape has no solution: its grids overlap so that no digits fit"
+            );
+            return Ok(Found::None);
+        }
         let mut buf = String::new();
         for g in got.into_iter().flatten() {
             gattai::check_solution(&g.puzzle, &g.solution)
@@ -363,16 +370,24 @@ pub fn rate(
                 })
                 .collect()
         });
-    let (mut bad, mut good) = (0, 0);
+    let mut unrated = 0;
     for (&(line, _), r) in lines.iter().zip(&rated) {
         match r {
             None => {}
             Some(Err(why)) => {
-                bad += 1;
+                unrated += 1;
                 eprintln!("{name}:{line}: invalid puzzle: {why}");
+                if json {
+                    out.record(&InvalidPuzzle::new(line, why.clone()))?;
+                } else {
+                    out.line(&format!("invalid: {why}"))?;
+                }
             }
             Some(Ok(r)) => {
-                good += usize::from(r.is_some());
+                if r.is_none() {
+                    unrated += 1;
+                    eprintln!("{name}:{line}: the puzzle has no unique solution; it is not rated");
+                }
                 if json {
                     out.record(&dancer_sudoku::killer::rate_record(line, r.as_ref()))?;
                 } else {
@@ -383,14 +398,14 @@ pub fn rate(
     }
     out.flush()?;
     if cancel.load(Ordering::Relaxed) {
+        eprintln!("interrupted: the puzzles not rated are left out");
         return Ok(Found::Interrupted);
     }
-    Ok(if bad > 0 {
+    // as plain ratings: a line not rated (invalid, or not unique) is exit 2
+    Ok(if unrated > 0 {
         Found::Invalid
-    } else if good == lines.len() && good > 0 {
-        Found::Some
     } else {
-        Found::None
+        Found::Some
     })
 }
 
@@ -398,7 +413,11 @@ pub fn rate(
 /// standard input.
 fn input(arg: Option<&str>) -> Result<(String, String)> {
     match arg {
-        Some(a) if !Path::new(a).exists() && a.len() > 16 && !a.contains('\n') => {
+        Some(a)
+            if !Path::new(a).exists()
+                && a.len() > 16
+                && a.chars().all(|c| c.is_ascii_alphanumeric() || c == '.') =>
+        {
             Ok(("<argument>".to_string(), a.to_string()))
         }
         a => read_input(a),

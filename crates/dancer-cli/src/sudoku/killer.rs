@@ -6,7 +6,7 @@ use super::common::read_input;
 use crate::output::{Found, Out};
 use anyhow::{bail, Result};
 use dancer_core::plural;
-use dancer_formats::ndjson::SudokuGenerateRecord;
+use dancer_formats::ndjson::{InvalidPuzzle, SudokuGenerateRecord};
 use dancer_sudoku::generate::{clock_seed, puzzle_seed};
 use dancer_sudoku::hint::HintLevel;
 use dancer_sudoku::killer::{self, is_killer_text, KillerLevel, KillerPuzzle};
@@ -80,19 +80,23 @@ pub fn rate(arg: Option<&str>, threads: usize, json: bool, out: &mut Out) -> Res
             })
             .collect()
     });
-    let (mut bad, mut rated, mut stopped) = (0, 0, false);
+    let (mut unrated, mut stopped) = (0, false);
     for (line, r) in &results {
         match r {
             None => stopped = true,
             Some(Err(why)) => {
-                bad += 1;
+                unrated += 1;
                 eprintln!("{name}:{line}: invalid killer puzzle: {why}");
+                if json {
+                    out.record(&InvalidPuzzle::new(*line, why.clone()))?;
+                } else {
+                    out.line(&format!("invalid: {why}"))?;
+                }
             }
             Some(Ok(r)) => {
                 if r.is_none() {
+                    unrated += 1;
                     eprintln!("{name}:{line}: the puzzle has no unique solution; it is not rated");
-                } else {
-                    rated += 1;
                 }
                 if json {
                     out.record(&killer::rate_record(*line, r.as_ref()))?;
@@ -104,15 +108,21 @@ pub fn rate(arg: Option<&str>, threads: usize, json: bool, out: &mut Out) -> Res
     }
     out.flush()?;
     if stopped {
-        eprintln!("interrupted: {} rated", plural(rated, "puzzle", "puzzles"));
+        eprintln!(
+            "interrupted: {} answered",
+            plural(
+                results.len() - results.iter().filter(|r| r.1.is_none()).count(),
+                "puzzle",
+                "puzzles"
+            )
+        );
         return Ok(Found::Interrupted);
     }
-    Ok(if bad > 0 {
+    // as plain ratings: a line not rated (invalid, or not unique) is exit 2
+    Ok(if unrated > 0 {
         Found::Invalid
-    } else if rated == results.len() && rated > 0 {
-        Found::Some
     } else {
-        Found::None
+        Found::Some
     })
 }
 
@@ -139,6 +149,9 @@ pub fn generate(
             )
         })?,
     };
+    if !(4..=16).contains(&size) {
+        bail!("--size {size}: killer puzzles are from 4x4 to 16x16");
+    }
     let rules = Rules::standard(size).map_err(|e| anyhow::anyhow!("--size {size}: {e}"))?;
     let seed = seed.unwrap_or_else(clock_seed);
     let cancel = crate::interrupt::cancel_flag();

@@ -153,14 +153,19 @@ pub struct GattaiGenerated {
 }
 
 /// A minimal puzzle with one solution on `shape`, from `seed`; `None`
-/// when `cancel` is set first.
-pub fn generate(shape: &Shape, seed: u64, cancel: Option<&AtomicBool>) -> Option<GattaiGenerated> {
+/// when `cancel` is set first, or when the shape has no complete canvas
+/// at all (grids overlapping so that no digits fit: [`has_solution`]).
+pub fn generate(
+    shape: &Shape,
+    seed: u64,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Option<GattaiGenerated> {
     let mut rng = XorShift64Star::new(seed);
     let empty = vec![0u8; shape.height * shape.width];
     let pairs = shape.cells().len() * shape.size;
     let mut order: Vec<usize> = (0..pairs).collect();
     rng.shuffle(&mut order);
-    let full = solve_ordered(shape, &empty, Some(&order), Some(1), 1, None);
+    let full = solve_ordered(shape, &empty, Some(&order), Some(1), 1, cancel.cloned());
     let solution = full.solutions.into_iter().next()?;
     let mut givens = solution.clone();
     let mut cells = shape.cells();
@@ -177,7 +182,9 @@ pub fn generate(shape: &Shape, seed: u64, cancel: Option<&AtomicBool>) -> Option
             KillerBoard::for_grids(shape.size, shape.width, &live, units.clone(), &givens),
             KillerTechnique::NakedSingle,
         );
-        if !b.is_solved() && solve_ordered(shape, &givens, None, Some(2), 0, None).count != 1 {
+        if !b.is_solved()
+            && solve_ordered(shape, &givens, None, Some(2), 0, cancel.cloned()).count != 1
+        {
             givens[c] = d;
         }
     }
@@ -188,4 +195,11 @@ pub fn generate(shape: &Shape, seed: u64, cancel: Option<&AtomicBool>) -> Option
         },
         solution,
     })
+}
+
+/// Whether the shape has a complete canvas at all (grids can overlap so
+/// that no digits fit).
+pub fn has_solution(shape: &Shape, cancel: Option<Arc<AtomicBool>>) -> bool {
+    let empty = vec![0u8; shape.height * shape.width];
+    solve_ordered(shape, &empty, None, Some(1), 0, cancel).count == 1
 }

@@ -35,7 +35,7 @@
 
 mod cover;
 
-pub use cover::{count, generate, solve, GattaiGenerated, GattaiSolved};
+pub use cover::{count, generate, has_solution, solve, GattaiGenerated, GattaiSolved};
 
 use crate::killer::{KillerBoard, KillerHint, KillerRating, KillerStep, KillerTechnique};
 
@@ -67,6 +67,8 @@ pub enum GattaiError {
     ShapeLine { line: usize, what: String },
     #[error("the shape has no grid")]
     NoGrid,
+    #[error("grid {grid} overlaps no other grid: solve it on its own")]
+    Apart { grid: usize },
     #[error("grid {a} and grid {b} are at the same place")]
     SameGrid { a: usize, b: usize },
     #[error("the puzzle has {found} cells: this shape takes {grids} (its grids one after the other) or {cells} (its cells in reading order)")]
@@ -152,6 +154,14 @@ impl Shape {
             line: 0,
             what: format!("size {size} has no usual boxes"),
         })?;
+        let overlaps = |a: &(usize, usize), b: &(usize, usize)| {
+            a.0.abs_diff(b.0) < size && a.1.abs_diff(b.1) < size
+        };
+        if let Some(a) = (0..grids.len()).find(|&a| {
+            grids.len() > 1 && !(0..grids.len()).any(|b| b != a && overlaps(&grids[a], &grids[b]))
+        }) {
+            return Err(GattaiError::Apart { grid: a + 1 });
+        }
         let height = grids.iter().map(|g| g.0).max().unwrap_or(0) + size;
         let width = grids.iter().map(|g| g.1).max().unwrap_or(0) + size;
         Ok(Shape {
@@ -427,6 +437,17 @@ pub fn check_solution(p: &GattaiPuzzle, solution: &[u8]) -> Result<(), String> {
             "the answer has {} cells, the canvas {}",
             solution.len(),
             s.height * s.width
+        ));
+    }
+    if let Some(c) = s
+        .cells()
+        .into_iter()
+        .find(|&c| !(1..=n as u8).contains(&solution[c]))
+    {
+        return Err(format!(
+            "{} holds {}, not a digit from 1 to {n}",
+            s.cell_name(c),
+            solution[c]
         ));
     }
     let (br, bc) = s.boxes;

@@ -49,7 +49,7 @@ fn largest(level: KillerLevel, n: usize) -> usize {
         KillerLevel::Hard => 5,
         KillerLevel::Expert => 6,
     };
-    (base * n).div_ceil(9).clamp(2, n)
+    (base * n).div_ceil(9).clamp(2, n.max(2))
 }
 
 /// A killer puzzle of `level` under `rules`, from `seed`; `None` when
