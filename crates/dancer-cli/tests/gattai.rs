@@ -205,3 +205,55 @@ fn bad_shapes_and_lines_say_where_and_what() {
     );
     assert!(err.contains("cannot be used with"), "{err}");
 }
+
+/// `generate --shape --timeout`: a windmill takes about 12 s here, so one
+/// second makes none: exit 1, saying so. `rate --shape --timeout` gives
+/// lower bounds.
+#[test]
+fn timeout_bounds_shape_generation_and_ratings() {
+    let (out, err) = run(
+        &[
+            "sudoku",
+            "generate",
+            "--shape",
+            "windmill",
+            "--seed",
+            "1",
+            "--timeout",
+            "1",
+        ],
+        1,
+    );
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("0 of 1 made: the time allowed (1 s, --timeout) ran out"),
+        "{err}"
+    );
+    let (made, _) = run(
+        &[
+            "sudoku", "generate", "--shape", "twodoku", "--count", "2", "--seed", "3",
+        ],
+        0,
+    );
+    let lines: Vec<&str> = made.lines().collect();
+    assert_eq!(lines.len(), 2);
+    for l in lines {
+        let (at_least, err) = run(
+            &[
+                "sudoku",
+                "rate",
+                "--shape",
+                "twodoku",
+                "--timeout",
+                "0.000001",
+                l,
+            ],
+            0,
+        );
+        assert!(at_least.starts_with("at least "), "{at_least}");
+        assert!(at_least.contains("(timeout after "), "{at_least}");
+        assert!(err.contains("1 rating stopped early"), "{err}");
+        let (full, _) = run(&["sudoku", "rate", "--shape", "twodoku", l], 0);
+        assert!(!full.starts_with("at least"), "{full}");
+    }
+}

@@ -145,3 +145,83 @@ fn killer_requests_that_cannot_be_say_why() {
         "{err}"
     );
 }
+
+/// `--timeout` bounds `rate --killer` (each puzzle: a rating stopped early
+/// is a lower bound, "at least", and the run still exits 0 as plain
+/// ratings do) and `generate --killer` (exit 1, saying how many were made).
+#[test]
+fn timeout_bounds_killer_ratings_and_generation() {
+    let made = stdout(
+        &[
+            "sudoku", "generate", "--killer", "--level", "hard", "--count", "2", "--seed", "5",
+        ],
+        0,
+    );
+    let file =
+        std::env::temp_dir().join(format!("dancer-killer-timeout-{}.txt", std::process::id()));
+    std::fs::write(&file, &made).unwrap();
+    let path = file.to_str().unwrap();
+    let o = dancer()
+        .args([
+            "sudoku",
+            "rate",
+            "--killer",
+            "--timeout",
+            "0.000001",
+            "--json",
+            path,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let recs: Vec<Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r["stopped"], "timeout", "{r}");
+        assert_eq!(r["solved"], false);
+        assert!(r["at_least"].as_f64().unwrap() <= 3.8);
+    }
+    assert!(String::from_utf8_lossy(&o.stderr).contains("2 ratings stopped early"));
+    // without the limit: rated in full, nothing stopped
+    let full = stdout(&["sudoku", "rate", "--killer", "--json", path], 0);
+    for l in full.lines() {
+        let r: Value = serde_json::from_str(l).unwrap();
+        assert_eq!(r["solved"], true, "{r}");
+        assert!(r.get("stopped").is_none());
+    }
+    std::fs::remove_file(&file).unwrap();
+
+    // expert killers take a second or more each: 40 cannot be made in one
+    let o = dancer()
+        .args([
+            "sudoku",
+            "generate",
+            "--killer",
+            "--level",
+            "expert",
+            "--count",
+            "40",
+            "--seed",
+            "1",
+            "--timeout",
+            "1",
+            "--threads",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let made = String::from_utf8(o.stdout).unwrap().lines().count();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(made < 40);
+    assert!(
+        err.contains(&format!(
+            "{made} of 40 made: the time allowed (1 s, --timeout) ran out"
+        )),
+        "{err}"
+    );
+}

@@ -2,7 +2,7 @@
 //! grids (samurai, twodoku, ...; `dancer_sudoku::gattai`), a puzzle a line,
 //! on all cores, each answer checked grid by grid.
 
-use super::common::read_input;
+use super::variant::{self, lines, RateRun, StopClock};
 use crate::output::{Found, Out};
 use anyhow::{anyhow, Result};
 use clap::Args;
@@ -17,7 +17,7 @@ use dancer_sudoku::records::BatchOutput;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// `--shape`: overlapping grids.
 #[derive(Args, Clone, Debug, Default)]
@@ -242,29 +242,29 @@ pub fn generate(
     count: u64,
     seed: Option<u64>,
     threads: usize,
-    json: bool,
-    pretty: bool,
+    (json, pretty): (bool, bool),
+    timeout: Option<Duration>,
     out: &mut Out,
 ) -> Result<Found> {
     let shape = shape_of(shape_arg)?;
     let seed = seed.unwrap_or_else(clock_seed);
-    let cancel = crate::interrupt::cancel_flag();
+    let stop = StopClock::start(timeout);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
     let start = Instant::now();
     let mut made = 0u64;
     let mut i = 0;
-    while i < count && !cancel.load(Ordering::Relaxed) {
+    while i < count && !stop.stopped() {
         let block: Vec<u64> = (i..count.min(i + threads as u64)).collect();
         i += block.len() as u64;
         let got: Vec<Option<gattai::GattaiGenerated>> = pool.install(|| {
             block
                 .par_iter()
-                .map(|&j| gattai::generate(&shape, puzzle_seed(seed, j), Some(&cancel)))
+                .map(|&j| gattai::generate(&shape, puzzle_seed(seed, j), Some(stop.flag())))
                 .collect()
         });
-        if got.iter().any(Option::is_none) && !cancel.load(Ordering::Relaxed) {
+        if got.iter().any(Option::is_none) && !stop.stopped() {
             // not cancelled: the shape has no complete canvas
             eprintln!(
                 "{shape_arg}: the shape has no solution: its grids overlap so that no digits fit"
@@ -305,9 +305,8 @@ pub fn generate(
         shape.name,
         start.elapsed().as_secs_f64()
     );
-    if cancel.load(Ordering::Relaxed) {
-        eprintln!("interrupted: {made} of {count} made");
-        return Ok(Found::Interrupted);
+    if let Some(found) = super::killer::stopped_early(&stop, made, count, timeout) {
+        return Ok(found);
     }
     Ok(Found::Some)
 }
@@ -339,97 +338,35 @@ pub fn hint(
 }
 
 /// `rate --shape`: every puzzle rated by its hardest step across the
-/// grids, on the killer scale.
+/// grids, on the killer scale, each within `timeout`.
 pub fn rate(
     shape_arg: &str,
     arg: Option<&str>,
     threads: usize,
     json: bool,
+    timeout: Option<Duration>,
     out: &mut Out,
 ) -> Result<Found> {
     let shape = shape_of(shape_arg)?;
     let (name, text) = input(arg)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let cancel = crate::interrupt::cancel_flag();
-    let lines = lines(&text);
-    let rated: Vec<Option<Result<Option<dancer_sudoku::killer::KillerRating>, String>>> = pool
-        .install(|| {
-            lines
-                .par_iter()
-                .map(|&(_, l)| {
-                    if cancel.load(Ordering::Relaxed) {
-                        return None;
-                    }
-                    Some(
-                        GattaiPuzzle::parse(l, &shape)
-                            .map_err(|e| e.to_string())
-                            .map(|p| (gattai::count(&p, Some(2)) == 1).then(|| gattai::rate(&p))),
-                    )
-                })
-                .collect()
-        });
-    let mut unrated = 0;
-    for (&(line, _), r) in lines.iter().zip(&rated) {
-        match r {
-            None => {}
-            Some(Err(why)) => {
-                unrated += 1;
-                eprintln!("{name}:{line}: invalid puzzle: {why}");
-                if json {
-                    out.record(&InvalidPuzzle::new(line, why.clone()))?;
-                } else {
-                    out.line(&format!("invalid: {why}"))?;
-                }
-            }
-            Some(Ok(r)) => {
-                if r.is_none() {
-                    unrated += 1;
-                    eprintln!("{name}:{line}: the puzzle has no unique solution; it is not rated");
-                }
-                if json {
-                    out.record(&dancer_sudoku::killer::rate_record(line, r.as_ref()))?;
-                } else {
-                    out.line(&dancer_sudoku::killer::rate_text(r.as_ref()))?;
-                }
-            }
-        }
-    }
-    out.flush()?;
-    if cancel.load(Ordering::Relaxed) {
-        eprintln!("interrupted: the puzzles not rated are left out");
-        return Ok(Found::Interrupted);
-    }
-    // as plain ratings: a line not rated (invalid, or not unique) is exit 2
-    Ok(if unrated > 0 {
-        Found::Invalid
-    } else {
-        Found::Some
+    let run = RateRun {
+        name: &name,
+        text: &text,
+        threads,
+        json,
+        timeout,
+    };
+    variant::rate_lines(&run, out, |l, budget| {
+        GattaiPuzzle::parse(l, &shape)
+            .map_err(|e| e.to_string())
+            .map(|p| (gattai::count(&p, Some(2)) == 1).then(|| gattai::rate_within(&p, budget)))
     })
 }
 
 /// The input: a puzzle line given as the argument itself, else a file or
 /// standard input.
 fn input(arg: Option<&str>) -> Result<(String, String)> {
-    match arg {
-        Some(a)
-            if !Path::new(a).exists()
-                && a.len() > 16
-                && a.chars().all(|c| c.is_ascii_alphanumeric() || c == '.') =>
-        {
-            Ok(("<argument>".to_string(), a.to_string()))
-        }
-        a => read_input(a),
-    }
-}
-
-/// The puzzle lines of `text` (blank lines and `#` comments skipped), with
-/// their line numbers.
-fn lines(text: &str) -> Vec<(usize, &str)> {
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-        .collect()
+    variant::input(arg, |a| {
+        a.len() > 16 && a.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
+    })
 }

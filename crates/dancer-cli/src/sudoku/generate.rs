@@ -53,7 +53,7 @@ pub struct GenerateArgs {
     #[arg(long, conflicts_with = "json")]
     pub pretty: bool,
     /// Stop after this many seconds, or `none`; puzzles not made by then
-    /// are reported (exit 1 when none was made). Default: 60 for ratings
+    /// are reported (exit 1 when fewer than asked were made). Default: 60 for ratings
     /// from 9.0 up (rare for random generation), else none
     #[arg(long, value_name = "SECONDS", value_parser = super::rate::parse_timeout)]
     pub timeout: Option<super::rate::Timeout>,
@@ -125,20 +125,12 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
     if let Some(shape) = &args.shape {
         let a = &args;
         let (json, pretty) = (a.json.json, a.pretty);
-        return super::gattai::generate(shape, a.count, a.seed, a.threads.get(), json, pretty, out);
+        let timeout = a.timeout.and_then(|t| t.0);
+        let (count, seed, threads) = (a.count, a.seed, a.threads.get());
+        return super::gattai::generate(shape, count, seed, threads, (json, pretty), timeout, out);
     }
     if args.killer {
-        let a = &args;
-        let json = a.json.json;
-        return super::killer::generate(
-            a.level,
-            a.size,
-            a.count,
-            a.seed,
-            a.threads.get(),
-            json,
-            out,
-        );
+        return super::killer::generate(&args, out);
     }
     let range = match (&args.rating, args.level) {
         (Some(r), _) => Some(r.parse::<RatingRange>().map_err(range_error)?),

@@ -2,40 +2,22 @@
 //! ratings and generation (all made by `dancer_sudoku::killer`; here are
 //! the input, the words and the printing).
 
-use super::common::read_input;
+use super::variant::{self, lines, RateRun, StopClock};
 use crate::output::{Found, Out};
 use anyhow::{bail, Result};
 use dancer_core::plural;
-use dancer_formats::ndjson::{InvalidPuzzle, SudokuGenerateRecord};
+use dancer_formats::ndjson::SudokuGenerateRecord;
 use dancer_sudoku::generate::{clock_seed, puzzle_seed};
 use dancer_sudoku::hint::HintLevel;
 use dancer_sudoku::killer::{self, is_killer_text, KillerLevel, KillerPuzzle};
-use dancer_sudoku::logic::Level;
 use dancer_sudoku::Rules;
 use rayon::prelude::*;
-use std::path::Path;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The input: a killer puzzle given as the argument itself, else a file
 /// or standard input.
 fn input(arg: Option<&str>) -> Result<(String, String)> {
-    match arg {
-        Some(a) if !Path::new(a).exists() && is_killer_text(a) => {
-            Ok(("<argument>".into(), a.to_string()))
-        }
-        a => read_input(a),
-    }
-}
-
-/// The puzzle lines of `text` (blank lines and `#` comments skipped), with
-/// their line numbers.
-fn lines(text: &str) -> Vec<(usize, &str)> {
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-        .collect()
+    variant::input(arg, is_killer_text)
 }
 
 /// `hint --killer`: the easiest next step of the (first) puzzle.
@@ -54,75 +36,27 @@ pub fn hint(arg: &str, level: HintLevel, json: bool, out: &mut Out) -> Result<Fo
     Ok(if h.found() { Found::Some } else { Found::None })
 }
 
-/// A line rated: its rating (none when not unique), or why it is no
-/// puzzle.
-type Rated = Result<Option<killer::KillerRating>, String>;
-
 /// `rate --killer`: each puzzle's rating on the killer scale, on all
-/// cores, in input order.
-pub fn rate(arg: Option<&str>, threads: usize, json: bool, out: &mut Out) -> Result<Found> {
+/// cores, in input order, each within `timeout`.
+pub fn rate(
+    arg: Option<&str>,
+    threads: usize,
+    json: bool,
+    timeout: Option<Duration>,
+    out: &mut Out,
+) -> Result<Found> {
     let (name, text) = input(arg)?;
-    let cancel = crate::interrupt::cancel_flag();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let results: Vec<(usize, Option<Rated>)> = pool.install(|| {
-        lines(&text)
-            .par_iter()
-            .map(|&(line, l)| {
-                if cancel.load(Ordering::Relaxed) {
-                    return (line, None);
-                }
-                let r = KillerPuzzle::parse(l, None)
-                    .map(|k| killer::rate_unique(&k))
-                    .map_err(|e| e.to_string());
-                (line, Some(r))
-            })
-            .collect()
-    });
-    let (mut unrated, mut stopped) = (0, false);
-    for (line, r) in &results {
-        match r {
-            None => stopped = true,
-            Some(Err(why)) => {
-                unrated += 1;
-                eprintln!("{name}:{line}: invalid killer puzzle: {why}");
-                if json {
-                    out.record(&InvalidPuzzle::new(*line, why.clone()))?;
-                } else {
-                    out.line(&format!("invalid: {why}"))?;
-                }
-            }
-            Some(Ok(r)) => {
-                if r.is_none() {
-                    unrated += 1;
-                    eprintln!("{name}:{line}: the puzzle has no unique solution; it is not rated");
-                }
-                if json {
-                    out.record(&killer::rate_record(*line, r.as_ref()))?;
-                } else {
-                    out.line(&killer::rate_text(r.as_ref()))?;
-                }
-            }
-        }
-    }
-    out.flush()?;
-    if stopped {
-        eprintln!(
-            "interrupted: {} answered",
-            plural(
-                results.len() - results.iter().filter(|r| r.1.is_none()).count(),
-                "puzzle",
-                "puzzles"
-            )
-        );
-        return Ok(Found::Interrupted);
-    }
-    // as plain ratings: a line not rated (invalid, or not unique) is exit 2
-    Ok(if unrated > 0 {
-        Found::Invalid
-    } else {
-        Found::Some
+    let run = RateRun {
+        name: &name,
+        text: &text,
+        threads,
+        json,
+        timeout,
+    };
+    variant::rate_lines(&run, out, |l, budget| {
+        KillerPuzzle::parse(l, None)
+            .map(|k| killer::rate_unique_within(&k, budget))
+            .map_err(|e| e.to_string())
     })
 }
 
@@ -131,16 +65,10 @@ const KILLER_TRIES: u64 = 200;
 
 /// `generate --killer`: `count` killers of `level` (medium unless told),
 /// printed in order as lines or records.
-pub fn generate(
-    level: Option<Level>,
-    size: usize,
-    count: u64,
-    seed: Option<u64>,
-    threads: usize,
-    json: bool,
-    out: &mut Out,
-) -> Result<Found> {
-    let level = match level {
+pub fn generate(args: &super::generate::GenerateArgs, out: &mut Out) -> Result<Found> {
+    let (size, count, seed, json) = (args.size, args.count, args.seed, args.json.json);
+    let (threads, timeout) = (args.threads.get(), args.timeout.and_then(|t| t.0));
+    let level = match args.level {
         None => KillerLevel::Medium,
         Some(l) => KillerLevel::from_name(l.name()).ok_or_else(|| {
             anyhow::anyhow!(
@@ -154,15 +82,15 @@ pub fn generate(
     }
     let rules = Rules::standard(size).map_err(|e| anyhow::anyhow!("--size {size}: {e}"))?;
     let seed = seed.unwrap_or_else(clock_seed);
-    let cancel = crate::interrupt::cancel_flag();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
     let start = Instant::now();
+    let stop = StopClock::start(timeout);
     let (mut made, mut missed) = (0u64, 0u64);
     // in blocks of a few per thread, printed as each block ends
     let mut i = 0;
-    while i < count && !cancel.load(Ordering::Relaxed) {
+    while i < count && !stop.stopped() {
         let block: Vec<u64> = (i..count.min(i + 2 * threads as u64)).collect();
         i += block.len() as u64;
         let got: Vec<Option<killer::KillerGenerated>> = pool.install(|| {
@@ -174,7 +102,7 @@ pub fn generate(
                         level,
                         puzzle_seed(seed, j),
                         KILLER_TRIES,
-                        Some(&cancel),
+                        Some(stop.flag()),
                     )
                 })
                 .collect()
@@ -207,9 +135,8 @@ pub fn generate(
         level.name(),
         start.elapsed().as_secs_f64()
     );
-    if cancel.load(Ordering::Relaxed) {
-        eprintln!("interrupted: {made} of {count} made");
-        return Ok(Found::Interrupted);
+    if let Some(found) = stopped_early(&stop, made, count, timeout) {
+        return Ok(found);
     }
     if missed > 0 {
         eprintln!(
@@ -219,4 +146,25 @@ pub fn generate(
         return Ok(Found::None);
     }
     Ok(Found::Some)
+}
+
+/// What a generator stopped by `stop` says and exits with: 130 after
+/// Ctrl-C, 1 when `--timeout` ran out first; `None` when it was not
+/// stopped.
+pub fn stopped_early(
+    stop: &StopClock,
+    made: u64,
+    count: u64,
+    timeout: Option<Duration>,
+) -> Option<Found> {
+    if stop.timed_out() && made < count {
+        let secs = timeout.map_or(0.0, |d| d.as_secs_f64());
+        eprintln!("{made} of {count} made: the time allowed ({secs:.0} s, --timeout) ran out");
+        return Some(Found::None);
+    }
+    if stop.stopped() && !stop.timed_out() {
+        eprintln!("interrupted: {made} of {count} made");
+        return Some(Found::Interrupted);
+    }
+    None
 }

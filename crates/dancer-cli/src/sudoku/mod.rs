@@ -10,6 +10,7 @@ mod generate;
 mod hint;
 mod killer;
 mod rate;
+mod variant;
 
 use crate::output::Found;
 use crate::output::Out;

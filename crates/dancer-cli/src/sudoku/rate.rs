@@ -60,11 +60,13 @@ pub fn parse_timeout(s: &str) -> Result<Timeout, String> {
 pub fn run(args: RateArgs, out: &mut Out) -> Result<Found> {
     if let Some(shape) = &args.shape {
         let (threads, json) = (args.threads.get(), args.json.json);
-        return super::gattai::rate(shape, args.input.as_deref(), threads, json, out);
+        let input = args.input.as_deref();
+        return super::gattai::rate(shape, input, threads, json, args.timeout.0, out);
     }
     if args.killer {
         let threads = args.threads.get();
-        return super::killer::rate(args.input.as_deref(), threads, args.json.json, out);
+        let (input, json) = (args.input.as_deref(), args.json.json);
+        return super::killer::rate(input, threads, json, args.timeout.0, out);
     }
     let (name, text) = read_input(args.input.as_deref())?;
     let start = Instant::now();

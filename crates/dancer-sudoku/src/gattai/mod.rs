@@ -385,6 +385,12 @@ pub fn rate(p: &GattaiPuzzle) -> KillerRating {
     crate::killer::rating_of(&steps, solved)
 }
 
+/// [`rate`] within `budget`: stopped early, the rating of the steps taken
+/// (a lower bound) and why they stopped.
+pub fn rate_within(p: &GattaiPuzzle, budget: &crate::logic::Budget) -> KillerRating {
+    crate::killer::logic::rating_within(board(p), budget)
+}
+
 /// The easiest next step (the player's entries among the givens), after
 /// the candidates `removed` (canvas cell, digit); no step when the puzzle
 /// is not unique or has no solution.

@@ -3,9 +3,10 @@
 //! candidates a player removed) and [`rate_unique`], each also as the
 //! records of `dancer_formats::ndjson` that plain puzzles use.
 
-use super::logic::{next_step, rate, KillerBoard, KillerLevel, KillerRating, KillerStep};
+use super::logic::{next_step, rate_within, KillerBoard, KillerLevel, KillerRating, KillerStep};
 use super::{solve, KillerPuzzle};
 use crate::hint::HintLevel;
+use crate::logic::Budget;
 use crate::rules::cell_name;
 use dancer_formats::ndjson::{CellDigit, HintStatus, SudokuHintRecord, SudokuRateRecord, Verdict};
 
@@ -189,7 +190,13 @@ impl KillerHint {
 
 /// A killer puzzle rated: `None` when it has no unique solution.
 pub fn rate_unique(k: &KillerPuzzle) -> Option<KillerRating> {
-    (solve(k, Some(2), 0, None).count == 1).then(|| rate(k))
+    rate_unique_within(k, &Budget::unlimited())
+}
+
+/// [`rate_unique`] with the steps within `budget` (the count of solutions,
+/// a fraction of a second, is not bounded).
+pub fn rate_unique_within(k: &KillerPuzzle, budget: &Budget) -> Option<KillerRating> {
+    (solve(k, Some(2), 0, None).count == 1).then(|| rate_within(k, budget))
 }
 
 /// The rating in words: `3.8 hard` or, where the techniques stop short,
@@ -198,6 +205,12 @@ pub fn rate_text(r: Option<&KillerRating>) -> String {
     match r {
         None => "not unique".into(),
         Some(r) if r.solved => format!("{:.1} {}", r.rating, r.level.map_or("", KillerLevel::name)),
+        Some(KillerRating {
+            stopped: Some(halt),
+            rating,
+            steps,
+            ..
+        }) => format!("at least {rating:.1} ({} after {steps} steps)", halt.name()),
         Some(r) => format!(
             "at least {:.1} expert (the techniques stop after {} steps)",
             r.rating, r.steps
@@ -215,12 +228,20 @@ pub fn rate_record(line: usize, r: Option<&KillerRating>) -> SudokuRateRecord {
         Some(r) => SudokuRateRecord::Rated {
             line,
             rating: r.rating,
-            level: r.level.unwrap_or(KillerLevel::Expert).name().into(),
+            // stopped early: the level of the steps taken; where the
+            // techniques stop short, beyond them all
+            level: match (r.level, r.stopped) {
+                (Some(l), _) => l,
+                (None, Some(_)) => KillerLevel::of_rating(r.rating),
+                (None, None) => KillerLevel::Expert,
+            }
+            .name()
+            .into(),
             hardest: r.hardest.map(|t| t.name().into()),
             steps: r.steps,
             solved: r.solved,
-            stopped: None,
-            at_least: None,
+            stopped: r.stopped.map(|h| h.name().into()),
+            at_least: r.stopped.map(|_| r.rating),
         },
     }
 }

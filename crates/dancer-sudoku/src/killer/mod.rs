@@ -37,17 +37,17 @@
 mod cover;
 mod generate;
 mod hint;
-mod logic;
+pub(crate) mod logic;
 
 pub use cover::{
     combinations, count, placements, solve, solve_with, to_exact_cover, to_exact_cover_with,
     KillerCover, KillerModel, KillerSolved, PLACED_MOST,
 };
 pub use generate::{generate, KillerGenerated};
-pub use hint::{hint, rate_record, rate_text, rate_unique, KillerHint};
+pub use hint::{hint, rate_record, rate_text, rate_unique, rate_unique_within, KillerHint};
 pub use logic::{
-    next_step, path, path_from, path_up_to, presolve, rate, rate_up_to, rating_of, KillerBoard,
-    KillerLevel, KillerRating, KillerStep, KillerTechnique, OUTSIDE,
+    next_step, path, path_from, path_up_to, path_within, presolve, rate, rate_up_to, rate_within,
+    rating_of, KillerBoard, KillerLevel, KillerRating, KillerStep, KillerTechnique, OUTSIDE,
 };
 
 use crate::grid::Grid;

@@ -50,6 +50,7 @@ mod sums;
 
 use super::KillerPuzzle;
 use crate::grid::{symbol, Grid};
+use crate::logic::{Budget, Halt};
 use crate::rules::cell_name;
 use std::fmt;
 
@@ -557,6 +558,9 @@ pub struct KillerRating {
     pub hardest: Option<KillerTechnique>,
     /// How many steps.
     pub steps: usize,
+    /// Why the steps stopped before their end (a [`Budget`] ran out), if
+    /// they did: then `rating` is that of the steps taken, a lower bound.
+    pub stopped: Option<Halt>,
 }
 
 /// Every step from the givens to the end (or to where no technique goes
@@ -572,9 +576,23 @@ pub fn path_up_to(k: &KillerPuzzle, most: KillerTechnique) -> Vec<KillerStep> {
 
 /// The steps from `b`, with techniques rated at most as `most` is, and
 /// the board they leave.
-pub fn path_from(mut b: KillerBoard, most: KillerTechnique) -> (Vec<KillerStep>, KillerBoard) {
+pub fn path_from(b: KillerBoard, most: KillerTechnique) -> (Vec<KillerStep>, KillerBoard) {
+    let (steps, b, _) = path_within(b, most, &Budget::unlimited());
+    (steps, b)
+}
+
+/// [`path_from`] within `budget`, checked before each step: the steps
+/// taken, the board they leave, and why they stopped early, if they did.
+pub fn path_within(
+    mut b: KillerBoard,
+    most: KillerTechnique,
+    budget: &Budget,
+) -> (Vec<KillerStep>, KillerBoard, Option<Halt>) {
     let mut out = Vec::new();
     while !b.is_solved() && !b.is_broken() {
+        if let Some(halt) = budget.check() {
+            return (out, b, Some(halt));
+        }
         let step = KillerTechnique::ALL
             .iter()
             .filter(|t| t.rating() <= most.rating())
@@ -583,7 +601,7 @@ pub fn path_from(mut b: KillerBoard, most: KillerTechnique) -> (Vec<KillerStep>,
         b.apply(&step);
         out.push(step);
     }
-    (out, b)
+    (out, b, None)
 }
 
 /// The rating of a path (`solved`: it fills the grid).
@@ -599,6 +617,7 @@ pub fn rating_of(steps: &[KillerStep], solved: bool) -> KillerRating {
         level: solved.then(|| KillerLevel::of_rating(rating)),
         hardest,
         steps: steps.len(),
+        stopped: None,
     }
 }
 
@@ -622,6 +641,21 @@ pub fn rate(k: &KillerPuzzle) -> KillerRating {
 pub fn rate_up_to(k: &KillerPuzzle, most: KillerTechnique) -> KillerRating {
     let (steps, b) = path_from(KillerBoard::new(k), most);
     rating_of(&steps, b.is_solved())
+}
+
+/// [`rate`] within `budget`: stopped early, the rating of the steps taken
+/// (a lower bound) and why they stopped.
+pub fn rate_within(k: &KillerPuzzle, budget: &Budget) -> KillerRating {
+    rating_within(KillerBoard::new(k), budget)
+}
+
+/// The rating of the steps from `b`, within `budget`.
+pub(crate) fn rating_within(b: KillerBoard, budget: &Budget) -> KillerRating {
+    let (steps, b, stopped) = path_within(b, KillerTechnique::Contradiction, budget);
+    KillerRating {
+        stopped,
+        ..rating_of(&steps, b.is_solved())
+    }
 }
 
 #[cfg(test)]

@@ -202,3 +202,26 @@ fn every_technique_is_sound_and_finds_steps() {
         assert!(found.contains_key(&t), "{t:?} never found: {found:?}");
     }
 }
+
+/// A budget that is never reached changes nothing; one already spent stops
+/// before the first step, and a cancel flag set stops as an interruption.
+#[test]
+fn rating_within_a_budget() {
+    use crate::logic::{Budget, Halt};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let rules = Rules::standard(9).unwrap();
+    let g = generate(&rules, KillerLevel::Medium, 7, 50, None).expect("a puzzle");
+    let k = &g.puzzle;
+    let full = rate(k);
+    assert!(full.solved && full.stopped.is_none());
+    assert_eq!(rate_within(k, &Budget::unlimited()), full);
+    let spent = rate_within(k, &Budget::timeout(std::time::Duration::ZERO));
+    assert_eq!(spent.stopped, Some(Halt::Timeout));
+    assert!(!spent.solved);
+    assert_eq!(spent.steps, 0);
+    let flag = Arc::new(AtomicBool::new(true));
+    let cancelled = rate_within(k, &Budget::unlimited().with_cancel(flag));
+    assert_eq!(cancelled.stopped, Some(Halt::Interrupted));
+    assert!(cancelled.rating <= full.rating);
+}
