@@ -22,9 +22,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// The problem of `shape` with `givens`, options in the order of `order`
-/// (a permutation of cell-digit pairs, or none), and each option's cell
-/// and digit.
-fn problem(shape: &Shape, givens: &[u8], order: Option<&[usize]>) -> (Problem, Vec<(usize, u8)>) {
+/// (a permutation of cell-digit pairs, or none), without the option of the
+/// cell-digit pair `without`, if any; and each option's cell and digit.
+fn problem(
+    shape: &Shape,
+    givens: &[u8],
+    order: Option<&[usize]>,
+    without: Option<(usize, u8)>,
+) -> (Problem, Vec<(usize, u8)>) {
     let n = shape.size;
     let units = shape.units();
     let cells = shape.cells();
@@ -51,6 +56,12 @@ fn problem(shape: &Shape, givens: &[u8], order: Option<&[usize]>) -> (Problem, V
         .flat_map(|&c| (1..=n as u8).map(move |d| (c, d)))
         .filter(|&(c, d)| givens[c] == 0 || givens[c] == d)
         .collect();
+    // after the order: `order` numbers the pairs of the full list
+    let drop_pair = |pairs: &mut Vec<(usize, u8)>| {
+        if let Some(w) = without {
+            pairs.retain(|&p| p != w);
+        }
+    };
     if let Some(order) = order {
         let shuffled: Vec<(usize, u8)> = order
             .iter()
@@ -58,6 +69,7 @@ fn problem(shape: &Shape, givens: &[u8], order: Option<&[usize]>) -> (Problem, V
             .collect();
         pairs = shuffled;
     }
+    drop_pair(&mut pairs);
     for &(c, d) in &pairs {
         let items = std::iter::once(cell_item[c])
             .chain(of_cell[c].iter().map(|&u| unit_item[u] + d as usize - 1))
@@ -110,7 +122,19 @@ fn solve_ordered(
     keep: usize,
     cancel: Option<Arc<AtomicBool>>,
 ) -> GattaiSolved {
-    let (problem, pairs) = problem(shape, givens, order);
+    solve_without(shape, givens, order, None, (limit, keep), cancel)
+}
+
+/// [`solve_ordered`] without the cell-digit pair `without`.
+fn solve_without(
+    shape: &Shape,
+    givens: &[u8],
+    order: Option<&[usize]>,
+    without: Option<(usize, u8)>,
+    (limit, keep): (Option<u64>, usize),
+    cancel: Option<Arc<AtomicBool>>,
+) -> GattaiSolved {
+    let (problem, pairs) = problem(shape, givens, order, without);
     let opts = SolveOptions {
         engine: EngineKind::Auto,
         limit,
@@ -182,10 +206,20 @@ pub fn generate(
             KillerBoard::for_grids(shape.size, shape.width, &live, units.clone(), &givens),
             KillerTechnique::NakedSingle,
         );
-        if !b.is_solved()
-            && solve_ordered(shape, &givens, None, Some(2), 0, cancel.cloned()).count != 1
-        {
-            givens[c] = d;
+        // else: the puzzle has the one solution with `d` at `c`; it stays
+        // unique when no solution puts another digit there
+        if !b.is_solved() {
+            let other = solve_without(
+                shape,
+                &givens,
+                None,
+                Some((c, d)),
+                (Some(1), 0),
+                cancel.cloned(),
+            );
+            if other.count != 0 || !other.complete {
+                givens[c] = d;
+            }
         }
     }
     Some(GattaiGenerated {
