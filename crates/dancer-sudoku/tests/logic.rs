@@ -1151,6 +1151,44 @@ fn ratings_follow_sudoku_explainer_on_both_whole_sets() {
     assert!(rho >= 0.97, "Spearman {rho:.4}");
 }
 
+/// The extreme end (`se_rated_extreme_calibration.txt`: puzzles of
+/// forum_hardest_1905_11plus rated by serate at 2b1d7be, SE 10.9 to 11.3).
+/// The goal (issue 35) is SE's rating identical for 90% and within 0.1 for
+/// 98%; it is NOT reached: dancer has one nested forcing-chain kind where
+/// SE has three levels tried in order (docs/dev/se-extreme-ratings.md),
+/// and rates these 0.1 to 0.5 lower (1 of the first 57 identical, 8 within
+/// 0.1). What is asserted is what holds, so that it cannot get worse
+/// unnoticed: every puzzle solved by logic, never rated above SE, at most
+/// 0.5 below, and the identical and within-0.1 shares no lower than now.
+#[test]
+fn extreme_ratings_against_sudoku_explainer() {
+    let Some(cal) = calibration_file("se_rated_extreme_calibration.txt") else {
+        return;
+    };
+    let start = Instant::now();
+    let (ours, se) = rate_all(&cal);
+    let n = ours.len();
+    let share = |f: &dyn Fn(f64, f64) -> bool| {
+        100.0 * ours.iter().zip(&se).filter(|(a, b)| f(**a, **b)).count() as f64 / n as f64
+    };
+    let exact = share(&|a, b| (a - b).abs() < 0.05);
+    let near = share(&|a, b| (a - b).abs() < 0.15);
+    eprintln!(
+        "extreme: {n} puzzles, {exact:.1}% identical, {near:.1}% within 0.1 (goals 90%, 98%), \
+         {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    for ((id, _, s), o) in cal.iter().zip(&ours) {
+        assert!(*o <= s + 0.05, "{id}: dancer {o} above SE {s}");
+        assert!(
+            *o >= s - 0.55,
+            "{id}: dancer {o} more than 0.5 below SE {s}"
+        );
+    }
+    assert!(exact >= 1.0, "identical {exact:.1}%");
+    assert!(near >= 10.0, "within 0.1 {near:.1}%");
+}
+
 #[test]
 fn levels() {
     let cases = [
