@@ -153,7 +153,6 @@ pub(super) fn load_cages(
     Ok(k)
 }
 
-/// The kind of game a saved game holds, without loading it all.
 impl GameKind {
     /// The kind's name in the web app's API: `plain` or `killer`.
     pub fn name(self) -> &'static str {
@@ -209,7 +208,11 @@ mod tests {
             assert!(g.mistakes().is_empty(), "a hint made a mistake");
             for c in 0..81 {
                 if g.grid().get(c) == 0 {
-                    assert_eq!(g.doc.removed[c] >> (sol[c] - 1) & 1, 0, "removed the answer");
+                    assert_eq!(
+                        g.doc.removed[c] >> (sol[c] - 1) & 1,
+                        0,
+                        "removed the answer"
+                    );
                 }
             }
             steps += 1;
@@ -238,7 +241,10 @@ mod tests {
         let cells = k.cages[cage].cells.clone();
         let c = g.cage_combinations(cells[1]).unwrap();
         assert_eq!((c.cage, c.sum, &c.cells), (cage, k.cages[cage].sum, &cells));
-        assert!(c.all.iter().all(|v| v.iter().map(|&d| d as u32).sum::<u32>() == c.sum));
+        assert!(c
+            .all
+            .iter()
+            .all(|v| v.iter().map(|&d| d as u32).sum::<u32>() == c.sum));
         assert!(c.fitting.iter().all(|v| c.all.contains(v)));
         let answer = {
             let mut v: Vec<u8> = cells.iter().map(|&x| g.doc.solution[x]).collect();
@@ -277,14 +283,21 @@ mod tests {
         sum_list.swap(0, i);
         let swapped = format!(
             "{map} {}",
-            sum_list.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+            sum_list
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
         );
         let bad: Vec<(&str, String)> = vec![
             ("not a killer line", "hello".into()),
             ("sums swapped", swapped),
             ("a huge line", "a".repeat(MOST_LINE + 1)),
             ("a 4x4 map", "aabbaabbccddccdd 10,10,10,10".into()),
-            ("a given the game lacks", format!("{line} 1{}", ".".repeat(80))),
+            (
+                "a given the game lacks",
+                format!("{line} 1{}", ".".repeat(80)),
+            ),
         ];
         for (what, forged) in bad {
             let r = forge(&|w| w["killer"] = forged.clone().into());

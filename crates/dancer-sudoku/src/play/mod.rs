@@ -667,7 +667,11 @@ impl Game {
         if saved > 2 * MAX_SAVED_CELLS {
             return Err(bad("history too long"));
         }
-        Ok(Game { rules, killer, doc: d })
+        Ok(Game {
+            rules,
+            killer,
+            doc: d,
+        })
     }
 }
 
