@@ -181,7 +181,7 @@ fn game_hint(g: &Game) -> (Option<dancer_sudoku::logic::Step>, Value) {
     }
 }
 
-fn act(game: Option<String>, action: Action, cancel: &AtomicBool) -> Result<Value> {
+fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result<Value> {
     let mut made = json!({});
     let mut g = match (&action, game) {
         (
@@ -196,7 +196,7 @@ fn act(game: Option<String>, action: Action, cancel: &AtomicBool) -> Result<Valu
                 let p = valid_puzzle(puzzle, rules.as_ref())?;
                 Game::new(&p).map_err(play_error)?
             }
-            Some("killer") => crate::game_killer::start(puzzle, rules.as_ref())?,
+            Some("killer") => crate::game_killer::start(puzzle, rules.as_ref(), cancel)?,
             Some(k) => return Err(unknown_kind(k)),
         },
         (Action::Generate { kind, level, seed }, _) => match kind.as_str() {

@@ -15,6 +15,7 @@ use dancer_sudoku::play::Game;
 use dancer_sudoku::Rules;
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// How many grids the generator tries before it says none was made (as
 /// the command line).
@@ -22,7 +23,7 @@ const TRIES: u64 = 200;
 
 /// A killer game from a line `MAP SUMS [GIVENS]` or its JSON form, under
 /// the plain rules of its size.
-pub fn start(text: &str, rules: Option<&RulesReq>) -> Result<Game> {
+pub fn start(text: &str, rules: Option<&RulesReq>, cancel: &Arc<AtomicBool>) -> Result<Game> {
     if rules.is_some_and(|r| r.diagonal || r.windoku || r.jigsaw.is_some()) {
         return Err(Error::BadValue(
             "rules: killer games are played under the plain rules of their size".into(),
@@ -36,7 +37,7 @@ pub fn start(text: &str, rules: Option<&RulesReq>) -> Result<Game> {
         message: e.to_string(),
         at: At::none(),
     })?;
-    Game::new_killer(&k).map_err(play_error)
+    Game::new_killer_until(&k, Some(cancel.clone())).map_err(play_error)
 }
 
 /// A new 9x9 killer game of `level` (easy, medium, hard, expert), and

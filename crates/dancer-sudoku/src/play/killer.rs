@@ -18,6 +18,8 @@
 use super::{Game, GameKind, PlayError};
 use crate::grid::Grid;
 use crate::killer::{self, KillerHint, KillerPuzzle, KillerStep};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The longest killer line a saved game may hold (the JSON form of a
 /// 16x16 of one-cell cages is about 7 KiB).
@@ -47,9 +49,19 @@ impl Game {
     /// Starts a killer game; the puzzle must have exactly one solution
     /// and rules with boxes.
     pub fn new_killer(k: &KillerPuzzle) -> Result<Self, PlayError> {
+        Self::new_killer_until(k, None)
+    }
+
+    /// [`Game::new_killer`], its search stopped ([`PlayError::Stopped`])
+    /// once `cancel` is set (a server's request gone or past its time).
+    pub fn new_killer_until(
+        k: &KillerPuzzle,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Self, PlayError> {
         super::boxes_of(&k.puzzle.rules)?;
-        let found = killer::solve(k, Some(2), 1, None);
+        let found = killer::solve(k, Some(2), 1, cancel);
         match found.count {
+            _ if found.count < 2 && !found.complete => return Err(PlayError::Stopped),
             0 => return Err(PlayError::NoSolution),
             1 => {}
             _ => return Err(PlayError::NotUnique),
@@ -235,6 +247,14 @@ mod tests {
         let k = KillerPuzzle::parse("aabbaabbccddccdd 10,10,10,10", None).unwrap();
         // four 2x2 boxes of 10: every cage is 1+2+3+4; not unique
         assert_eq!(Game::new_killer(&k), Err(PlayError::NotUnique));
+        // a search stopped before it ends is not taken for an answer (the
+        // engine may see the flag only after a few nodes)
+        let stop = Arc::new(AtomicBool::new(true));
+        let r = Game::new_killer_until(&k, Some(stop));
+        assert!(
+            matches!(r, Err(PlayError::Stopped | PlayError::NotUnique)),
+            "{r:?}"
+        );
         let k = easy();
         let mut g = Game::new_killer(&k).unwrap();
         let cage = k.cages.iter().position(|c| c.cells.len() == 2).unwrap();

@@ -67,6 +67,8 @@ pub enum PlayError {
     Load(String),
     #[error("games are played on grids with boxes, not on {0}")]
     Unsupported(String),
+    #[error("the search for the puzzle's solution was stopped")]
+    Stopped,
 }
 
 /// One undoable change.
