@@ -5,6 +5,10 @@
 //! string of `Game::save`), sends it with each action, and gets the new
 //! one back with a view of the grid (digits, givens, marks, conflicts)
 //! and the action's result. A saved game that does not load is a `400`.
+//!
+//! Games are of a kind: plain, or killer (cages with sums; started from a
+//! killer line or its JSON form, or made by the killer generator at a
+//! level). `game_killer.rs` holds the killer game's JSON.
 
 use crate::body::JsonBody;
 use crate::error::{Error, Result};
@@ -17,6 +21,7 @@ use dancer_sudoku::play::{Game, PlayError};
 use dancer_sudoku::rules::{HouseKind, Rules};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 #[derive(Deserialize)]
@@ -25,6 +30,18 @@ pub enum Action {
     Start {
         puzzle: String,
         rules: Option<RulesReq>,
+        /// `plain` (the default) or `killer`.
+        kind: Option<String>,
+    },
+    /// A new puzzle of a kind made by the generator (`killer`, 9x9).
+    Generate {
+        kind: String,
+        level: String,
+        seed: Option<u64>,
+    },
+    /// The digit combinations of the cage of `cell` (killer games).
+    Cage {
+        cell: usize,
     },
     Set {
         cell: usize,
@@ -57,7 +74,7 @@ pub struct GameReq {
     pub action: Action,
 }
 
-fn play_error(e: PlayError) -> Error {
+pub(crate) fn play_error(e: PlayError) -> Error {
     match e {
         PlayError::NoSolution | PlayError::NotUnique => Error::InvalidPuzzle {
             message: e.to_string(),
@@ -113,7 +130,8 @@ pub fn view(g: &Game) -> Value {
         dancer_sudoku::Regions::Boxes { rows, cols } => json!([rows, cols]),
         _ => Value::Null,
     };
-    json!({
+    let mut v = json!({
+        "kind": g.kind().name(),
         "size": n,
         "box": boxes,
         "regions": (0..n * n).map(|c| rules.region_of(c)).collect::<Vec<_>>(),
@@ -127,13 +145,20 @@ pub fn view(g: &Game) -> Value {
         "solved": g.is_solved(),
         "can_undo": g.can_undo(),
         "can_redo": g.can_redo(),
-    })
+    });
+    if let Some(k) = g.killer() {
+        crate::game_killer::view(k, &mut v);
+    }
+    v
 }
 
 /// The next step's answer for a game.
 fn game_hint(g: &Game) -> (Option<dancer_sudoku::logic::Step>, Value) {
     if g.is_solved() {
         return (None, hint_json(&Hint::Solved));
+    }
+    if g.killer().is_some() {
+        return (None, crate::game_killer::hint(g).1);
     }
     if !g.rules().is_standard_9x9() {
         return (
@@ -156,17 +181,38 @@ fn game_hint(g: &Game) -> (Option<dancer_sudoku::logic::Step>, Value) {
     }
 }
 
-fn act(game: Option<String>, action: Action) -> Result<Value> {
+fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result<Value> {
+    let mut made = json!({});
     let mut g = match (&action, game) {
-        (Action::Start { puzzle, rules }, _) => {
-            let p = valid_puzzle(puzzle, rules.as_ref())?;
-            Game::new(&p).map_err(play_error)?
-        }
+        (
+            Action::Start {
+                puzzle,
+                rules,
+                kind,
+            },
+            _,
+        ) => match kind.as_deref() {
+            None | Some("plain") => {
+                let p = valid_puzzle(puzzle, rules.as_ref())?;
+                Game::new(&p).map_err(play_error)?
+            }
+            Some("killer") => crate::game_killer::start(puzzle, rules.as_ref(), cancel)?,
+            Some(k) => return Err(unknown_kind(k)),
+        },
+        (Action::Generate { kind, level, seed }, _) => match kind.as_str() {
+            "killer" => {
+                let (g, v) = crate::game_killer::generate(level, *seed, cancel)?;
+                made = v;
+                g
+            }
+            k => return Err(unknown_kind(k)),
+        },
         (_, Some(saved)) => Game::load(&saved).map_err(play_error)?,
         (_, None) => return Err(Error::BadValue("game: missing (start a game first)".into())),
     };
     let result = match action {
-        Action::Start { .. } | Action::View => json!({}),
+        Action::Start { .. } | Action::Generate { .. } | Action::View => made,
+        Action::Cage { cell } => crate::game_killer::cage(&g, cell)?,
         Action::Set { cell, digit } => {
             let c = g.set(cell, digit).map_err(play_error)?;
             json!({ "check": format!("{c:?}").to_lowercase() })
@@ -190,6 +236,13 @@ fn act(game: Option<String>, action: Action) -> Result<Value> {
         Action::Undo => json!({ "done": g.undo() }),
         Action::Redo => json!({ "done": g.redo() }),
         Action::Hint => game_hint(&g).1,
+        Action::ApplyHint if g.killer().is_some() => {
+            let (step, v) = crate::game_killer::hint(&g);
+            if let Some(step) = step {
+                g.apply_killer(&step);
+            }
+            v
+        }
         Action::ApplyHint => {
             let (step, v) = game_hint(&g);
             if let Some(step) = step {
@@ -210,10 +263,14 @@ fn act(game: Option<String>, action: Action) -> Result<Value> {
     Ok(json!({ "game": g.save(), "view": view(&g), "result": result }))
 }
 
+fn unknown_kind(k: &str) -> Error {
+    Error::BadValue(format!("kind: {k:?} is not a kind of game (plain, killer)"))
+}
+
 /// `POST /api/sudoku/game`.
 pub async fn game(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<GameReq>,
 ) -> Result<Json<Value>> {
-    blocking(&s, move |_| act(r.game, r.action).map(Json)).await
+    blocking(&s, move |flag| act(r.game, r.action, &flag).map(Json)).await
 }

@@ -41,6 +41,7 @@
 //! | `assets.rs` | the page's files (embedded, or from `--assets`) |
 //! | `sudoku.rs` | the Sudoku endpoints |
 //! | `game.rs` | the game's endpoint |
+//! | `game_killer.rs` | the killer game's JSON (start, generate, cages, hints) |
 //! | `poly.rs` | the polyform endpoints and jobs (TOML puzzles, the catalogue, BurrTools files; solutions taken apart) |
 //! | `cover.rs` | the exact cover endpoints and jobs |
 //! | `watch.rs` | watching a search step by step: the traced exact cover problem, the polyform watch mode and its frames |
@@ -52,6 +53,7 @@ mod body;
 mod cover;
 pub mod error;
 mod game;
+mod game_killer;
 mod guard;
 mod jobs;
 mod poly;

@@ -1,6 +1,6 @@
 // A Sudoku grid on the page, shared by the Play and Solve tabs.
 //
-// `makeBoard({ size, regions, extraUnits, interactive })` builds the grid
+// `makeBoard({ size, regions, extraUnits, cages, interactive })` builds the grid
 // once (an ARIA grid: rows of gridcells, each labelled "r3c7, 5, given");
 // `board.draw(state)` redraws it from a plain description:
 //
@@ -14,8 +14,11 @@
 //
 // Thick lines follow the regions (boxes or any other shape): a cell's right
 // or bottom edge is thick where its neighbour is in another region. The
-// variant's extra units (diagonals, windows) are shaded. Nothing here talks
-// to the server: the tabs do.
+// variant's extra units (diagonals, windows) are shaded. A killer's cages
+// ([{ sum, cells }]) are drawn as newspapers draw them: a dashed outline
+// just inside each cage's cells, and the sum in the corner of its first
+// cell (an SVG over the grid, in cell units). Nothing here talks to the
+// server: the tabs do.
 import { h } from '../api.js';
 
 /** The symbol of digit d (1-9, then A, B, ... as the command line prints them). */
@@ -63,9 +66,68 @@ export function peersOf(size, regions, extraUnits = []) {
   return peers;
 }
 
-export function makeBoard({ size, regions, extraUnits = [], interactive = false, label = 'Sudoku grid' }) {
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+/** The inset from a cell's edge of a cage's dashed outline, in cells. */
+const INSET = 0.1;
+
+/**
+ * The dashed outlines of the cages and their sums, as an SVG over the
+ * grid (viewBox in cells). Each cell draws the sides of its cage that end
+ * there, INSET inside; a side runs on to the cell's edge where the cage
+ * goes on, and the inner corner of an L is closed by two short pieces.
+ */
+export function cageLayer(n, cages) {
+  const owner = new Array(n * n).fill(-1);
+  cages.forEach((g, k) => g.cells.forEach((c) => { if (c >= 0 && c < n * n) owner[c] = k; }));
+  const same = (c, dr, dc) => {
+    const r = Math.floor(c / n) + dr, col = (c % n) + dc;
+    return r >= 0 && r < n && col >= 0 && col < n && owner[r * n + col] === owner[c];
+  };
+  const layer = svg('svg', { class: 'cages', viewBox: `0 0 ${n} ${n}`, preserveAspectRatio: 'none', 'aria-hidden': 'true' });
+  const segs = [];
+  const d = INSET;
+  for (let c = 0; c < n * n; c++) {
+    if (owner[c] < 0) continue;
+    const x = c % n, y = Math.floor(c / n);
+    const up = same(c, -1, 0), down = same(c, 1, 0), left = same(c, 0, -1), right = same(c, 0, 1);
+    const x0 = left ? x : x + d, x1 = right ? x + 1 : x + 1 - d;
+    const y0 = up ? y : y + d, y1 = down ? y + 1 : y + 1 - d;
+    if (!up) segs.push([x0, y + d, x1, y + d]);
+    if (!down) segs.push([x0, y + 1 - d, x1, y + 1 - d]);
+    if (!left) segs.push([x + d, y0, x + d, y1]);
+    if (!right) segs.push([x + 1 - d, y0, x + 1 - d, y1]);
+    // inner corners: both sides go on, the diagonal cell is not the cage's
+    for (const [dy, dx] of [[-1, -1], [-1, 1], [1, -1], [1, 1]]) {
+      if (!same(c, dy, 0) || !same(c, 0, dx) || same(c, dy, dx)) continue;
+      const cx = dx < 0 ? x + d : x + 1 - d, cy = dy < 0 ? y + d : y + 1 - d;
+      const ex = dx < 0 ? x : x + 1, ey = dy < 0 ? y : y + 1;
+      segs.push([ex, cy, cx, cy], [cx, ey, cx, cy]);
+    }
+  }
+  const path = segs.map(([a, b, e, f]) => `M${a} ${b}L${e} ${f}`).join('');
+  layer.append(svg('path', { class: 'cage-line', d: path }));
+  for (const g of cages) {
+    if (!g.cells.length) continue;
+    const first = Math.min(...g.cells);
+    const t = svg('text', { class: 'cage-sum', x: (first % n) + 0.05, y: Math.floor(first / n) + 0.27 });
+    t.textContent = String(g.sum);
+    layer.append(t);
+  }
+  return layer;
+}
+
+export function makeBoard({ size, regions, extraUnits = [], cages = [], interactive = false, label = 'Sudoku grid' }) {
   const n = size;
-  const peers = peersOf(n, regions, extraUnits);
+  const peers = peersOf(n, regions, [...extraUnits, ...cages.map((g) => g.cells)]);
+  const cageSum = new Map();
+  cages.forEach((g) => { if (g.cells.length) cageSum.set(Math.min(...g.cells), g); });
   const diag = new Set();
   const win = new Set();
   for (const u of extraUnits) {
@@ -75,7 +137,7 @@ export function makeBoard({ size, regions, extraUnits = [], interactive = false,
     u.forEach((c) => target.add(c));
   }
   const root = h('div', {
-    class: `board size-${n}${interactive ? ' interactive' : ''}`,
+    class: `board size-${n}${interactive ? ' interactive' : ''}${cages.length ? ' caged' : ''}`,
     role: 'grid',
     'aria-label': label,
     'aria-rowcount': n,
@@ -106,6 +168,7 @@ export function makeBoard({ size, regions, extraUnits = [], interactive = false,
     }
     root.append(row);
   }
+  if (cages.length) root.append(cageLayer(n, cages));
   const base = cells.map((el) => el.className);
   let last = [];
 
@@ -159,6 +222,7 @@ export function makeBoard({ size, regions, extraUnits = [], interactive = false,
         el.replaceChildren();
       }
       const words = [cellName(n, i)];
+      if (cageSum.has(i)) words.push(`cage of ${cageSum.get(i).sum} in ${cageSum.get(i).cells.length}`);
       if (x.digit) words.push(symbol(x.digit), x.given ? 'given' : 'entered');
       else words.push('empty');
       if (!x.digit && x.marks && x.marks.length) words.push(`marks ${x.marks.map(symbol).join(' ')}`);

@@ -8,11 +8,19 @@
 // the step drawn on the grid with a button to apply it), the share link,
 // export/import of a game as a file, and printing. Moves go to the server
 // one at a time, in order (a queue), so fast typing never loses one.
+//
+// Killer games (the variant "Killer" of a new game, or a killer line
+// pasted as your own puzzle) are the same game with cages: the board
+// draws them, the "Cage combinations" button (key C) lists the digit
+// combinations of the selected cell's cage, and the hints are the killer
+// techniques. A killer's share link carries its line (`#play?k=...`).
 import { post, toast, h, ApiError, css } from '../api.js';
 import { makeBoard, digitOf, symbol, cellName } from './board.js';
 
 const STORE = 'dancer.play.v1';
 const DEFAULT_BOX = { 4: '2x2', 6: '2x3', 9: '3x3', 16: '4x4' };
+/** A killer line (MAP SUMS [GIVENS]) or its JSON form, as pasted. */
+const KILLER_TEXT = /^\s*(\{|[0-9A-Za-z.]{16,}\s+\d+(,\s*\d+)*(\s+\S+)?\s*$)/;
 
 const st = {
   saved: null, // the game, as the server saved it
@@ -142,27 +150,40 @@ export async function mount(section) {
   const [lLevel, level] = sel('level', 'Level', [['easy', 'Easy'], ['medium', 'Medium'], ['hard', 'Hard'], ['expert', 'Expert'], ['extreme', 'Extreme']], 'easy');
   const [lSize, size] = sel('size', 'Size', [['4', '4×4'], ['6', '6×6'], ['9', '9×9'], ['16', '16×16']], '9');
   const [lSym, symmetry] = sel('symmetry', 'Symmetry', [['none', 'None'], ['rotate180', 'Rotate 180°'], ['rotate90', 'Rotate 90°'], ['mirror', 'Mirror'], ['diagonal', 'Diagonal']], 'none');
-  const [lVar, variant] = sel('variant', 'Variant', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku']], 'none');
+  const [lVar, variant] = sel('variant', 'Variant', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku'], ['killer', 'Killer']], 'none');
   Object.assign(ui, { level, size, symmetry, variant });
   ui.newBtn = h('button', { type: 'button', class: 'primary', onclick: () => newGame() }, 'New puzzle');
   ui.levelNote = h('span', { class: 'muted small', id: id('level-note') });
   const levelRule = () => {
-    const plain = size.value === '9' && variant.value === 'none';
+    const killer = variant.value === 'killer';
+    const plain = size.value === '9' && (variant.value === 'none' || killer);
+    if (killer) size.value = '9';
+    size.disabled = killer;
+    symmetry.disabled = killer;
+    level.querySelector('option[value=extreme]').disabled = killer;
+    if (killer && level.value === 'extreme') level.value = 'expert';
     level.disabled = !plain;
-    ui.levelNote.textContent = plain ? '' : 'Levels are SE ratings, for plain 9×9 puzzles.';
+    ui.levelNote.textContent = killer ? 'Killer levels are dancer\'s killer ratings (9×9).'
+      : plain ? '' : 'Levels are SE ratings, for plain 9×9 puzzles.';
     if (variant.value === 'windoku' && size.value !== '9') size.value = '9';
   };
   size.addEventListener('change', levelRule);
   variant.addEventListener('change', levelRule);
 
   ui.own = h('textarea', { id: id('own'), rows: 3, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off',
-    placeholder: '81 characters, 1-9 and . for an empty cell (or 16, 36, 256 for other sizes; a grid of lines works too)',
+    placeholder: '81 characters, 1-9 and . for an empty cell (or 16, 36, 256 for other sizes; a grid of lines works too); or a killer line MAP SUMS [GIVENS]',
     'aria-describedby': id('own-status') });
-  const [lOwnVar, ownVariant] = sel('own-variant', 'Rules', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku']], 'none');
+  const [lOwnVar, ownVariant] = sel('own-variant', 'Rules', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku'], ['killer', 'Killer']], 'none');
   ui.ownVariant = ownVariant;
   ui.ownStatus = h('p', { id: id('own-status'), class: 'muted', role: 'status', 'aria-live': 'polite' }, 'Type or paste a puzzle: it is checked as you type.');
   ui.ownBtn = h('button', { type: 'button', disabled: true, onclick: playOwn }, 'Play this puzzle');
-  ui.own.addEventListener('input', scheduleOwn);
+  ui.own.addEventListener('input', () => {
+    // a killer line chooses the killer rules; a plain one leaves them
+    const killer = KILLER_TEXT.test(ui.own.value);
+    if (killer) ui.ownVariant.value = 'killer';
+    else if (ui.ownVariant.value === 'killer') ui.ownVariant.value = 'none';
+    scheduleOwn();
+  });
   ownVariant.addEventListener('change', scheduleOwn);
 
   ui.timer = h('span', { class: 'timer', role: 'timer', 'aria-label': 'Time played' }, '0:00');
@@ -179,6 +200,7 @@ export async function mount(section) {
   ui.clearMarks = tool('Clear marks', () => move({ type: 'clear_marks' }));
   ui.hintBtn = tool('Hint', hint, { title: 'A nudge first; ask again to see the step' });
   ui.check = tool('Check', check, { title: 'Mark the digits that are not the solution\'s' });
+  ui.combos = tool('Cage combinations', combinations, { title: 'The digit combinations of the selected cell\'s cage (key: C)', hidden: true, id: id('combos') });
   ui.revealCell = tool('Reveal cell', () => {
     if (st.sel == null) return;
     move({ type: 'reveal', cell: st.sel });
@@ -205,7 +227,7 @@ export async function mount(section) {
       h('div', { class: 'sudoku-side' },
         ui.pad,
         h('div', { class: 'tools', role: 'toolbar', 'aria-label': 'Game' },
-          ui.pencilBtn, ui.undo, ui.redo, ui.fill, ui.clearMarks, ui.hintBtn, ui.check, ui.revealCell, ui.revealAll),
+          ui.pencilBtn, ui.undo, ui.redo, ui.fill, ui.clearMarks, ui.hintBtn, ui.combos, ui.check, ui.revealCell, ui.revealAll),
         ui.hintBox,
         ui.msg,
         h('fieldset', { class: 'newgame' }, h('legend', {}, 'New game'),
@@ -238,12 +260,18 @@ export async function mount(section) {
     }
   }
   // mount() is followed by show(): a shared link starts its own puzzle there
-  if (!/[?&]p=/.test(location.hash)) await newGame(false);
+  if (!/[?&][pk]=/.test(location.hash)) await newGame(false);
 }
 
 export async function show(section, rest) {
   tick();
   const q = new URLSearchParams((rest || '').replace(/^[?/]/, ''));
+  const k = q.get('k');
+  if (k) {
+    if (st.view && st.view.killer === k) return;
+    await startPuzzle(k, null, { source: 'link' }, 'killer');
+    return;
+  }
   const p = q.get('p');
   if (!p) return;
   const v = q.get('v') || 'none';
@@ -259,14 +287,18 @@ function rulesOf(variant, box) {
   return r;
 }
 
-async function startPuzzle(puzzle, rules, meta) {
+/** Starts a game: of `puzzle` (a line; `kind`: 'plain' or 'killer'), or
+ * the game an action makes (`{ type: 'generate', ... }`); returns its
+ * RESULT, or null when it failed. */
+async function startPuzzle(puzzle, rules, meta, kind = 'plain', action = null) {
   hideHint();
   st.wrong.clear();
+  let result;
   try {
-    await act({ type: 'start', puzzle, rules });
+    result = await act(action || (kind === 'killer' ? { type: 'start', puzzle, kind } : { type: 'start', puzzle, rules }));
   } catch (e) {
     failed(e);
-    return false;
+    return null;
   }
   st.meta = { ...meta, variant: st.view.variant };
   st.elapsed = 0;
@@ -277,13 +309,13 @@ async function startPuzzle(puzzle, rules, meta) {
   draw();
   tick();
   if (meta.rating === undefined) rate();
-  return true;
+  return result || {};
 }
 
 async function rate() {
   const v = st.view;
   if (!v) return;
-  if (!v.hints) { st.meta.rating = null; draw(); return; }
+  if (!v.hints || v.kind === 'killer') { st.meta.rating = null; draw(); return; }
   const puzzle = v.puzzle;
   try {
     const r = await post('/api/sudoku/rate', { puzzle, timeout: 20 });
@@ -299,6 +331,7 @@ async function rate() {
 /** A new puzzle of the settings chosen; `focus`: move the focus to the
  * grid (not when the page opens: the focus stays at the top). */
 async function newGame(focus = true) {
+  if (ui.variant.value === 'killer') { await newKiller(focus); return; }
   const body = { size: Number(ui.size.value), symmetry: ui.symmetry.value, variant: ui.variant.value };
   // levels are SE ratings of plain 9x9 puzzles: the server refuses one for anything else
   if (!ui.level.disabled) body.level = ui.level.value;
@@ -313,6 +346,25 @@ async function newGame(focus = true) {
     }
   } catch (e) {
     failed(e);
+  } finally {
+    ui.newBtn.disabled = false;
+  }
+}
+
+/** A new killer of the level chosen, from the library's generator. */
+async function newKiller(focus) {
+  ui.newBtn.disabled = true;
+  say('Making a killer puzzle…');
+  try {
+    const action = { type: 'generate', kind: 'killer', level: ui.level.value };
+    const r = await startPuzzle(null, null, { source: 'generated', rating: null }, 'killer', action);
+    if (r) {
+      st.meta = { ...st.meta, rating: r.rating, level: r.level, seed: r.seed };
+      persist();
+      draw();
+      say(`A new ${r.level} killer: ${st.view.cages.length} cages.`);
+      if (focus) focusBoard();
+    }
   } finally {
     ui.newBtn.disabled = false;
   }
@@ -336,6 +388,7 @@ async function checkOwn() {
   const puzzle = ui.own.value;
   const rules = rulesOf(ui.ownVariant.value);
   let text, kind = 'error', ok = false;
+  if (ui.ownVariant.value === 'killer') { await checkOwnKiller(seq, puzzle); return; }
   try {
     const r = await post('/api/sudoku/check', { puzzle, rules });
     if (seq !== ownSeq) return;
@@ -353,15 +406,35 @@ async function checkOwn() {
   ui.ownBtn.disabled = !ok;
 }
 
+/** A killer line is checked by starting its game (the server keeps
+ * nothing, so a game started and dropped costs nothing but the solve). */
+async function checkOwnKiller(seq, puzzle) {
+  let text, kind = 'error', ok = false;
+  try {
+    await post('/api/sudoku/game', { game: null, action: { type: 'start', kind: 'killer', puzzle } });
+    text = 'A killer with one solution: ready to play.'; kind = 'good'; ok = true;
+  } catch (e) {
+    text = `Invalid: ${e instanceof ApiError ? e.where() : e.message}`;
+  }
+  if (seq !== ownSeq) return;
+  ui.ownStatus.textContent = text;
+  ui.ownStatus.className = kind;
+  ui.ownStatus.dataset.status = ok ? 'unique' : kind;
+  ui.ownBtn.disabled = !ok;
+}
+
 async function playOwn() {
-  if (await startPuzzle(ui.own.value, rulesOf(ui.ownVariant.value), { source: 'own' })) focusBoard();
+  const v = ui.ownVariant.value;
+  const kind = v === 'killer' ? 'killer' : 'plain';
+  if (await startPuzzle(ui.own.value, rulesOf(v), { source: 'own' }, kind)) focusBoard();
 }
 
 async function restart() {
   const v = st.view;
   if (!v) return;
   const meta = { ...st.meta };
-  await startPuzzle(v.puzzle, v.rules, meta);
+  if (v.kind === 'killer') await startPuzzle(v.killer, null, meta, 'killer');
+  else await startPuzzle(v.puzzle, v.rules, meta);
 }
 
 // ---- drawing ----
@@ -369,11 +442,12 @@ async function restart() {
 function draw() {
   const v = st.view;
   if (!v) return;
-  const key = JSON.stringify([v.size, v.regions, v.extra_units]);
+  const key = JSON.stringify([v.size, v.regions, v.extra_units, v.cages || []]);
   if (key !== boardKey) {
     boardKey = key;
-    board = makeBoard({ size: v.size, regions: v.regions, extraUnits: v.extra_units, interactive: true,
-      label: `Sudoku ${v.size}×${v.size}${v.variant !== 'none' ? ', ' + v.variant : ''}: arrow keys move, digits enter, P toggles pencil marks` });
+    const killer = v.kind === 'killer';
+    board = makeBoard({ size: v.size, regions: v.regions, extraUnits: v.extra_units, cages: v.cages || [], interactive: true,
+      label: `${killer ? 'Killer ' : ''}Sudoku ${v.size}×${v.size}${v.variant !== 'none' ? ', ' + v.variant : ''}: arrow keys move, digits enter, P toggles pencil marks${killer ? ', C lists the cage\'s combinations' : ''}` });
     board.root.addEventListener('click', (e) => {
       const cell = e.target.closest('[data-cell]');
       if (!cell) return;
@@ -396,8 +470,11 @@ function draw() {
   ui.check.disabled = v.solved;
   const m = st.meta || {};
   const variant = { none: '', diagonal: 'Diagonal', windoku: 'Windoku' }[v.variant] ?? v.variant;
-  ui.kind.textContent = [`${v.size}×${v.size}`, variant].filter(Boolean).join(', ');
-  if (!v.hints) ui.rating.textContent = 'Rating: none (SE ratings are for plain 9×9)';
+  const killer = v.kind === 'killer';
+  ui.combos.hidden = !killer;
+  ui.kind.textContent = [`${v.size}×${v.size}`, killer ? 'Killer' : '', variant].filter(Boolean).join(', ');
+  if (killer) ui.rating.textContent = m.rating != null ? `Rating: killer ${Number(m.rating).toFixed(1)}${m.level ? ` (${m.level})` : ''}` : 'Rating: killer';
+  else if (!v.hints) ui.rating.textContent = 'Rating: none (SE ratings are for plain 9×9)';
   else if (m.rating != null) ui.rating.textContent = `Rating: SE ${m.atLeast ? '≥ ' : ''}${Number(m.rating).toFixed(1)}${m.level ? ` (${m.level})` : ''}`;
   else ui.rating.textContent = 'Rating: …';
   ui.rating.dataset.rating = m.rating != null ? String(m.rating) : '';
@@ -495,6 +572,7 @@ function onKey(e) {
   if (to != null) { e.preventDefault(); select(to); return; }
   if (e.key === 'Backspace' || e.key === 'Delete' || e.key === '0' || e.key === '.') { e.preventDefault(); enter(0); return; }
   if ((e.key === 'p' || e.key === 'P') && n < 25) { e.preventDefault(); setPencil(!st.pencil); return; }
+  if ((e.key === 'c' || e.key === 'C') && v.kind === 'killer' && n < 12) { e.preventDefault(); combinations(); return; }
   // Shift with a digit key toggles a mark (e.code: the key, whatever Shift makes of it)
   const code = /^(?:Digit|Numpad)([1-9])$/.exec(e.code || '');
   let d = digitOf(e.key, n);
@@ -545,7 +623,7 @@ function showStep() {
   if (step.placements.length) what.push(`place ${step.placements.map(([c, d]) => `${symbol(d)} in ${cellName(n, c)}`).join(', ')}`);
   if (step.eliminations.length) what.push(`remove ${step.eliminations.map(([c, d]) => `${symbol(d)} from ${cellName(n, c)}`).join(', ')}`);
   ui.hintBox.replaceChildren(
-    h('p', {}, h('span', { class: 'technique' }, step.technique), ` (SE ${step.rating.toFixed(1)})`),
+    h('p', {}, h('span', { class: 'technique' }, step.technique), ` (${st.view.kind === 'killer' ? 'killer' : 'SE'} ${step.rating.toFixed(1)})`),
     h('p', { class: 'step-text' }, step.text),
     h('p', { class: 'muted small' }, what.length ? `In short: ${what.join('; ')}.` : ''),
     h('div', { class: 'row' },
@@ -558,6 +636,23 @@ async function applyHint() {
   const r = await move({ type: 'apply_hint' });
   if (r && r.status !== 'hint' && r.message) say(r.message);
   focusBoard();
+}
+
+/** The digit combinations of the selected cell's cage, in the hint box:
+ * all that make the sum, and those that still fit the grid. */
+async function combinations() {
+  const v = st.view;
+  if (!v || v.kind !== 'killer' || st.sel == null) return;
+  let r;
+  try { r = await act({ type: 'cage', cell: st.sel }); } catch (e) { failed(e); return; }
+  const list = (sets) => sets.map((s) => s.map(symbol).join('+')).join(', ') || 'none';
+  st.hint = { message: 'combinations' };
+  ui.hintBox.dataset.status = 'combinations';
+  ui.hintBox.replaceChildren(
+    h('p', {}, h('span', { class: 'technique' }, `${r.sum} in ${r.cells.length}`), `: ${list(r.all)}`),
+    h('p', { class: 'fitting' }, `Fitting the grid now: ${list(r.fitting)}`),
+    h('div', { class: 'row' }, h('button', { type: 'button', onclick: hideHint }, 'Close')));
+  ui.hintBox.hidden = false;
 }
 
 async function check() {
@@ -587,6 +682,7 @@ function solved() {
 
 function shareUrl() {
   const v = st.view;
+  if (v.kind === 'killer') return `${location.origin}${location.pathname}#play?${new URLSearchParams({ k: v.killer })}`;
   const q = new URLSearchParams({ p: v.puzzle });
   if (v.variant !== 'none') q.set('v', v.variant);
   const box = v.rules && v.rules.box;
