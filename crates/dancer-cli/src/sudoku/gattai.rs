@@ -305,7 +305,7 @@ pub fn generate(
         shape.name,
         start.elapsed().as_secs_f64()
     );
-    if let Some(found) = super::killer::stopped_early(&stop, made, count, timeout) {
+    if let Some(found) = variant::stopped_early(&stop, made, count, timeout) {
         return Ok(found);
     }
     Ok(Found::Some)

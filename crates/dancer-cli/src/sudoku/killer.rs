@@ -135,7 +135,7 @@ pub fn generate(args: &super::generate::GenerateArgs, out: &mut Out) -> Result<F
         level.name(),
         start.elapsed().as_secs_f64()
     );
-    if let Some(found) = stopped_early(&stop, made, count, timeout) {
+    if let Some(found) = variant::stopped_early(&stop, made, count, timeout) {
         return Ok(found);
     }
     if missed > 0 {
@@ -146,25 +146,4 @@ pub fn generate(args: &super::generate::GenerateArgs, out: &mut Out) -> Result<F
         return Ok(Found::None);
     }
     Ok(Found::Some)
-}
-
-/// What a generator stopped by `stop` says and exits with: 130 after
-/// Ctrl-C, 1 when `--timeout` ran out first; `None` when it was not
-/// stopped.
-pub fn stopped_early(
-    stop: &StopClock,
-    made: u64,
-    count: u64,
-    timeout: Option<Duration>,
-) -> Option<Found> {
-    if stop.timed_out() && made < count {
-        let secs = timeout.map_or(0.0, |d| d.as_secs_f64());
-        eprintln!("{made} of {count} made: the time allowed ({secs:.0} s, --timeout) ran out");
-        return Some(Found::None);
-    }
-    if stop.stopped() && !stop.timed_out() {
-        eprintln!("interrupted: {made} of {count} made");
-        return Some(Found::Interrupted);
-    }
-    None
 }

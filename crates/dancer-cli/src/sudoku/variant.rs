@@ -207,3 +207,24 @@ impl Drop for StopClock {
         }
     }
 }
+
+/// What a generator stopped by `stop` says and exits with: 130 after
+/// Ctrl-C, 1 when `--timeout` ran out first; `None` when it was not
+/// stopped.
+pub fn stopped_early(
+    stop: &StopClock,
+    made: u64,
+    count: u64,
+    timeout: Option<Duration>,
+) -> Option<Found> {
+    if stop.timed_out() && made < count {
+        let secs = timeout.map_or(0.0, |d| d.as_secs_f64());
+        eprintln!("{made} of {count} made: the time allowed ({secs:.0} s, --timeout) ran out");
+        return Some(Found::None);
+    }
+    if stop.stopped() && !stop.timed_out() {
+        eprintln!("interrupted: {made} of {count} made");
+        return Some(Found::Interrupted);
+    }
+    None
+}
