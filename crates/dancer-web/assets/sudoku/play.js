@@ -205,7 +205,7 @@ export async function mount(section) {
   ui.own = h('textarea', { id: id('own'), rows: 3, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off',
     placeholder: '81 characters, 1-9 and . for an empty cell (or 16, 36, 256 for other sizes; a grid of lines works too); or a killer line MAP SUMS [GIVENS]',
     'aria-describedby': id('own-status') });
-  const [lOwnVar, ownVariant] = sel('own-variant', 'Rules', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku'], ['killer', 'Killer'], ['gattai', 'Samurai / gattai (the shape above)']], 'none');
+  const [lOwnVar, ownVariant] = sel('own-variant', 'Rules', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku'], ['killer', 'Killer'], ['gattai', 'Samurai / gattai']], 'none');
   ui.ownVariant = ownVariant;
   ui.ownStatus = h('p', { id: id('own-status'), class: 'muted', role: 'status', 'aria-live': 'polite' }, 'Type or paste a puzzle: it is checked as you type.');
   ui.ownBtn = h('button', { type: 'button', disabled: true, onclick: playOwn }, 'Play this puzzle');

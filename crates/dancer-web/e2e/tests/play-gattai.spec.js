@@ -29,9 +29,9 @@ async function screens(page, name) {
 test('a twodoku from the generator: canvas, moves, hint, reload, share', async ({ page, browser, baseURL }) => {
   const panel = await open(page);
   await panel.getByLabel('Variant').selectOption('gattai');
-  await expect(panel.getByLabel('Shape')).toBeEnabled();
+  await expect(panel.locator('#play-shape')).toBeEnabled();
   await expect(panel.getByLabel('Size')).toBeDisabled();
-  await panel.getByLabel('Shape').selectOption('twodoku');
+  await panel.locator('#play-shape').selectOption('twodoku');
   const rec = await apiAnswer(page, 'POST', '/api/sudoku/game', () => panel.getByRole('button', { name: 'New puzzle' }).click());
   expect(rec.view.kind).toBe('gattai');
   expect(rec.view.shape).toBe('twodoku');
@@ -82,8 +82,8 @@ test('a pasted gattai line, and a twodoku at 375 px', async ({ page }) => {
     data: { game: null, action: { type: 'generate', kind: 'gattai', shape: 'flower', seed: 5 } },
   });
   const line = (await made.json()).view.gattai;
-  await panel.getByLabel('Shape').selectOption('flower');
   await panel.getByLabel('Rules').selectOption('gattai');
+  await panel.locator('#play-shape').selectOption('flower');
   await panel.getByLabel('Puzzle', { exact: true }).fill(line);
   await expect(panel.locator('#play-own-status')).toHaveText(/one solution: ready to play/);
   await apiAnswer(page, 'POST', '/api/sudoku/game', () => panel.getByRole('button', { name: 'Play this puzzle' }).click());
@@ -91,8 +91,9 @@ test('a pasted gattai line, and a twodoku at 375 px', async ({ page }) => {
   // a twodoku on a phone: the board scrolls in its box, the page does not
   await page.setViewportSize({ width: 375, height: 812 });
   await panel.getByLabel('Variant').selectOption('gattai');
-  await panel.getByLabel('Shape').selectOption('twodoku');
+  await panel.locator('#play-shape').selectOption('twodoku');
   await apiAnswer(page, 'POST', '/api/sudoku/game', () => panel.getByRole('button', { name: 'New puzzle' }).click());
+  await expect(panel.locator('.status-line')).toContainText('twodoku');
   await expect(panel.locator('[data-cell]')).toHaveCount(15 * 15);
   const wrap = await panel.locator('.board-wrap').evaluate((w) => [w.scrollWidth, w.clientWidth]);
   expect(wrap[0], 'the canvas scrolls in its own box').toBeGreaterThan(wrap[1]);
