@@ -70,7 +70,7 @@ pub fn generate(
     let seed = seed.unwrap_or_else(dancer_sudoku::generate::clock_seed);
     let made = gattai::generate(&shape, seed, Some(cancel))
         .ok_or_else(|| Error::BadValue(format!("no {} was made; try again", shape.name)))?;
-    let g = Game::new_gattai_until(&made.puzzle, Some(cancel.clone())).map_err(play_error)?;
+    let g = Game::new_gattai_generated(&made).map_err(play_error)?;
     Ok((g, json!({ "shape": shape.name, "seed": seed })))
 }
 

@@ -56,6 +56,21 @@ impl Game {
         Self::begin_gattai(p, &found.solutions[0])
     }
 
+    /// A gattai game of a puzzle the generator made: its solution is
+    /// the generator's (checked by [`gattai::check_solution`], not searched
+    /// for again; the generator made the puzzle unique).
+    pub fn new_gattai_generated(made: &gattai::GattaiGenerated) -> Result<Self, PlayError> {
+        let p = &made.puzzle;
+        if Shape::builtin(&p.shape.name).as_ref() != Some(&p.shape) {
+            return Err(PlayError::Unsupported(format!(
+                "the shape {:?}",
+                p.shape.name
+            )));
+        }
+        gattai::check_solution(p, &made.solution).map_err(|_| PlayError::NoSolution)?;
+        Self::begin_gattai(p, &made.solution)
+    }
+
     /// A gattai game of `p` whose solution is `solution` (a digit for
     /// every canvas cell, 0 on the dead ones), nothing played yet.
     fn begin_gattai(p: &GattaiPuzzle, solution: &[u8]) -> Result<Self, PlayError> {

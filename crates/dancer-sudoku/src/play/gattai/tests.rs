@@ -120,6 +120,17 @@ fn games_need_one_solution_on_a_builtin_shape() {
         matches!(r, Err(PlayError::Stopped | PlayError::NotUnique)),
         "{r:?}"
     );
+    // a generated game starts from the generator's solution
+    let shape = Shape::builtin("flower").unwrap();
+    let made = gattai::generate(&shape, 3, None).unwrap();
+    let g = Game::new_gattai_generated(&made).unwrap();
+    assert_eq!(g, Game::new_gattai(&made.puzzle).unwrap());
+    let mut wrong = made.clone();
+    let c = (0..wrong.solution.len())
+        .find(|&c| wrong.solution[c] != 0)
+        .unwrap();
+    wrong.solution[c] = wrong.solution[c] % 9 + 1;
+    assert!(Game::new_gattai_generated(&wrong).is_err());
     let (mut p, _) = twodoku();
     p.shape.name = "mine".into();
     assert!(matches!(
