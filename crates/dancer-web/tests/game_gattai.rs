@@ -116,6 +116,36 @@ async fn a_twodoku_from_the_generator_to_the_end() {
     s.finish().await;
 }
 
+/// A samurai from the generator (seed 1), its live cells in reading order.
+const SAMURAI: &str = "..8..72.......5.36...8..7..9...76........2..972.....1..976.8.....4........4....9..8..3...28..5..1.......2.....3...............27.7.....91....6.........29........9....9.8..3..........5.4.......5..91.....2.....1......8.3...4..3...73..6...3.9.2..........5.....4.253.....61...3741.......5.........5....5.1...8..4.92...........31.9..5.....7..318..........1.9...8..2.1....95.";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_samurai_from_its_line() {
+    let s = start(config()).await;
+    let v = act(
+        &s,
+        &Value::Null,
+        json!({"type": "start", "kind": "gattai", "shape": "samurai", "puzzle": SAMURAI}),
+    )
+    .await;
+    let view = &v["view"];
+    assert_eq!(
+        (view["height"].as_u64(), view["width"].as_u64()),
+        (Some(21), Some(21))
+    );
+    assert_eq!(view["cells"].as_array().unwrap().len(), 441);
+    assert_eq!(view["gattai"], SAMURAI);
+    assert_eq!(view["grids"].as_array().unwrap().len(), 5);
+    // the centre cell r11c11 is live; r1c10 (between two grids) is dead
+    assert_eq!(
+        (view["live"][220].as_bool(), view["live"][9].as_bool()),
+        (Some(true), Some(false))
+    );
+    let v = act(&s, &v["game"], json!({"type": "reveal"})).await;
+    assert_eq!(v["view"]["solved"], true);
+    s.finish().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn hostile_gattai_requests() {
     let s = start(config()).await;
