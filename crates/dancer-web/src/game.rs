@@ -8,7 +8,9 @@
 //!
 //! Games are of a kind: plain, or killer (cages with sums; started from a
 //! killer line or its JSON form, or made by the killer generator at a
-//! level). `game_killer.rs` holds the killer game's JSON.
+//! level), or gattai (overlapping grids on a built-in shape's canvas,
+//! from a puzzle line or the gattai generator). `game_killer.rs` and
+//! `game_gattai.rs` hold those games' JSON.
 
 use crate::body::JsonBody;
 use crate::error::{Error, Result};
@@ -30,13 +32,17 @@ pub enum Action {
     Start {
         puzzle: String,
         rules: Option<RulesReq>,
-        /// `plain` (the default) or `killer`.
+        /// `plain` (the default), `killer` or `gattai`.
         kind: Option<String>,
+        /// A gattai game's built-in shape.
+        shape: Option<String>,
     },
-    /// A new puzzle of a kind made by the generator (`killer`, 9x9).
+    /// A new puzzle of a kind made by the generator (`killer`, 9x9, at a
+    /// level; `gattai` on a shape).
     Generate {
         kind: String,
-        level: String,
+        level: Option<String>,
+        shape: Option<String>,
         seed: Option<u64>,
     },
     /// The digit combinations of the cage of `cell` (killer games).
@@ -114,12 +120,12 @@ pub fn extra_units(rules: &Rules) -> Vec<Vec<usize>> {
 pub fn view(g: &Game) -> Value {
     let n = g.size();
     let rules = g.rules();
-    let grid = g.grid();
+    let grid = g.values();
     let conflicts = g.conflicts();
-    let cells: Vec<Value> = (0..n * n)
+    let cells: Vec<Value> = (0..g.cell_count())
         .map(|c| {
             json!({
-                "digit": grid.get(c),
+                "digit": grid[c],
                 "given": g.given(c) != 0,
                 "marks": g.marks(c),
                 "conflict": conflicts.binary_search(&c).is_ok(),
@@ -149,6 +155,9 @@ pub fn view(g: &Game) -> Value {
     if let Some(k) = g.killer() {
         crate::game_killer::view(k, &mut v);
     }
+    if let Some(s) = g.shape() {
+        crate::game_gattai::view(g, s, &mut v);
+    }
     v
 }
 
@@ -159,6 +168,9 @@ fn game_hint(g: &Game) -> (Option<dancer_sudoku::logic::Step>, Value) {
     }
     if g.killer().is_some() {
         return (None, crate::game_killer::hint(g).1);
+    }
+    if g.shape().is_some() {
+        return (None, crate::game_gattai::hint(g).1);
     }
     if !g.rules().is_standard_9x9() {
         return (
@@ -189,6 +201,7 @@ fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result
                 puzzle,
                 rules,
                 kind,
+                shape,
             },
             _,
         ) => match kind.as_deref() {
@@ -197,11 +210,33 @@ fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result
                 Game::new(&p).map_err(play_error)?
             }
             Some("killer") => crate::game_killer::start(puzzle, rules.as_ref(), cancel)?,
+            Some("gattai") if rules.is_some() => {
+                return Err(Error::BadValue(
+                    "rules: gattai games take a shape, not rules".into(),
+                ))
+            }
+            Some("gattai") => crate::game_gattai::start(puzzle, shape.as_deref(), cancel)?,
             Some(k) => return Err(unknown_kind(k)),
         },
-        (Action::Generate { kind, level, seed }, _) => match kind.as_str() {
+        (
+            Action::Generate {
+                kind,
+                level,
+                shape,
+                seed,
+            },
+            _,
+        ) => match kind.as_str() {
             "killer" => {
+                let level = level.as_deref().ok_or_else(|| {
+                    Error::BadValue("level: missing (easy, medium, hard, expert)".into())
+                })?;
                 let (g, v) = crate::game_killer::generate(level, *seed, cancel)?;
+                made = v;
+                g
+            }
+            "gattai" => {
+                let (g, v) = crate::game_gattai::generate(shape.as_deref(), *seed, cancel)?;
                 made = v;
                 g
             }
@@ -243,6 +278,13 @@ fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result
             }
             v
         }
+        Action::ApplyHint if g.shape().is_some() => {
+            let (step, v) = crate::game_gattai::hint(&g);
+            if let Some(step) = step {
+                g.apply_killer(&step);
+            }
+            v
+        }
         Action::ApplyHint => {
             let (step, v) = game_hint(&g);
             if let Some(step) = step {
@@ -264,7 +306,9 @@ fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result
 }
 
 fn unknown_kind(k: &str) -> Error {
-    Error::BadValue(format!("kind: {k:?} is not a kind of game (plain, killer)"))
+    Error::BadValue(format!(
+        "kind: {k:?} is not a kind of game (plain, killer, gattai)"
+    ))
 }
 
 /// `POST /api/sudoku/game`.

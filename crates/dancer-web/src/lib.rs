@@ -53,6 +53,7 @@ mod body;
 mod cover;
 pub mod error;
 mod game;
+mod game_gattai;
 mod game_killer;
 mod guard;
 mod jobs;

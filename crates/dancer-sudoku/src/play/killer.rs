@@ -15,7 +15,9 @@
 //! check of [`KillerPuzzle::parse`], and checks the saved solution against
 //! the cages.
 
-use super::{Game, GameKind, PlayError};
+#[cfg(test)]
+use super::GameKind;
+use super::{Game, PlayError};
 use crate::grid::Grid;
 use crate::killer::{self, KillerHint, KillerPuzzle, KillerStep};
 use std::sync::atomic::AtomicBool;
@@ -163,16 +165,6 @@ pub(super) fn load_cages(
     let grid = Grid::from_cells(n, solution.to_vec());
     killer::check_solution(&k, &grid).map_err(|e| bad(format!("the solution: {e}")))?;
     Ok(k)
-}
-
-impl GameKind {
-    /// The kind's name in the web app's API: `plain` or `killer`.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Plain => "plain",
-            GameKind::Killer => "killer",
-        }
-    }
 }
 
 #[cfg(test)]

@@ -15,12 +15,15 @@
 //! in candidates follow every unit; hints are for plain 9x9). A game is of
 //! a kind ([`GameKind`]): plain, or killer, whose cages are more units
 //! (no digit twice) with sums, and whose hints are the killer techniques
-//! (`killer.rs` holds what is the killer game's own). A saved game
+//! (`killer.rs` holds what is the killer game's own), or gattai: several
+//! overlapping grids on a canvas of `height x width` cells, the cells in
+//! no grid dead (never played; `gattai.rs`). A saved game
 //! comes back from a client that may have changed it: [`Game::load`]
 //! checks every field (sizes, digits, marks, the solution against the rules
 //! and the givens, every cell the history names), so no saved game can make
 //! a later move fail.
 
+mod gattai;
 mod killer;
 
 pub use killer::CageCombinations;
@@ -92,6 +95,8 @@ pub enum GameKind {
     Plain,
     /// Killer: cages with their sums.
     Killer,
+    /// Gattai: overlapping grids on a canvas (samurai, twodoku, ...).
+    Gattai,
 }
 
 /// A game in progress.
@@ -100,6 +105,8 @@ pub struct Game {
     rules: Rules,
     /// The cages of a killer game (its givens are the puzzle's).
     killer: Option<KillerPuzzle>,
+    /// The shape of a gattai game (its grids' rules are `rules`).
+    gattai: Option<crate::gattai::Shape>,
     doc: Saved,
 }
 
@@ -136,6 +143,11 @@ struct Saved {
     /// absent in plain games (and in every game saved before killers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     killer: Option<String>,
+    /// A gattai game's shape, by its built-in name; its cells are the
+    /// canvas's (`puzzle`, `givens`, ... one per canvas cell, dead ones
+    /// empty). Absent in other games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gattai: Option<String>,
 }
 
 /// The rules a saved game names.
@@ -167,8 +179,9 @@ impl Change {
         }
     }
 
-    /// Every cell in range, its entry a digit and its bits digits.
-    fn valid(&self, n: usize) -> bool {
+    /// Every cell one of `cells` and live, its entry a digit (of a grid
+    /// of side `n`) and its bits digits.
+    fn valid(&self, n: usize, live: &[bool]) -> bool {
         let full = full_mask(n);
         match self {
             Change::Cell {
@@ -177,12 +190,12 @@ impl Change {
                 marks,
                 removed,
             } => {
-                *cell < n * n
+                live.get(*cell) == Some(&true)
                     && (*entry as usize) <= n
                     && marks & !full == 0
                     && removed & !full == 0
             }
-            Change::Group(v) => v.iter().all(|c| c.valid(n)),
+            Change::Group(v) => v.iter().all(|c| c.valid(n, live)),
         }
     }
 }
@@ -226,6 +239,7 @@ impl Game {
         Ok(Game {
             rules: puzzle.rules.clone(),
             killer: None,
+            gattai: None,
             doc: Saved {
                 puzzle: puzzle.to_line(),
                 size: n,
@@ -240,6 +254,7 @@ impl Game {
                 history: Vec::new(),
                 future: Vec::new(),
                 killer: None,
+                gattai: None,
             },
         })
     }
@@ -248,6 +263,8 @@ impl Game {
     pub fn kind(&self) -> GameKind {
         if self.killer.is_some() {
             GameKind::Killer
+        } else if self.gattai.is_some() {
+            GameKind::Gattai
         } else {
             GameKind::Plain
         }
@@ -256,6 +273,9 @@ impl Game {
     /// The units no digit repeats in: the rules' units, and a killer's
     /// cages.
     fn unit_cells(&self) -> Vec<Vec<usize>> {
+        if let Some(s) = &self.gattai {
+            return s.units().into_iter().map(|(_, u)| u).collect();
+        }
         let mut units: Vec<Vec<usize>> = self.rules.units().into_iter().map(|u| u.cells).collect();
         if let Some(k) = &self.killer {
             units.extend(k.cages.iter().map(|c| c.cells.clone()));
@@ -272,15 +292,34 @@ impl Game {
         &self.rules
     }
 
+    /// The cells of the board: the grid's, or a gattai's canvas's.
+    pub fn cell_count(&self) -> usize {
+        self.doc.givens.len()
+    }
+
+    /// Whether `cell` is on the board and played (a gattai's dead cells,
+    /// in no grid, are not).
+    pub fn is_live(&self, cell: usize) -> bool {
+        match &self.gattai {
+            Some(s) => cell < self.cell_count() && gattai::live_cell(s, cell),
+            None => cell < self.cell_count(),
+        }
+    }
+
+    /// A cell's name: `r3c4` (from 1).
+    pub fn cell_name(&self, cell: usize) -> String {
+        match &self.gattai {
+            Some(s) => s.cell_name(cell),
+            None => crate::rules::cell_name(self.doc.size, cell),
+        }
+    }
+
     fn check_cell(&self, cell: usize) -> Result<(), PlayError> {
-        if cell >= self.doc.size * self.doc.size {
+        if !self.is_live(cell) {
             return Err(PlayError::NoSuchCell(cell));
         }
         if self.doc.givens[cell] != 0 {
-            return Err(PlayError::Given(crate::rules::cell_name(
-                self.doc.size,
-                cell,
-            )));
+            return Err(PlayError::Given(self.cell_name(cell)));
         }
         Ok(())
     }
@@ -294,16 +333,22 @@ impl Game {
         }
     }
 
-    /// The grid as the player sees it: givens and entries.
-    pub fn grid(&self) -> Grid {
-        let cells = self
-            .doc
+    /// The board as the player sees it, a digit a cell (0: empty or
+    /// dead): givens and entries.
+    pub fn values(&self) -> Vec<u8> {
+        self.doc
             .givens
             .iter()
             .zip(&self.doc.entries)
             .map(|(&g, &e)| if g != 0 { g } else { e })
-            .collect();
-        Grid::from_cells(self.doc.size, cells)
+            .collect()
+    }
+
+    /// The grid as the player sees it: givens and entries. Not for
+    /// gattai games, whose canvas is no square grid: see
+    /// [`values`](Self::values).
+    pub fn grid(&self) -> Grid {
+        Grid::from_cells(self.doc.size, self.values())
     }
 
     /// Puts `digit` in `cell` (0 clears it) and says whether it is right.
@@ -339,20 +384,19 @@ impl Game {
     /// (digits not yet in any unit of the cell: row, column, box, and the
     /// variant's diagonals or windows).
     pub fn candidates(&self) -> Vec<u32> {
-        let g = self.grid();
-        let mut out = vec![0u32; self.doc.size * self.doc.size];
+        let g = self.values();
+        let mut out = vec![0u32; g.len()];
         let full = full_mask(self.doc.size);
         for (c, o) in out.iter_mut().enumerate() {
-            if g.get(c) != 0 {
-                continue;
+            if g[c] == 0 && self.is_live(c) {
+                *o = full;
             }
-            *o = full;
         }
         for u in self.unit_cells() {
             let mut used = 0u32;
             for &c in &u {
-                if g.get(c) != 0 {
-                    used |= 1 << (g.get(c) - 1);
+                if g[c] != 0 {
+                    used |= 1 << (g[c] - 1);
                 }
             }
             for &c in &u {
@@ -380,7 +424,7 @@ impl Game {
     /// The easiest next logical step from the grid as it stands (plain
     /// 9x9 only), with the player's pencil marks ignored.
     pub fn hint(&self) -> Option<Step> {
-        if !self.rules.is_standard_9x9() || self.killer.is_some() {
+        if !self.rules.is_standard_9x9() || self.kind() != GameKind::Plain {
             return None;
         }
         let mut board = logic::MarkedGrid::try_from_grid(&self.grid())?;
@@ -405,7 +449,8 @@ impl Game {
     /// over.
     fn apply_moves(&mut self, placements: &[(usize, u8)], eliminations: &[(usize, u8)]) {
         let n = self.doc.size;
-        let ok = |c: usize, d: u8| c < n * n && (1..=n).contains(&(d as usize));
+        let live: Vec<bool> = (0..self.cell_count()).map(|c| self.is_live(c)).collect();
+        let ok = |c: usize, d: u8| live.get(c) == Some(&true) && (1..=n).contains(&(d as usize));
         let mut group = Vec::new();
         for &(c, d) in placements {
             if ok(c, d) && self.doc.givens[c] == 0 {
@@ -561,12 +606,12 @@ impl Game {
     /// The cells whose digit repeats in one of their row, column or box
     /// (the grid's own rule, not a check against the solution).
     pub fn conflicts(&self) -> Vec<usize> {
-        let g = self.grid();
-        let mut bad = vec![false; self.doc.size * self.doc.size];
+        let g = self.values();
+        let mut bad = vec![false; g.len()];
         for u in self.unit_cells() {
             for (i, &a) in u.iter().enumerate() {
                 for &b in &u[i + 1..] {
-                    if g.get(a) != 0 && g.get(a) == g.get(b) {
+                    if g[a] != 0 && g[a] == g[b] {
                         bad[a] = true;
                         bad[b] = true;
                     }
@@ -598,7 +643,8 @@ impl Game {
 
     /// Every cell filled, and rightly.
     pub fn is_solved(&self) -> bool {
-        (0..self.doc.entries.len()).all(|c| matches!(self.check(c), Check::Given | Check::Right))
+        (0..self.doc.entries.len())
+            .all(|c| !self.is_live(c) || matches!(self.check(c), Check::Given | Check::Right))
     }
 
     /// The game as a small JSON document.
@@ -618,16 +664,17 @@ impl Game {
         if !(1..=25).contains(&n) {
             return Err(bad("size out of range"));
         }
-        let rules = saved_rules(&d).map_err(PlayError::Load)?;
+        let frame = Frame::of(&d)?;
+        let cells = frame.live.len();
         if d.removed.is_empty() {
-            d.removed = vec![0; n * n];
+            d.removed = vec![0; cells];
         }
         let full = full_mask(n);
         let lengths = [&d.givens, &d.solution, &d.entries]
             .iter()
-            .all(|v| v.len() == n * n)
-            && d.marks.len() == n * n
-            && d.removed.len() == n * n;
+            .all(|v| v.len() == cells)
+            && d.marks.len() == cells
+            && d.removed.len() == cells;
         if !lengths {
             return Err(bad("inconsistent game (lengths)"));
         }
@@ -644,25 +691,28 @@ impl Game {
         if d.puzzle != d.givens.iter().map(|&x| symbol(x)).collect::<String>() {
             return Err(bad("inconsistent game (puzzle)"));
         }
-        let solution_ok = (0..n * n).all(|c| {
-            d.solution[c] != 0
-                && (d.givens[c] == 0 || d.givens[c] == d.solution[c])
-                && (d.givens[c] == 0 || d.entries[c] == 0)
-        }) && rules.units().iter().all(|u| {
-            let seen = u
-                .cells
-                .iter()
-                .fold(0u32, |m, &c| m | 1 << (d.solution[c] - 1));
-            seen == full
-        });
-        if !solution_ok {
+        if !frame.solution_ok(&d) {
             return Err(bad("inconsistent game (solution)"));
         }
         let killer = match &d.killer {
             None => None,
-            Some(line) => Some(killer::load_cages(line, &rules, &d.givens, &d.solution)?),
+            Some(_) if frame.shape.is_some() => return Err(bad("a gattai with cages")),
+            Some(line) => Some(killer::load_cages(
+                line,
+                &frame.rules,
+                &d.givens,
+                &d.solution,
+            )?),
         };
-        if !d.history.iter().chain(&d.future).all(|c| c.valid(n)) {
+        if let Some(s) = &frame.shape {
+            gattai::check_saved(s, &d.givens, &d.solution)?;
+        }
+        if !d
+            .history
+            .iter()
+            .chain(&d.future)
+            .all(|c| c.valid(n, &frame.live))
+        {
             return Err(bad("inconsistent game (history)"));
         }
         let saved: usize = d.history.iter().chain(&d.future).map(Change::cells).sum();
@@ -670,10 +720,67 @@ impl Game {
             return Err(bad("history too long"));
         }
         Ok(Game {
-            rules,
+            rules: frame.rules,
             killer,
+            gattai: frame.shape,
             doc: d,
         })
+    }
+}
+
+/// What a saved game is played on: its rules, a gattai's shape, which
+/// cells are live (one per cell of the board) and the units.
+struct Frame {
+    rules: Rules,
+    shape: Option<crate::gattai::Shape>,
+    live: Vec<bool>,
+    units: Vec<Vec<usize>>,
+}
+
+impl Frame {
+    /// The frame a saved game names (a gattai's: a built-in shape of the
+    /// game's size).
+    fn of(d: &Saved) -> Result<Frame, PlayError> {
+        if let Some(name) = &d.gattai {
+            let (shape, rules) = gattai::saved_shape(name, d.size)?;
+            return Ok(Frame {
+                rules,
+                live: shape.live(),
+                units: shape.units().into_iter().map(|(_, u)| u).collect(),
+                shape: Some(shape),
+            });
+        }
+        let rules = saved_rules(d).map_err(PlayError::Load)?;
+        Ok(Frame {
+            live: vec![true; d.size * d.size],
+            units: rules.units().into_iter().map(|u| u.cells).collect(),
+            rules,
+            shape: None,
+        })
+    }
+
+    /// The solution fills every live cell (and no dead one), keeps the
+    /// givens, has every digit once in each unit, and no entry is over a
+    /// given or on a dead cell.
+    fn solution_ok(&self, d: &Saved) -> bool {
+        let full = full_mask(d.size);
+        let cells_ok = (0..self.live.len()).all(|c| {
+            if !self.live[c] {
+                return d.solution[c] == 0
+                    && d.givens[c] == 0
+                    && d.entries[c] == 0
+                    && d.marks[c] == 0
+                    && d.removed[c] == 0;
+            }
+            d.solution[c] != 0
+                && (d.givens[c] == 0 || d.givens[c] == d.solution[c])
+                && (d.givens[c] == 0 || d.entries[c] == 0)
+        });
+        cells_ok
+            && self.units.iter().all(|u| {
+                let seen = u.iter().fold(0u32, |m, &c| m | 1 << (d.solution[c] - 1));
+                seen == full
+            })
     }
 }
 

@@ -123,9 +123,43 @@ export function cageLayer(n, cages) {
   return layer;
 }
 
-export function makeBoard({ size, regions, extraUnits = [], cages = [], interactive = false, label = 'Sudoku grid' }) {
+/**
+ * The cells each cell of a gattai canvas sees: the rows and columns of
+ * every grid (at its `[row, col]` offset) and the canvas boxes (regions,
+ * -1 for dead cells).
+ */
+export function canvasPeers(size, canvas, regions) {
+  const { height, width, grids } = canvas;
+  const peers = Array.from({ length: height * width }, () => new Set());
+  const units = [];
+  for (const [r0, c0] of grids) {
+    for (let k = 0; k < size; k++) {
+      units.push(Array.from({ length: size }, (_, j) => (r0 + k) * width + c0 + j));
+      units.push(Array.from({ length: size }, (_, j) => (r0 + j) * width + c0 + k));
+    }
+  }
+  const byRegion = new Map();
+  regions.forEach((g, c) => { if (g < 0) return; if (!byRegion.has(g)) byRegion.set(g, []); byRegion.get(g).push(c); });
+  units.push(...byRegion.values());
+  for (const u of units) for (const a of u) for (const b of u) if (a !== b) peers[a].add(b);
+  return peers;
+}
+
+/** A cell's name on a board `width` cells wide: `r13c7` (from 1). */
+export function cellNameW(width, c) {
+  return `r${Math.floor(c / width) + 1}c${(c % width) + 1}`;
+}
+
+// `canvas` ({ height, width, grids, live }): a gattai's canvas, the cells
+// in no grid dead (blank, never selected); box lines follow `regions`
+// (-1 for the dead cells), and the outline of the live cells is drawn.
+export function makeBoard({ size, regions, extraUnits = [], cages = [], interactive = false, label = 'Sudoku grid', canvas = null }) {
   const n = size;
-  const peers = peersOf(n, regions, [...extraUnits, ...cages.map((g) => g.cells)]);
+  const H = canvas ? canvas.height : n;
+  const W = canvas ? canvas.width : n;
+  const live = canvas ? canvas.live : null;
+  const isLive = (i) => !live || live[i];
+  const peers = canvas ? canvasPeers(n, canvas, regions) : peersOf(n, regions, [...extraUnits, ...cages.map((g) => g.cells)]);
   const cageSum = new Map();
   cages.forEach((g) => { if (g.cells.length) cageSum.set(Math.min(...g.cells), g); });
   const diag = new Set();
@@ -137,21 +171,30 @@ export function makeBoard({ size, regions, extraUnits = [], cages = [], interact
     u.forEach((c) => target.add(c));
   }
   const root = h('div', {
-    class: `board size-${n}${interactive ? ' interactive' : ''}${cages.length ? ' caged' : ''}`,
+    class: `board size-${n}${interactive ? ' interactive' : ''}${cages.length ? ' caged' : ''}${canvas ? ' canvas' : ''}`,
     role: 'grid',
     'aria-label': label,
-    'aria-rowcount': n,
-    'aria-colcount': n,
-    style: `--n: ${n}; --mc: ${markCols(n)}`,
+    'aria-rowcount': H,
+    'aria-colcount': W,
+    style: canvas ? `--n: ${Math.max(H, W)}; --rows: ${H}; --cols: ${W}; --mc: ${markCols(n)}`
+      : `--n: ${n}; --mc: ${markCols(n)}`,
   });
   const cells = [];
-  for (let r = 0; r < n; r++) {
+  for (let r = 0; r < H; r++) {
     const row = h('div', { class: 'brow', role: 'row', 'aria-rowindex': r + 1 });
-    for (let c = 0; c < n; c++) {
-      const i = r * n + c;
+    for (let c = 0; c < W; c++) {
+      const i = r * W + c;
       const cls = ['cell'];
-      if (c < n - 1 && regions[i] !== regions[i + 1]) cls.push('rb');
-      if (r < n - 1 && regions[i] !== regions[i + n]) cls.push('bb');
+      if (!isLive(i)) cls.push('dead');
+      if (canvas) {
+        if (isLive(i) && (c === W - 1 || regions[i] !== regions[i + 1])) cls.push('rb');
+        if (isLive(i) && (r === H - 1 || regions[i] !== regions[i + W])) cls.push('bb');
+        if (isLive(i) && (c === 0 || !isLive(i - 1))) cls.push('lb');
+        if (isLive(i) && (r === 0 || !isLive(i - W))) cls.push('tb');
+      } else {
+        if (c < n - 1 && regions[i] !== regions[i + 1]) cls.push('rb');
+        if (r < n - 1 && regions[i] !== regions[i + n]) cls.push('bb');
+      }
       if (c === 0) cls.push('first-col');
       if (r === 0) cls.push('first-row');
       if (diag.has(i)) cls.push('diag');
@@ -161,7 +204,8 @@ export function makeBoard({ size, regions, extraUnits = [], cages = [], interact
         role: 'gridcell',
         'aria-colindex': c + 1,
         'data-cell': i,
-        tabindex: interactive ? -1 : null,
+        tabindex: interactive && isLive(i) ? -1 : null,
+        'aria-hidden': isLive(i) ? null : 'true',
       });
       cells.push(el);
       row.append(el);
@@ -184,7 +228,8 @@ export function makeBoard({ size, regions, extraUnits = [], cages = [], interact
       for (const [c, d] of step.eliminations || []) { if (!elim.has(c)) elim.set(c, new Set()); elim.get(c).add(d); }
       for (const [c, d] of step.placements || []) place.set(c, d);
     }
-    for (let i = 0; i < n * n; i++) {
+    for (let i = 0; i < H * W; i++) {
+      if (!isLive(i)) continue;
       const x = cs[i] || { digit: 0, marks: [] };
       const cls = [base[i]];
       if (x.given) cls.push('given');
@@ -221,7 +266,7 @@ export function makeBoard({ size, regions, extraUnits = [], cages = [], interact
       } else {
         el.replaceChildren();
       }
-      const words = [cellName(n, i)];
+      const words = [cellNameW(W, i)];
       if (cageSum.has(i)) words.push(`cage of ${cageSum.get(i).sum} in ${cageSum.get(i).cells.length}`);
       if (x.digit) words.push(symbol(x.digit), x.given ? 'given' : 'entered');
       else words.push('empty');
@@ -235,5 +280,5 @@ export function makeBoard({ size, regions, extraUnits = [], cages = [], interact
     }
   }
 
-  return { root, cells, draw, size: n, peers };
+  return { root, cells, draw, size: n, peers, height: H, width: W };
 }

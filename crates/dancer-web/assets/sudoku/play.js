@@ -14,8 +14,15 @@
 // draws them, the "Cage combinations" button (key C) lists the digit
 // combinations of the selected cell's cage, and the hints are the killer
 // techniques. A killer's share link carries its line (`#play?k=...`).
+//
+// Gattai games (the variant "Samurai / gattai" with a shape: twodoku,
+// flower, samurai, ...; or a pasted line under those rules) are played on
+// the shape's canvas (VIEW's height x width cells, `live` false for the
+// cells in no grid): the board draws the dead cells blank and each
+// grid's box lines, and scrolls in its own box when it is wider than the
+// page. The share link carries the shape and the line (`#play?g=SHAPE&p=`).
 import { post, toast, h, ApiError, css } from '../api.js';
-import { makeBoard, digitOf, symbol, cellName } from './board.js';
+import { makeBoard, digitOf, symbol, cellNameW } from './board.js';
 
 const STORE = 'dancer.play.v1';
 const DEFAULT_BOX = { 4: '2x2', 6: '2x3', 9: '3x3', 16: '4x4' };
@@ -120,8 +127,21 @@ function adopt(game, view) {
   if (view.solved && !(was && was.solved && was.puzzle === view.puzzle)) solved();
 }
 
+/** The board's width (a gattai's canvas is no square). */
+function widthOf(v) {
+  return v.width || v.size;
+}
+
+function isLive(v, i) {
+  return i >= 0 && i < v.cells.length && (!v.live || v.live[i]);
+}
+
+function cellName(v, c) {
+  return cellNameW(widthOf(v), c);
+}
+
 function firstEmpty(v) {
-  const i = v.cells.findIndex((c) => !c.digit);
+  const i = v.cells.findIndex((c, j) => !c.digit && isLive(v, j));
   return i < 0 ? 0 : i;
 }
 
@@ -150,11 +170,22 @@ export async function mount(section) {
   const [lLevel, level] = sel('level', 'Level', [['easy', 'Easy'], ['medium', 'Medium'], ['hard', 'Hard'], ['expert', 'Expert'], ['extreme', 'Extreme']], 'easy');
   const [lSize, size] = sel('size', 'Size', [['4', '4×4'], ['6', '6×6'], ['9', '9×9'], ['16', '16×16']], '9');
   const [lSym, symmetry] = sel('symmetry', 'Symmetry', [['none', 'None'], ['rotate180', 'Rotate 180°'], ['rotate90', 'Rotate 90°'], ['mirror', 'Mirror'], ['diagonal', 'Diagonal']], 'none');
-  const [lVar, variant] = sel('variant', 'Variant', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku'], ['killer', 'Killer']], 'none');
-  Object.assign(ui, { level, size, symmetry, variant });
+  const [lVar, variant] = sel('variant', 'Variant', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku'], ['killer', 'Killer'], ['gattai', 'Samurai / gattai']], 'none');
+  const [lShape, shape] = sel('shape', 'Shape', [['twodoku', 'Twodoku'], ['flower', 'Flower'], ['samurai', 'Samurai'], ['sohei', 'Sohei'], ['butterfly', 'Butterfly'], ['windmill', 'Windmill']], 'samurai');
+  Object.assign(ui, { level, size, symmetry, variant, shape });
   ui.newBtn = h('button', { type: 'button', class: 'primary', onclick: () => newGame() }, 'New puzzle');
   ui.levelNote = h('span', { class: 'muted small', id: id('level-note') });
   const levelRule = () => {
+    const gattai = variant.value === 'gattai' || ui.ownVariant.value === 'gattai';
+    shape.disabled = !gattai;
+    if (variant.value === 'gattai') {
+      size.value = '9';
+      size.disabled = true;
+      symmetry.disabled = true;
+      level.disabled = true;
+      ui.levelNote.textContent = 'Gattai puzzles are made on the shape chosen (a samurai takes a few seconds).';
+      return;
+    }
     const killer = variant.value === 'killer';
     const plain = size.value === '9' && (variant.value === 'none' || killer);
     if (killer) size.value = '9';
@@ -169,11 +200,12 @@ export async function mount(section) {
   };
   size.addEventListener('change', levelRule);
   variant.addEventListener('change', levelRule);
+  ui.levelRule = levelRule;
 
   ui.own = h('textarea', { id: id('own'), rows: 3, spellcheck: 'false', autocomplete: 'off', autocapitalize: 'off',
     placeholder: '81 characters, 1-9 and . for an empty cell (or 16, 36, 256 for other sizes; a grid of lines works too); or a killer line MAP SUMS [GIVENS]',
     'aria-describedby': id('own-status') });
-  const [lOwnVar, ownVariant] = sel('own-variant', 'Rules', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku'], ['killer', 'Killer']], 'none');
+  const [lOwnVar, ownVariant] = sel('own-variant', 'Rules', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku'], ['killer', 'Killer'], ['gattai', 'Samurai / gattai']], 'none');
   ui.ownVariant = ownVariant;
   ui.ownStatus = h('p', { id: id('own-status'), class: 'muted', role: 'status', 'aria-live': 'polite' }, 'Type or paste a puzzle: it is checked as you type.');
   ui.ownBtn = h('button', { type: 'button', disabled: true, onclick: playOwn }, 'Play this puzzle');
@@ -184,7 +216,9 @@ export async function mount(section) {
     else if (ui.ownVariant.value === 'killer') ui.ownVariant.value = 'none';
     scheduleOwn();
   });
-  ownVariant.addEventListener('change', scheduleOwn);
+  ownVariant.addEventListener('change', () => { ui.levelRule(); scheduleOwn(); });
+  shape.addEventListener('change', () => { if (ownVariant.value === 'gattai') scheduleOwn(); });
+  levelRule();
 
   ui.timer = h('span', { class: 'timer', role: 'timer', 'aria-label': 'Time played' }, '0:00');
   ui.rating = h('span', { class: 'rating', id: id('rating') });
@@ -231,7 +265,7 @@ export async function mount(section) {
         ui.hintBox,
         ui.msg,
         h('fieldset', { class: 'newgame' }, h('legend', {}, 'New game'),
-          h('div', { class: 'row' }, lLevel, lSize, lSym, lVar, ui.newBtn), ui.levelNote),
+          h('div', { class: 'row' }, lLevel, lSize, lSym, lVar, lShape, ui.newBtn), ui.levelNote),
         h('fieldset', { class: 'own' }, h('legend', {}, 'Your own puzzle'),
           h('label', { for: id('own'), class: 'block' }, 'Puzzle'), ui.own,
           h('div', { class: 'row' }, lOwnVar, ui.ownBtn), ui.ownStatus),
@@ -274,6 +308,12 @@ export async function show(section, rest) {
   }
   const p = q.get('p');
   if (!p) return;
+  const g = q.get('g');
+  if (g) {
+    if (st.view && st.view.shape === g && st.view.gattai === p) return;
+    await startPuzzle(p, g, { source: 'link' }, 'gattai');
+    return;
+  }
   const v = q.get('v') || 'none';
   const box = q.get('box');
   const same = st.view && st.view.puzzle === p.replace(/0/g, '.') && st.view.variant === v;
@@ -287,7 +327,8 @@ function rulesOf(variant, box) {
   return r;
 }
 
-/** Starts a game: of `puzzle` (a line; `kind`: 'plain' or 'killer'), or
+/** Starts a game: of `puzzle` (a line; `kind`: 'plain', 'killer' or
+ * 'gattai', whose `rules` is then the shape's name), or
  * the game an action makes (`{ type: 'generate', ... }`); returns its
  * RESULT, or null when it failed. */
 async function startPuzzle(puzzle, rules, meta, kind = 'plain', action = null) {
@@ -295,7 +336,7 @@ async function startPuzzle(puzzle, rules, meta, kind = 'plain', action = null) {
   st.wrong.clear();
   let result;
   try {
-    result = await act(action || (kind === 'killer' ? { type: 'start', puzzle, kind } : { type: 'start', puzzle, rules }));
+    result = await act(action || startAction(puzzle, rules, kind));
   } catch (e) {
     failed(e);
     return null;
@@ -312,10 +353,16 @@ async function startPuzzle(puzzle, rules, meta, kind = 'plain', action = null) {
   return result || {};
 }
 
+function startAction(puzzle, rules, kind) {
+  if (kind === 'killer') return { type: 'start', puzzle, kind };
+  if (kind === 'gattai') return { type: 'start', puzzle, kind, shape: rules };
+  return { type: 'start', puzzle, rules };
+}
+
 async function rate() {
   const v = st.view;
   if (!v) return;
-  if (!v.hints || v.kind === 'killer') { st.meta.rating = null; draw(); return; }
+  if (!v.hints || v.kind !== 'plain') { st.meta.rating = null; draw(); return; }
   const puzzle = v.puzzle;
   try {
     const r = await post('/api/sudoku/rate', { puzzle, timeout: 20 });
@@ -332,6 +379,7 @@ async function rate() {
  * grid (not when the page opens: the focus stays at the top). */
 async function newGame(focus = true) {
   if (ui.variant.value === 'killer') { await newKiller(focus); return; }
+  if (ui.variant.value === 'gattai') { await newGattai(focus); return; }
   const body = { size: Number(ui.size.value), symmetry: ui.symmetry.value, variant: ui.variant.value };
   // levels are SE ratings of plain 9x9 puzzles: the server refuses one for anything else
   if (!ui.level.disabled) body.level = ui.level.value;
@@ -370,6 +418,25 @@ async function newKiller(focus) {
   }
 }
 
+/** A new gattai on the shape chosen, from the library's generator. */
+async function newGattai(focus) {
+  ui.newBtn.disabled = true;
+  const shape = ui.shape.value;
+  say(`Making a ${shape}…`);
+  try {
+    const action = { type: 'generate', kind: 'gattai', shape };
+    const r = await startPuzzle(null, null, { source: 'generated', rating: null }, 'gattai', action);
+    if (r) {
+      st.meta = { ...st.meta, seed: r.seed };
+      persist();
+      say(`A new ${shape}: ${st.view.cells.filter((c) => c.given).length} givens.`);
+      if (focus) focusBoard();
+    }
+  } finally {
+    ui.newBtn.disabled = false;
+  }
+}
+
 // ---- your own puzzle ----
 
 let ownTimer = null;
@@ -388,7 +455,11 @@ async function checkOwn() {
   const puzzle = ui.own.value;
   const rules = rulesOf(ui.ownVariant.value);
   let text, kind = 'error', ok = false;
-  if (ui.ownVariant.value === 'killer') { await checkOwnKiller(seq, puzzle); return; }
+  if (ui.ownVariant.value === 'killer') { await checkOwnKiller(seq, { type: 'start', kind: 'killer', puzzle }, 'A killer'); return; }
+  if (ui.ownVariant.value === 'gattai') {
+    await checkOwnKiller(seq, { type: 'start', kind: 'gattai', shape: ui.shape.value, puzzle }, `A ${ui.shape.value}`);
+    return;
+  }
   try {
     const r = await post('/api/sudoku/check', { puzzle, rules });
     if (seq !== ownSeq) return;
@@ -406,13 +477,14 @@ async function checkOwn() {
   ui.ownBtn.disabled = !ok;
 }
 
-/** A killer line is checked by starting its game (the server keeps
- * nothing, so a game started and dropped costs nothing but the solve). */
-async function checkOwnKiller(seq, puzzle) {
+/** A killer or gattai line is checked by starting its game (`action`;
+ * the server keeps nothing, so a game started and dropped costs nothing
+ * but the solve). */
+async function checkOwnKiller(seq, action, what) {
   let text, kind = 'error', ok = false;
   try {
-    await post('/api/sudoku/game', { game: null, action: { type: 'start', kind: 'killer', puzzle } });
-    text = 'A killer with one solution: ready to play.'; kind = 'good'; ok = true;
+    await post('/api/sudoku/game', { game: null, action });
+    text = `${what} with one solution: ready to play.`; kind = 'good'; ok = true;
   } catch (e) {
     text = `Invalid: ${e instanceof ApiError ? e.where() : e.message}`;
   }
@@ -425,8 +497,9 @@ async function checkOwnKiller(seq, puzzle) {
 
 async function playOwn() {
   const v = ui.ownVariant.value;
-  const kind = v === 'killer' ? 'killer' : 'plain';
-  if (await startPuzzle(ui.own.value, rulesOf(v), { source: 'own' }, kind)) focusBoard();
+  const kind = v === 'killer' || v === 'gattai' ? v : 'plain';
+  const rules = v === 'gattai' ? ui.shape.value : rulesOf(v);
+  if (await startPuzzle(ui.own.value, rules, { source: 'own' }, kind)) focusBoard();
 }
 
 async function restart() {
@@ -434,6 +507,7 @@ async function restart() {
   if (!v) return;
   const meta = { ...st.meta };
   if (v.kind === 'killer') await startPuzzle(v.killer, null, meta, 'killer');
+  else if (v.kind === 'gattai') await startPuzzle(v.gattai, v.shape, meta, 'gattai');
   else await startPuzzle(v.puzzle, v.rules, meta);
 }
 
@@ -442,12 +516,16 @@ async function restart() {
 function draw() {
   const v = st.view;
   if (!v) return;
-  const key = JSON.stringify([v.size, v.regions, v.extra_units, v.cages || []]);
+  const key = JSON.stringify([v.size, v.regions, v.extra_units, v.cages || [], v.shape || '']);
   if (key !== boardKey) {
     boardKey = key;
     const killer = v.kind === 'killer';
-    board = makeBoard({ size: v.size, regions: v.regions, extraUnits: v.extra_units, cages: v.cages || [], interactive: true,
-      label: `${killer ? 'Killer ' : ''}Sudoku ${v.size}×${v.size}${v.variant !== 'none' ? ', ' + v.variant : ''}: arrow keys move, digits enter, P toggles pencil marks${killer ? ', C lists the cage\'s combinations' : ''}` });
+    const canvas = v.kind === 'gattai' ? { height: v.height, width: v.width, grids: v.grids, live: v.live } : null;
+    const what = canvas ? `Gattai Sudoku, ${v.shape} (${v.height}×${v.width})`
+      : `${killer ? 'Killer ' : ''}Sudoku ${v.size}×${v.size}${v.variant !== 'none' ? ', ' + v.variant : ''}`;
+    board = makeBoard({ size: v.size, regions: v.regions, extraUnits: v.extra_units, cages: v.cages || [], interactive: true, canvas,
+      label: `${what}: arrow keys move, digits enter, P toggles pencil marks${killer ? ', C lists the cage\'s combinations' : ''}` });
+    ui.boardWrap.classList.toggle('scrolls', !!canvas);
     board.root.addEventListener('click', (e) => {
       const cell = e.target.closest('[data-cell]');
       if (!cell) return;
@@ -460,7 +538,7 @@ function draw() {
     ui.boardWrap.replaceChildren(board.root);
     buildPad(v.size);
   }
-  if (st.sel == null || st.sel >= v.size * v.size) st.sel = firstEmpty(v);
+  if (st.sel == null || !isLive(v, st.sel)) st.sel = firstEmpty(v);
   const cells = v.cells.map((c, i) => ({ ...c, wrong: st.wrong.has(i) }));
   const step = st.hint && st.hint.stage === 'step' ? st.hint.step : null;
   board.draw({ cells, selected: st.sel, step });
@@ -472,8 +550,10 @@ function draw() {
   const variant = { none: '', diagonal: 'Diagonal', windoku: 'Windoku' }[v.variant] ?? v.variant;
   const killer = v.kind === 'killer';
   ui.combos.hidden = !killer;
-  ui.kind.textContent = [`${v.size}×${v.size}`, killer ? 'Killer' : '', variant].filter(Boolean).join(', ');
-  if (killer) ui.rating.textContent = m.rating != null ? `Rating: killer ${Number(m.rating).toFixed(1)}${m.level ? ` (${m.level})` : ''}` : 'Rating: killer';
+  ui.kind.textContent = v.kind === 'gattai' ? `Gattai: ${v.shape}, ${v.height}×${v.width}`
+    : [`${v.size}×${v.size}`, killer ? 'Killer' : '', variant].filter(Boolean).join(', ');
+  if (v.kind === 'gattai') ui.rating.textContent = 'Rating: none (gattai)';
+  else if (killer) ui.rating.textContent = m.rating != null ? `Rating: killer ${Number(m.rating).toFixed(1)}${m.level ? ` (${m.level})` : ''}` : 'Rating: killer';
   else if (!v.hints) ui.rating.textContent = 'Rating: none (SE ratings are for plain 9×9)';
   else if (m.rating != null) ui.rating.textContent = `Rating: SE ${m.atLeast ? '≥ ' : ''}${Number(m.rating).toFixed(1)}${m.level ? ` (${m.level})` : ''}`;
   else ui.rating.textContent = 'Rating: …';
@@ -500,8 +580,8 @@ function focusBoard() {
 
 function select(i) {
   if (!st.view) return;
-  const n = st.view.size;
-  st.sel = Math.max(0, Math.min(n * n - 1, i));
+  if (!isLive(st.view, i)) return;
+  st.sel = i;
   draw();
   focusBoard();
 }
@@ -532,7 +612,7 @@ function enter(d, mark = st.pencil) {
   const v = st.view;
   if (!v || st.sel == null) return;
   const c = v.cells[st.sel];
-  if (!c || c.given) { say(`${cellName(v.size, st.sel)} is a given.`); return; }
+  if (!c || c.given) { say(`${cellName(v, st.sel)} is a given.`); return; }
   if (d === 0) {
     if (c.digit) move({ type: 'clear', cell: st.sel });
     else if (c.marks.length) move({ type: 'clear', cell: st.sel });
@@ -563,12 +643,7 @@ function onKey(e) {
   if (!inBoard) return;
   const n = v.size;
   const sel = st.sel ?? 0;
-  const r = Math.floor(sel / n), c = sel % n;
-  const to = {
-    ArrowUp: r > 0 ? sel - n : sel, ArrowDown: r < n - 1 ? sel + n : sel,
-    ArrowLeft: c > 0 ? sel - 1 : sel, ArrowRight: c < n - 1 ? sel + 1 : sel,
-    Home: e.ctrlKey ? 0 : r * n, End: e.ctrlKey ? n * n - 1 : r * n + n - 1,
-  }[e.key];
+  const to = arrowTo(v, sel, e);
   if (to != null) { e.preventDefault(); select(to); return; }
   if (e.key === 'Backspace' || e.key === 'Delete' || e.key === '0' || e.key === '.') { e.preventDefault(); enter(0); return; }
   if ((e.key === 'p' || e.key === 'P') && n < 25) { e.preventDefault(); setPencil(!st.pencil); return; }
@@ -578,6 +653,26 @@ function onKey(e) {
   let d = digitOf(e.key, n);
   if (!d && code) d = Number(code[1]) <= n ? Number(code[1]) : 0;
   if (d) { e.preventDefault(); enter(d, st.pencil !== e.shiftKey); }
+}
+
+/** The cell an arrow, Home or End key moves to from `sel` (on a gattai's
+ * canvas, over the dead cells to the next live one that way). */
+function arrowTo(v, sel, e) {
+  const W = widthOf(v), H = v.cells.length / W;
+  const r = Math.floor(sel / W), c = sel % W;
+  const dir = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+  if (dir) {
+    for (let k = 1; ; k++) {
+      const rr = r + dir[0] * k, cc = c + dir[1] * k;
+      if (rr < 0 || rr >= H || cc < 0 || cc >= W) return sel;
+      if (isLive(v, rr * W + cc)) return rr * W + cc;
+    }
+  }
+  const live = (i) => isLive(v, i);
+  const rowCells = [...Array(W).keys()].map((x) => r * W + x).filter(live);
+  if (e.key === 'Home') return e.ctrlKey ? v.cells.findIndex((_, i) => live(i)) : rowCells[0];
+  if (e.key === 'End') return e.ctrlKey ? v.cells.length - 1 - [...v.cells].reverse().findIndex((_, i) => live(v.cells.length - 1 - i)) : rowCells[rowCells.length - 1];
+  return null;
 }
 
 // ---- hint, check ----
@@ -618,12 +713,11 @@ function showStep() {
   if (!step) return;
   st.hint = { stage: 'step', step };
   ui.hintBox.dataset.status = 'step';
-  const n = st.view.size;
   const what = [];
-  if (step.placements.length) what.push(`place ${step.placements.map(([c, d]) => `${symbol(d)} in ${cellName(n, c)}`).join(', ')}`);
-  if (step.eliminations.length) what.push(`remove ${step.eliminations.map(([c, d]) => `${symbol(d)} from ${cellName(n, c)}`).join(', ')}`);
+  if (step.placements.length) what.push(`place ${step.placements.map(([c, d]) => `${symbol(d)} in ${cellName(st.view, c)}`).join(', ')}`);
+  if (step.eliminations.length) what.push(`remove ${step.eliminations.map(([c, d]) => `${symbol(d)} from ${cellName(st.view, c)}`).join(', ')}`);
   ui.hintBox.replaceChildren(
-    h('p', {}, h('span', { class: 'technique' }, step.technique), ` (${st.view.kind === 'killer' ? 'killer' : 'SE'} ${step.rating.toFixed(1)})`),
+    h('p', {}, h('span', { class: 'technique' }, step.technique), ` (${st.view.kind === 'plain' ? 'SE' : 'killer'} ${step.rating.toFixed(1)})`),
     h('p', { class: 'step-text' }, step.text),
     h('p', { class: 'muted small' }, what.length ? `In short: ${what.join('; ')}.` : ''),
     h('div', { class: 'row' },
@@ -683,6 +777,7 @@ function solved() {
 function shareUrl() {
   const v = st.view;
   if (v.kind === 'killer') return `${location.origin}${location.pathname}#play?${new URLSearchParams({ k: v.killer })}`;
+  if (v.kind === 'gattai') return `${location.origin}${location.pathname}#play?${new URLSearchParams({ g: v.shape, p: v.gattai })}`;
   const q = new URLSearchParams({ p: v.puzzle });
   if (v.variant !== 'none') q.set('v', v.variant);
   const box = v.rules && v.rules.box;
