@@ -209,13 +209,21 @@ fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result
                 let p = valid_puzzle(puzzle, rules.as_ref())?;
                 Game::new(&p).map_err(play_error)?
             }
-            Some("killer") => crate::game_killer::start(puzzle, rules.as_ref(), cancel)?,
+            Some("killer") => {
+                let (g, v) = crate::game_killer::start(puzzle, rules.as_ref(), cancel)?;
+                made = v;
+                g
+            }
             Some("gattai") if rules.is_some() => {
                 return Err(Error::BadValue(
                     "rules: gattai games take a shape, not rules".into(),
                 ))
             }
-            Some("gattai") => crate::game_gattai::start(puzzle, shape.as_deref(), cancel)?,
+            Some("gattai") => {
+                let (g, v) = crate::game_gattai::start(puzzle, shape.as_deref(), cancel)?;
+                made = v;
+                g
+            }
             Some(k) => return Err(unknown_kind(k)),
         },
         (

@@ -11,6 +11,7 @@
 
 use crate::error::{At, Error, Result};
 use crate::game::play_error;
+use crate::game_killer::{rate_budget, rating_json};
 use dancer_sudoku::gattai::{self, GattaiPuzzle, Shape};
 use dancer_sudoku::hint::HintLevel;
 use dancer_sudoku::killer::{KillerHint, KillerStep};
@@ -40,8 +41,9 @@ fn shape_of(name: Option<&str>) -> Result<Shape> {
 }
 
 /// A gattai game on the built-in `shape` from a puzzle line (either
-/// form: the grids one after the other, or the canvas's live cells).
-pub fn start(text: &str, shape: Option<&str>, cancel: &Arc<AtomicBool>) -> Result<Game> {
+/// form: the grids one after the other, or the canvas's live cells), and
+/// its rating (`{"rating","level","stopped"}`, on the killer scale).
+pub fn start(text: &str, shape: Option<&str>, cancel: &Arc<AtomicBool>) -> Result<(Game, Value)> {
     let shape = shape_of(shape)?;
     let text = text.trim();
     if text.is_empty() {
@@ -56,11 +58,13 @@ pub fn start(text: &str, shape: Option<&str>, cancel: &Arc<AtomicBool>) -> Resul
         message: e.to_string(),
         at: At::none(),
     })?;
-    Game::new_gattai_until(&p, Some(cancel.clone())).map_err(play_error)
+    let g = Game::new_gattai_until(&p, Some(cancel.clone())).map_err(play_error)?;
+    let rated = gattai::rate_within(&p, &rate_budget(cancel));
+    Ok((g, rating_json(&rated)))
 }
 
 /// A new gattai game on `shape` from the generator, and what it says:
-/// `{"shape","seed"}`.
+/// `{"shape","seed","rating","level","stopped"}`.
 pub fn generate(
     shape: Option<&str>,
     seed: Option<u64>,
@@ -71,7 +75,10 @@ pub fn generate(
     let made = gattai::generate(&shape, seed, Some(cancel))
         .ok_or_else(|| Error::BadValue(format!("no {} was made; try again", shape.name)))?;
     let g = Game::new_gattai_generated(&made).map_err(play_error)?;
-    Ok((g, json!({ "shape": shape.name, "seed": seed })))
+    let mut v = rating_json(&gattai::rate_within(&made.puzzle, &rate_budget(cancel)));
+    v["shape"] = json!(shape.name);
+    v["seed"] = json!(seed);
+    Ok((g, v))
 }
 
 /// Adds a gattai game's canvas to its VIEW: `shape` (its name), `height`

@@ -10,20 +10,48 @@ use crate::error::{At, Error, Result};
 use crate::game::play_error;
 use crate::sudoku::RulesReq;
 use dancer_sudoku::hint::HintLevel;
-use dancer_sudoku::killer::{self, KillerHint, KillerLevel, KillerPuzzle, KillerStep};
+use dancer_sudoku::killer::{
+    self, KillerHint, KillerLevel, KillerPuzzle, KillerRating, KillerStep,
+};
+use dancer_sudoku::logic::Budget;
 use dancer_sudoku::play::Game;
 use dancer_sudoku::Rules;
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// How many grids the generator tries before it says none was made (as
 /// the command line).
 const TRIES: u64 = 200;
 
+/// How long the rating of a game started from a line may take: the page
+/// shows it, and a hostile line cannot keep a thread past this.
+const RATE_SECONDS: u64 = 10;
+
+/// The budget of a started game's rating: [`RATE_SECONDS`], or less if
+/// the request goes.
+pub fn rate_budget(cancel: &Arc<AtomicBool>) -> Budget {
+    Budget::timeout(Duration::from_secs(RATE_SECONDS)).with_cancel(cancel.clone())
+}
+
+/// A killer or gattai rating as the page shows it: `{"rating","level",
+/// "stopped"}`; stopped early (`"timeout"`), the rating is a lower bound.
+pub fn rating_json(r: &KillerRating) -> Value {
+    json!({
+        "rating": r.rating,
+        "level": r.level.map(|l| l.name()),
+        "stopped": r.stopped.map(|h| h.name()),
+    })
+}
+
 /// A killer game from a line `MAP SUMS [GIVENS]` or its JSON form, under
-/// the plain rules of its size.
-pub fn start(text: &str, rules: Option<&RulesReq>, cancel: &Arc<AtomicBool>) -> Result<Game> {
+/// the plain rules of its size, and its rating (`rating_json`).
+pub fn start(
+    text: &str,
+    rules: Option<&RulesReq>,
+    cancel: &Arc<AtomicBool>,
+) -> Result<(Game, Value)> {
     if rules.is_some_and(|r| r.diagonal || r.windoku || r.jigsaw.is_some()) {
         return Err(Error::BadValue(
             "rules: killer games are played under the plain rules of their size".into(),
@@ -37,7 +65,9 @@ pub fn start(text: &str, rules: Option<&RulesReq>, cancel: &Arc<AtomicBool>) -> 
         message: e.to_string(),
         at: At::none(),
     })?;
-    Game::new_killer_until(&k, Some(cancel.clone())).map_err(play_error)
+    let g = Game::new_killer_until(&k, Some(cancel.clone())).map_err(play_error)?;
+    let rated = killer::rate_within(&k, &rate_budget(cancel));
+    Ok((g, rating_json(&rated)))
 }
 
 /// A new 9x9 killer game of `level` (easy, medium, hard, expert), and

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{bad_value, config, kind, start, Srv};
-use dancer_sudoku::gattai::{check_solution, GattaiPuzzle, Shape};
+use dancer_sudoku::gattai::{self, check_solution, GattaiPuzzle, Shape};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -47,6 +47,7 @@ async fn a_twodoku_from_the_generator_to_the_end() {
     .await;
     assert_eq!(v["result"]["shape"], "twodoku");
     assert_eq!(v["result"]["seed"], 7);
+    let rating = v["result"]["rating"].as_f64().expect("a rating");
     let view = &v["view"];
     assert_eq!(view["kind"], "gattai");
     assert_eq!(
@@ -64,6 +65,7 @@ async fn a_twodoku_from_the_generator_to_the_end() {
     assert_eq!(live, shape.live());
     let line = view["gattai"].as_str().unwrap().to_string();
     let p = GattaiPuzzle::parse(&line, &shape).unwrap();
+    assert_eq!(gattai::rate(&p).rating, rating);
     // a dead cell is refused; a live one takes a digit
     let dead = live.iter().position(|&l| !l).unwrap();
     let mut game = v["game"].clone();
@@ -136,6 +138,13 @@ async fn a_samurai_from_its_line() {
     assert_eq!(view["cells"].as_array().unwrap().len(), 441);
     assert_eq!(view["gattai"], SAMURAI);
     assert_eq!(view["grids"].as_array().unwrap().len(), 5);
+    // it comes with the library's rating of the steps across the grids
+    let shape = Shape::builtin("samurai").unwrap();
+    let rated = gattai::rate(&GattaiPuzzle::parse(SAMURAI, &shape).unwrap());
+    assert!(rated.solved);
+    assert_eq!(v["result"]["rating"].as_f64(), Some(rated.rating));
+    assert_eq!(v["result"]["level"].as_str(), rated.level.map(|l| l.name()));
+    assert_eq!(v["result"]["stopped"], Value::Null);
     // the centre cell r11c11 is live; r1c10 (between two grids) is dead
     assert_eq!(
         (view["live"][220].as_bool(), view["live"][9].as_bool()),

@@ -140,6 +140,10 @@ async fn killers_from_a_line_and_its_json_form() {
     .await;
     assert_eq!(w["view"]["cages"], cages);
     assert_eq!(w["view"]["killer"], line.as_str());
+    // started from its line, it is rated as the generator rated it
+    assert_eq!(w["result"]["rating"], v["result"]["rating"]);
+    assert_eq!(w["result"]["level"], "medium");
+    assert_eq!(w["result"]["stopped"], Value::Null);
     // the JSON form too
     let name = |c: u64| format!("r{}c{}", c / 9 + 1, c % 9 + 1);
     let form: Vec<Value> = cages

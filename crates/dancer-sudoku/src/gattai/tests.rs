@@ -183,5 +183,12 @@ fn steps_across_the_grids_are_sound() {
             crate::killer::KillerHint::Step(s) => assert_eq!(s, steps[0]),
             other => panic!("no step: {other:?}"),
         }
+        // the game's hint, which skips the count, gives the same step
+        // after the first step's eliminations too
+        let removed: Vec<(usize, u8)> = steps[0].eliminations.clone();
+        assert_eq!(
+            hint_of_unique(&g.puzzle, &removed),
+            hint(&g.puzzle, &removed)
+        );
     }
 }

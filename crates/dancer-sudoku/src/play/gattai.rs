@@ -133,7 +133,9 @@ impl Game {
                     .map(move |d| (c, d))
             })
             .collect();
-        Some(gattai::hint(&now, &removed))
+        // no mistakes: the givens and entries agree with the game's
+        // solution, which was unique for the givens alone
+        Some(gattai::hint_of_unique(&now, &removed))
     }
 }
 

@@ -342,6 +342,10 @@ async function startPuzzle(puzzle, rules, meta, kind = 'plain', action = null) {
     return null;
   }
   st.meta = { ...meta, variant: st.view.variant };
+  // killer and gattai starts come with their rating (killer scale)
+  if (result && typeof result.rating === 'number' && st.view.kind !== 'plain') {
+    st.meta = { ...st.meta, rating: result.rating, level: result.level, atLeast: !!result.stopped };
+  }
   st.elapsed = 0;
   st.since = null;
   ui.banner.textContent = '';
@@ -349,7 +353,7 @@ async function startPuzzle(puzzle, rules, meta, kind = 'plain', action = null) {
   persist();
   draw();
   tick();
-  if (meta.rating === undefined) rate();
+  if (st.meta.rating === undefined) rate();
   return result || {};
 }
 
@@ -552,8 +556,9 @@ function draw() {
   ui.combos.hidden = !killer;
   ui.kind.textContent = v.kind === 'gattai' ? `Gattai: ${v.shape}, ${v.height}×${v.width}`
     : [`${v.size}×${v.size}`, killer ? 'Killer' : '', variant].filter(Boolean).join(', ');
-  if (v.kind === 'gattai') ui.rating.textContent = 'Rating: none (gattai)';
-  else if (killer) ui.rating.textContent = m.rating != null ? `Rating: killer ${Number(m.rating).toFixed(1)}${m.level ? ` (${m.level})` : ''}` : 'Rating: killer';
+  // killer and gattai ratings are dancer's steps on the killer scale
+  const scale = killer ? 'killer ' : '';
+  if (v.kind !== 'plain') ui.rating.textContent = m.rating != null ? `Rating: ${scale}${m.atLeast ? '≥ ' : ''}${Number(m.rating).toFixed(1)}${m.level ? ` (${m.level})` : ''}` : `Rating: ${scale || '…'}`;
   else if (!v.hints) ui.rating.textContent = 'Rating: none (SE ratings are for plain 9×9)';
   else if (m.rating != null) ui.rating.textContent = `Rating: SE ${m.atLeast ? '≥ ' : ''}${Number(m.rating).toFixed(1)}${m.level ? ` (${m.level})` : ''}`;
   else ui.rating.textContent = 'Rating: …';

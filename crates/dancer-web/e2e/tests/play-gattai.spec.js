@@ -40,6 +40,9 @@ test('a twodoku from the generator: canvas, moves, hint, reload, share', async (
   await expect(panel.locator('.cell.dead')).toHaveCount(dead);
   await expect(panel.locator('.status-line')).toContainText('twodoku');
   await expect(panel.locator('#play-msg')).toHaveText(/A new twodoku/);
+  // the generator's rating of the steps across the grids is shown
+  expect(typeof rec.result.rating).toBe('number');
+  await expect(panel.locator('#play-rating')).toHaveText(`Rating: ${rec.result.rating.toFixed(1)} (${rec.result.level})`);
   await screens(page, 'twodoku-1280');
   // a dead cell is never selected; a live one takes a digit
   const d = rec.view.live.indexOf(false);
@@ -81,13 +84,17 @@ test('a pasted gattai line, and a twodoku at 375 px', async ({ page }) => {
   const made = await page.request.post('/api/sudoku/game', {
     data: { game: null, action: { type: 'generate', kind: 'gattai', shape: 'flower', seed: 5 } },
   });
-  const line = (await made.json()).view.gattai;
+  const gen = await made.json();
+  const line = gen.view.gattai;
   await panel.getByLabel('Rules').selectOption('gattai');
   await panel.locator('#play-shape').selectOption('flower');
   await panel.getByLabel('Puzzle', { exact: true }).fill(line);
   await expect(panel.locator('#play-own-status')).toHaveText(/one solution: ready to play/);
-  await apiAnswer(page, 'POST', '/api/sudoku/game', () => panel.getByRole('button', { name: 'Play this puzzle' }).click());
+  const own = await apiAnswer(page, 'POST', '/api/sudoku/game', () => panel.getByRole('button', { name: 'Play this puzzle' }).click());
   await expect(panel.locator('.status-line')).toContainText('flower');
+  // a pasted line is rated when it starts, as the generator rated it
+  expect(own.result.rating).toBe(gen.result.rating);
+  await expect(panel.locator('#play-rating')).toHaveText(`Rating: ${gen.result.rating.toFixed(1)} (${gen.result.level})`);
   // a twodoku on a phone: the board scrolls in its box, the page does not
   await page.setViewportSize({ width: 375, height: 812 });
   await panel.getByLabel('Variant').selectOption('gattai');

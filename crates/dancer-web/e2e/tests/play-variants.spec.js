@@ -49,7 +49,10 @@ test('a pasted killer: cages, combinations, moves, hint, check, reload, share', 
   await panel.getByLabel('Puzzle', { exact: true }).fill(k.line);
   await expect(panel.getByLabel('Rules')).toHaveValue('killer');
   await expect(panel.locator('#play-own-status')).toHaveText(/one solution: ready to play/);
-  await apiAnswer(page, 'POST', '/api/sudoku/game', () => panel.getByRole('button', { name: 'Play this puzzle' }).click());
+  const own = await apiAnswer(page, 'POST', '/api/sudoku/game', () => panel.getByRole('button', { name: 'Play this puzzle' }).click());
+  // a pasted killer is rated as it starts, on the killer scale
+  expect(typeof own.result.rating).toBe('number');
+  await expect(panel.locator('#play-rating')).toHaveText(new RegExp(`^Rating: killer ${own.result.rating.toFixed(1)}`));
   // the cages: one outline layer, one sum a cage, each in its first cell's corner
   await expect(panel.locator('.cage-sum')).toHaveCount(k.cages.length);
   await expect(panel.locator('svg.cages path.cage-line')).toHaveCount(1);
