@@ -243,7 +243,16 @@ pub fn run(args: SolveArgs, out: &mut Out) -> Result<Found> {
     let parsed = read_problem(args.file.as_deref(), args.format)?;
     let problem = &parsed.problem;
     if args.trace {
-        return crate::trace::run(&args, problem, out);
+        let run = crate::trace::TraceRun {
+            engine: args.engine.engine,
+            trace_limit: args.trace_limit,
+            limit: args.limit,
+            json: args.json.json,
+            verify: args.verify,
+            stats: args.stats,
+            file: args.file.as_deref(),
+        };
+        return crate::trace::run(&run, problem, out);
     }
     let resume = args.resume.as_deref().map(read_checkpoint).transpose()?;
     // set by Ctrl-C, SIGTERM or SIGHUP: the search stops, and what it

@@ -9,7 +9,6 @@
 //! trace (and the search) after N steps, and the summary says where.
 
 use crate::output::{Found, Out};
-use crate::solve::SolveArgs;
 use anyhow::{bail, Context, Result};
 use dancer_core::engines::trace::{self, Action, TraceOptions, TraceStop};
 use dancer_core::parallel::Stop;
@@ -18,9 +17,21 @@ use dancer_core::{EngineError, EngineKind, Problem, Unsupported};
 use dancer_formats::ndjson::SolveRecord;
 use dancer_formats::trace::{text_line, Records, TraceEnd};
 
+/// What `solve --trace` was asked for (from `solve`'s flags).
+pub struct TraceRun<'a> {
+    pub engine: EngineKind,
+    pub trace_limit: Option<u64>,
+    pub limit: Option<u64>,
+    pub json: bool,
+    pub verify: bool,
+    pub stats: bool,
+    /// The problem's file, `None` for standard input.
+    pub file: Option<&'a str>,
+}
+
 /// Runs `problem` traced, printing each step to `out`.
-pub fn run(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found> {
-    let engine = args.engine.engine;
+pub fn run(args: &TraceRun, problem: &Problem, out: &mut Out) -> Result<Found> {
+    let engine = args.engine;
     if !matches!(engine, EngineKind::Auto | EngineKind::Dlx) {
         bail!("--trace follows the dlx engine (Knuth's dancing links), not --engine {engine}");
     }
@@ -33,7 +44,7 @@ pub fn run(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found> 
     let mut error = None;
     let mut invalid = None;
     let mut found = 0u64;
-    let json = args.json.json;
+    let json = args.json;
     let started = std::time::Instant::now();
     let traced = trace::trace(problem, &options, |step| {
         let r = records.record(problem, step);
@@ -75,7 +86,7 @@ pub fn run(args: &SolveArgs, problem: &Problem, out: &mut Out) -> Result<Found> 
             ..
         } => anyhow::anyhow!(
             "{}: --trace follows Knuth's dancing links, which take no multiplicities (items with u:v| on the item line): solve it without --trace",
-            args.file.as_deref().unwrap_or("-")
+            args.file.unwrap_or("-")
         ),
         e => anyhow::anyhow!("{e}"),
     })?;

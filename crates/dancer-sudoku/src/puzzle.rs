@@ -50,7 +50,7 @@ pub enum PuzzleError {
     Rules(#[from] RulesError),
     /// A killer puzzle's line that cannot be ([`crate::killer`]).
     #[error(transparent)]
-    Killer(#[from] crate::killer::KillerError),
+    Killer(#[from] crate::killer::error::KillerError),
     #[error("the grid has {rows} rows of {cols} cells; a grid needs as many rows as columns")]
     NotSquare { rows: usize, cols: usize },
     /// A solution of a Sudoku's exact cover, read back

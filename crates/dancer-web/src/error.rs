@@ -168,6 +168,21 @@ impl IntoResponse for Error {
 /// The result of a handler.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// A game the library refuses, as the API says it: a puzzle without one
+/// solution is an invalid puzzle, a saved game that does not load or a
+/// move refused a bad value.
+pub(crate) fn play_error(e: dancer_sudoku::play::PlayError) -> Error {
+    use dancer_sudoku::play::PlayError;
+    match e {
+        PlayError::NoSolution | PlayError::NotUnique => Error::InvalidPuzzle {
+            message: e.to_string(),
+            at: At::none(),
+        },
+        PlayError::Load(_) => Error::BadValue(format!("game: {e}")),
+        e => Error::BadValue(e.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

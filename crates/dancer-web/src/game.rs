@@ -13,13 +13,13 @@
 //! `game_gattai.rs` hold those games' JSON.
 
 use crate::body::JsonBody;
-use crate::error::{Error, Result};
+use crate::error::{play_error, Error, Result};
 use crate::sudoku::{hint_json, step_json, valid_puzzle, RulesReq};
 use crate::{blocking, AppState};
 use axum::extract::State;
 use axum::Json;
 use dancer_sudoku::hint::Hint;
-use dancer_sudoku::play::{Game, PlayError};
+use dancer_sudoku::play::Game;
 use dancer_sudoku::rules::{HouseKind, Rules};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -78,17 +78,6 @@ pub enum Action {
 pub struct GameReq {
     pub game: Option<String>,
     pub action: Action,
-}
-
-pub(crate) fn play_error(e: PlayError) -> Error {
-    match e {
-        PlayError::NoSolution | PlayError::NotUnique => Error::InvalidPuzzle {
-            message: e.to_string(),
-            at: crate::error::At::none(),
-        },
-        PlayError::Load(_) => Error::BadValue(format!("game: {e}")),
-        e => Error::BadValue(e.to_string()),
-    }
 }
 
 /// The variant's name, as `/api/sudoku/new` takes it.

@@ -9,8 +9,7 @@
 //! canvas, `height x width` cells in reading order, the cells in no grid
 //! dead (`live` false; never played).
 
-use crate::error::{At, Error, Result};
-use crate::game::play_error;
+use crate::error::{play_error, At, Error, Result};
 use crate::game_killer::{rate_budget, rating_json};
 use dancer_sudoku::gattai::{self, GattaiPuzzle, Shape};
 use dancer_sudoku::hint::HintLevel;

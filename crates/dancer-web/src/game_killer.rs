@@ -6,8 +6,7 @@
 //! The logic is the library's: `Game::new_killer`, `Game::killer_hint`,
 //! `Game::cage_combinations`, `killer::generate`.
 
-use crate::error::{At, Error, Result};
-use crate::game::play_error;
+use crate::error::{play_error, At, Error, Result};
 use crate::sudoku::RulesReq;
 use dancer_sudoku::hint::HintLevel;
 use dancer_sudoku::killer::{

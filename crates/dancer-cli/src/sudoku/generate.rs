@@ -130,7 +130,16 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
         return super::gattai::generate(shape, count, seed, threads, (json, pretty), timeout, out);
     }
     if args.killer {
-        return super::killer::generate(&args, out);
+        let run = super::killer::KillerRun {
+            size: args.size,
+            count: args.count,
+            seed: args.seed,
+            level: args.level,
+            threads: args.threads.get(),
+            timeout: args.timeout.and_then(|t| t.0),
+            json: args.json.json,
+        };
+        return super::killer::generate(&run, out);
     }
     let range = match (&args.rating, args.level) {
         (Some(r), _) => Some(r.parse::<RatingRange>().map_err(range_error)?),

@@ -10,6 +10,7 @@ use dancer_formats::ndjson::SudokuGenerateRecord;
 use dancer_sudoku::generate::{clock_seed, puzzle_seed};
 use dancer_sudoku::hint::HintLevel;
 use dancer_sudoku::killer::{self, is_killer_text, KillerLevel, KillerPuzzle};
+use dancer_sudoku::logic::Level;
 use dancer_sudoku::Rules;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -63,12 +64,23 @@ pub fn rate(
 /// The grids a killer of a level may try before giving up.
 const KILLER_TRIES: u64 = 200;
 
+/// What `generate --killer` was asked for (from `generate`'s flags).
+pub struct KillerRun {
+    pub size: usize,
+    pub count: u64,
+    pub seed: Option<u64>,
+    pub level: Option<Level>,
+    pub threads: usize,
+    pub timeout: Option<Duration>,
+    pub json: bool,
+}
+
 /// `generate --killer`: `count` killers of `level` (medium unless told),
 /// printed in order as lines or records.
-pub fn generate(args: &super::generate::GenerateArgs, out: &mut Out) -> Result<Found> {
-    let (size, count, seed, json) = (args.size, args.count, args.seed, args.json.json);
-    let (threads, timeout) = (args.threads.get(), args.timeout.and_then(|t| t.0));
-    let level = match args.level {
+pub fn generate(run: &KillerRun, out: &mut Out) -> Result<Found> {
+    let (size, count, seed, json) = (run.size, run.count, run.seed, run.json);
+    let (threads, timeout) = (run.threads, run.timeout);
+    let level = match run.level {
         None => KillerLevel::Medium,
         Some(l) => KillerLevel::from_name(l.name()).ok_or_else(|| {
             anyhow::anyhow!(

@@ -74,7 +74,7 @@ use super::api::{DescendError, EngineError, Unsupported};
 use super::control::{Control, Search, State, Step};
 use super::kind::EngineKind;
 use super::links::Lists;
-use super::trace::{Detail, Recorder, TraceStep};
+use super::record::{Detail, Recorder, TraceStep};
 use crate::problem::{OptionId, Problem, SPACER};
 use crate::stats::{Estimate, Tally};
 

@@ -56,6 +56,7 @@ pub mod dlx;
 pub mod dlxm;
 mod kind;
 mod links;
+mod record;
 pub mod trace;
 mod watch;
 

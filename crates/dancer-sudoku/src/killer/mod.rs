@@ -35,6 +35,7 @@
 //! answer against all of it, sharing no code with the solver.
 
 mod cover;
+pub(crate) mod error;
 mod generate;
 mod hint;
 pub(crate) mod logic;
@@ -43,6 +44,7 @@ pub use cover::{
     combinations, count, placements, solve, solve_with, to_exact_cover, to_exact_cover_with,
     KillerCover, KillerModel, KillerSolved, PLACED_MOST,
 };
+pub use error::KillerError;
 pub use generate::{generate, KillerGenerated};
 pub use hint::{hint, rate_record, rate_text, rate_unique, rate_unique_within, KillerHint};
 pub use logic::{
@@ -69,58 +71,6 @@ pub struct Cage {
 pub struct KillerPuzzle {
     pub puzzle: Puzzle,
     pub cages: Vec<Cage>,
-}
-
-/// What is wrong with a killer puzzle's line. Columns are 1-based
-/// characters of the line.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum KillerError {
-    #[error("a killer puzzle is MAP SUMS [GIVENS]; this line has {0} fields")]
-    Fields(usize),
-    #[error(
-        "the map has {found} cells: a square grid of a size from 4 to 16 has 16, 36, 81, 144, ..."
-    )]
-    MapLength { found: usize },
-    #[error("map column {column}: {ch:?} cannot name a cage (letters and digits, or . for none)")]
-    BadCageName { ch: char, column: usize },
-    #[error("cage {name:?} is in two pieces ({a} and {b} are not joined through the cage)")]
-    Disconnected { name: String, a: String, b: String },
-    #[error("cage {name:?} has {cells} cells: at most {size} fit without a digit twice")]
-    CageTooBig {
-        name: String,
-        cells: usize,
-        size: usize,
-    },
-    #[error("the map has {cages} cages but {sums} sums are given")]
-    SumsCount { cages: usize, sums: usize },
-    #[error("sum {index} ({text:?}) is not a whole number")]
-    BadSum { index: usize, text: String },
-    #[error("cage {name:?} ({first}) has sum {sum}, which {cells} different digits from 1 to {size} cannot make (from {least} to {most})")]
-    ImpossibleSum {
-        name: String,
-        first: String,
-        sum: u32,
-        cells: usize,
-        size: usize,
-        least: u32,
-        most: u32,
-    },
-    #[error("the givens: {0}")]
-    Givens(String),
-    #[error("cage {name:?} holds two {digit}s among its givens")]
-    GivenTwice { name: String, digit: u8 },
-    #[error("cage {name:?} ({first}): its givens cannot be completed to its sum {sum}")]
-    GivensPastSum {
-        name: String,
-        first: String,
-        sum: u32,
-    },
-    #[error("{0}")]
-    Rules(String),
-    /// The JSON form: not JSON of the form, or a cell named wrongly or
-    /// twice.
-    #[error("the JSON form: {0}")]
-    Json(String),
 }
 
 /// Whether a command-line argument that is not a file is a killer puzzle
