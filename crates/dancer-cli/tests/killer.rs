@@ -103,6 +103,8 @@ fn killer_batches_are_solved_counted_and_checked() {
     assert_eq!(records.len(), 12);
     for ((r, line), &count) in records.iter().zip(&lines).zip(&counts) {
         let k = KillerPuzzle::parse(line, None).unwrap();
+        // the record names the killer by its own line, cages and sums
+        assert_eq!(r["puzzle"].as_str(), Some(k.to_line().as_str()), "{r}");
         // the solution of a unique one, two of several
         let sols: Vec<&serde_json::Value> = match r.get("solution") {
             Some(s) => vec![s],

@@ -1232,7 +1232,9 @@ mod tests {
     fn render(line: usize, o: &LineOutcome, buf: &mut String) {
         match o {
             LineOutcome::Invalid(_) => buf.push_str(&format!("{line} invalid\n")),
-            LineOutcome::Solved(_, s) => buf.push_str(&format!("{line} {}\n", s.count)),
+            LineOutcome::Solved(_, s) | LineOutcome::Killer(_, s) => {
+                buf.push_str(&format!("{line} {}\n", s.count))
+            }
         }
     }
 

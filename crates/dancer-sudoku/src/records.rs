@@ -29,16 +29,18 @@ pub fn verdict(status: Status) -> Verdict {
 /// `sudoku solve`: the puzzle, its verdict, its solution (unique) or two
 /// of them (multiple).
 pub fn solve_record(line: usize, o: &LineOutcome, box_hint: &str) -> SudokuSolveRecord {
-    let (p, s) = match o {
+    let (s, puzzle) = match o {
         LineOutcome::Invalid(why) => {
             return SudokuSolveRecord::Invalid(InvalidPuzzle::new(line, why.words(box_hint)))
         }
-        LineOutcome::Solved(p, s) => (p, s),
+        LineOutcome::Solved(p, s) => (s, p.to_line()),
+        // the killer's own line, cages and all
+        LineOutcome::Killer(k, s) => (s, k.to_line()),
     };
     let status = s.status();
     SudokuSolveRecord::Solved {
         line,
-        puzzle: p.to_line(),
+        puzzle,
         status: verdict(status),
         solution: (status == Status::Unique).then(|| s.solutions[0].to_line()),
         solutions: (status == Status::Multiple)
@@ -53,7 +55,7 @@ pub fn count_record(line: usize, o: &LineOutcome, limit: u64, box_hint: &str) ->
         LineOutcome::Invalid(why) => {
             SudokuCountRecord::Invalid(InvalidPuzzle::new(line, why.words(box_hint)))
         }
-        LineOutcome::Solved(_, s) => SudokuCountRecord::Counted {
+        LineOutcome::Solved(_, s) | LineOutcome::Killer(_, s) => SudokuCountRecord::Counted {
             line,
             count: s.count,
             complete: s.count < limit,
@@ -68,7 +70,7 @@ pub fn check_record(line: usize, o: &LineOutcome, box_hint: &str) -> SudokuCheck
         LineOutcome::Invalid(why) => {
             SudokuCheckRecord::Invalid(InvalidPuzzle::new(line, why.words(box_hint)))
         }
-        LineOutcome::Solved(_, s) => SudokuCheckRecord::Checked {
+        LineOutcome::Solved(_, s) | LineOutcome::Killer(_, s) => SudokuCheckRecord::Checked {
             line,
             status: verdict(s.status()),
         },
@@ -243,6 +245,7 @@ impl BatchOutput {
                 return buf.push('\n');
             }
             LineOutcome::Solved(p, s) => (p, s),
+            LineOutcome::Killer(k, s) => (&k.puzzle, s),
         };
         let status = s.status();
         match (*self, status) {

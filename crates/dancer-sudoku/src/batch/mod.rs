@@ -33,6 +33,7 @@ mod spec;
 pub use rate::{rate, RateCounts, RateEvent, RateOptions, RateResult};
 pub use spec::*;
 
+use crate::killer::KillerPuzzle;
 use crate::puzzle::{check_solution, Layout, Puzzle, PuzzleError, PuzzleLine};
 use crate::rules::{Rules, RulesError};
 use crate::solve::{EngineMismatch, Solved, Solver, Status, SudokuEngine};
@@ -52,6 +53,21 @@ pub enum LineOutcome {
     Invalid(Invalid),
     /// Its solutions, as far as they were counted.
     Solved(Puzzle, Solved),
+    /// A killer puzzle's solutions, as far as they were counted (the
+    /// killer kept whole: its line is the puzzle's, not its givens').
+    Killer(Box<KillerPuzzle>, Solved),
+}
+
+impl LineOutcome {
+    /// The puzzle (a killer's Sudoku part) and its solutions; `None` for
+    /// a line that could not be read.
+    pub fn solved(&self) -> Option<(&Puzzle, &Solved)> {
+        match self {
+            LineOutcome::Invalid(_) => None,
+            LineOutcome::Solved(p, s) => Some((p, s)),
+            LineOutcome::Killer(k, s) => Some((&k.puzzle, s)),
+        }
+    }
 }
 
 /// Why a puzzle of a batch has no answer.
@@ -94,9 +110,9 @@ pub struct Tally {
 impl Tally {
     /// Counts an outcome in.
     pub fn add(&mut self, o: &LineOutcome) {
-        match o {
-            LineOutcome::Invalid(_) => self.invalid += 1,
-            LineOutcome::Solved(_, s) => match s.status() {
+        match o.solved() {
+            None => self.invalid += 1,
+            Some((_, s)) => match s.status() {
                 Status::Unique => self.unique += 1,
                 Status::Multiple => self.multiple += 1,
                 Status::None => self.none += 1,
@@ -867,7 +883,7 @@ impl<R: Fn(usize, &LineOutcome, &mut String) + Sync> Context<'_, R> {
             solutions: s.solutions.into_iter().collect(),
             effort: s.nodes,
         };
-        LineOutcome::Solved(k.puzzle, solved)
+        LineOutcome::Killer(Box::new(k), solved)
     }
 
     /// A puzzle on the general path, with the solver of its rules (the
