@@ -8,7 +8,8 @@
 //! ([`crate::killer::hint`]) from the grid as it stands, after the
 //! candidates the hints applied so far removed. A player may also ask for
 //! a cage's digit combinations ([`Game::cage_combinations`]): all those
-//! that make its sum, and those that still fit the grid.
+//! that make its sum, and those that still fit the grid; the filled-in
+//! candidates are those digits of the combinations that fit.
 //!
 //! The saved game keeps the killer puzzle as its line
 //! ([`KillerPuzzle::to_line`]); [`load_cages`] reads it back with every
@@ -115,25 +116,10 @@ impl Game {
         let i = k.cages.iter().position(|c| c.cells.contains(&cell))?;
         let cage = &k.cages[i];
         let n = self.doc.size;
-        let g = self.grid();
         let cand = self.candidates();
         let all = killer::combinations(cage.cells.len(), n, cage.sum, 0);
-        let placed = cage
-            .cells
-            .iter()
-            .filter(|&&c| g.get(c) != 0)
-            .fold(0u32, |m, &c| m | 1 << g.get(c));
-        let allowed: Vec<u32> = cage
-            .cells
-            .iter()
-            .filter(|&&c| g.get(c) == 0)
-            .map(|&c| (cand[c] & !self.doc.removed[c]) << 1)
-            .collect();
-        let fits = |set: u32| {
-            set & placed == placed
-                && killer::placements(set & !placed, &allowed, 1).is_none_or(|v| !v.is_empty())
-        };
-        let fitting = all.iter().copied().filter(|&s| fits(s)).collect::<Vec<_>>();
+        let allowed = |c: usize| cand[c] & !self.doc.removed[c];
+        let fitting = fitting_sets(&all, &cage.cells, &self.values(), allowed);
         Some(CageCombinations {
             cage: i,
             sum: cage.sum,
@@ -142,6 +128,58 @@ impl Game {
             fitting: fitting.iter().map(|&s| digits(s, n)).collect(),
         })
     }
+
+    /// Narrows the candidates `cand` (bit d-1 for digit d, per cell) of a
+    /// killer game's empty cells to the digits of their cage's
+    /// combinations that still fit (as a player's "fill in candidates"
+    /// with sums would); other kinds are left as they are.
+    pub(super) fn cage_candidates(&self, cand: &mut [u32]) {
+        let Some(k) = self.killer.as_ref() else {
+            return;
+        };
+        let values = self.values();
+        for cage in &k.cages {
+            let all = killer::combinations(cage.cells.len(), self.doc.size, cage.sum, 0);
+            let fitting = fitting_sets(&all, &cage.cells, &values, |c| cand[c]);
+            let placed = placed_set(&cage.cells, &values);
+            let open = fitting.iter().fold(0u32, |m, &s| m | (s & !placed));
+            for &c in &cage.cells {
+                if values[c] == 0 {
+                    cand[c] &= open >> 1;
+                }
+            }
+        }
+    }
+}
+
+/// The digits placed in `cells` (bit d for digit d).
+fn placed_set(cells: &[usize], values: &[u8]) -> u32 {
+    cells
+        .iter()
+        .filter(|&&c| values[c] != 0)
+        .fold(0u32, |m, &c| m | 1 << values[c])
+}
+
+/// The digit sets of `all` (bit d for digit d) that hold every digit
+/// placed in `cells` and whose other digits can go, one each, on the
+/// empty cells, each where `allowed` (bit d-1 for digit d) lets it.
+fn fitting_sets(
+    all: &[u32],
+    cells: &[usize],
+    values: &[u8],
+    allowed: impl Fn(usize) -> u32,
+) -> Vec<u32> {
+    let placed = placed_set(cells, values);
+    let open: Vec<u32> = cells
+        .iter()
+        .filter(|&&c| values[c] == 0)
+        .map(|&c| allowed(c) << 1)
+        .collect();
+    let fits = |set: u32| {
+        set & placed == placed
+            && killer::placements(set & !placed, &open, 1).is_none_or(|v| !v.is_empty())
+    };
+    all.iter().copied().filter(|&s| fits(s)).collect()
 }
 
 /// The killer puzzle of a saved game, from its line: read with every check
@@ -267,6 +305,46 @@ mod tests {
         // plain games have no cages
         let p = crate::Puzzle::parse_line(&k.puzzle.givens.to_line(), None).unwrap();
         assert!(Game::new(&p).is_err());
+    }
+
+    /// Filled-in candidates follow the cage sums: never without the
+    /// solution's digit, never a digit outside every fitting combination,
+    /// and fewer than no-repeat alone gives.
+    #[test]
+    fn filled_in_candidates_follow_the_sums() {
+        let k = easy();
+        let mut g = Game::new_killer(&k).unwrap();
+        g.fill_marks();
+        let n = g.doc.size;
+        let mut fewer = 0;
+        for (i, cage) in k.cages.iter().enumerate() {
+            let all = killer::combinations(cage.cells.len(), n, cage.sum, 0);
+            let union = all.iter().fold(0u32, |m, &s| m | s) >> 1;
+            for &c in &cage.cells {
+                let m = g.doc.marks[c];
+                let d = g.doc.solution[c];
+                assert_eq!(
+                    m >> (d - 1) & 1,
+                    1,
+                    "cage {i}: r{}c{} lost {d}",
+                    c / n + 1,
+                    c % n + 1
+                );
+                assert_eq!(m & !union, 0, "cage {i}: a digit of no combination");
+                if union != (1 << n) - 1 {
+                    fewer += 1;
+                }
+            }
+        }
+        assert!(fewer > 0, "no cage narrowed its cells");
+        // a digit placed narrows its cage mates to the combinations
+        // holding it
+        let two = k.cages.iter().find(|c| c.cells.len() == 2).unwrap();
+        let (a, b) = (two.cells[0], two.cells[1]);
+        g.set(a, g.doc.solution[a]).unwrap();
+        g.fill_marks();
+        let left = two.sum - g.doc.solution[a] as u32;
+        assert_eq!(g.doc.marks[b], 1 << (left - 1));
     }
 
     #[test]

@@ -382,7 +382,8 @@ impl Game {
 
     /// The candidates of every empty cell from the grid as it stands
     /// (digits not yet in any unit of the cell: row, column, box, and the
-    /// variant's diagonals or windows).
+    /// variant's diagonals or windows; in a killer game also only digits
+    /// of its cage's combinations that still fit).
     pub fn candidates(&self) -> Vec<u32> {
         let g = self.values();
         let mut out = vec![0u32; g.len()];
@@ -403,6 +404,7 @@ impl Game {
                 out[c] &= !used;
             }
         }
+        self.cage_candidates(&mut out);
         out
     }
 
