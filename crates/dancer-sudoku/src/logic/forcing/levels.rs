@@ -43,6 +43,14 @@ impl Branch {
         (0..self.nodes.len()).filter(|&k| mark[k]).collect()
     }
 
+    /// The nodes behind node index `i`, in the order they were found.
+    pub fn chain(&self, i: usize) -> Vec<usize> {
+        self.chain_indices(i)
+            .into_iter()
+            .map(|k| self.nodes[k] as usize)
+            .collect()
+    }
+
     /// Adds to `out` the inner chains (key, complexity) behind node index
     /// `i`.
     fn nested_keys(&self, i: usize, out: &mut Vec<(u64, u32)>) {

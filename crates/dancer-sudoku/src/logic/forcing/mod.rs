@@ -26,9 +26,10 @@
 //! ## Cost
 //!
 //! The hardest puzzles (SE 10 and above) need nested chains at many steps,
-//! and a nested search runs a dynamic-plus chain from every candidate of
-//! every assumed grid of every branch: tens of thousands of short
-//! propagations per step. What keeps that to about a second a puzzle,
+//! and a nested search runs the inner rule (every static chain, or every
+//! static cell and region forcing chain, or a dynamic-plus chain from every
+//! candidate) on every assumed grid of every branch: tens of thousands of
+//! short searches per step. What keeps that to about a second a puzzle,
 //! without changing a single step found:
 //!
 //! * the scratch state keeps, as the propagation goes, each digit's cells
@@ -36,8 +37,9 @@
 //!   bitboards, and it keeps [`Dirty`] places: a rule that concluded
 //!   nothing somewhere is not tried there again until a candidate there
 //!   goes (the unassumed grid's clean places are found once per net);
-//! * the first contradiction of an assumed grid is a pure function of the
-//!   grid, kept in a table per thread ([`first_contradiction`]);
+//! * the inner rules' answers are pure functions of the assumed grid, kept
+//!   in tables per thread (`inner.rs`; `first_contradiction` in
+//!   `levels.rs`);
 //! * a branch whose nested complexity alone reaches the best conclusion
 //!   found so far is abandoned: nothing it could conclude would be chosen
 //!   ([`Propagator::give_up`]).

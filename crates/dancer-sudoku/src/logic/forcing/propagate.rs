@@ -157,25 +157,6 @@ impl Branch {
         }
         n
     }
-
-    /// The nodes behind node index `i`, in the order they were found.
-    pub fn chain(&self, i: usize) -> Vec<usize> {
-        let mut mark = vec![false; self.nodes.len()];
-        let mut stack = vec![i];
-        mark[i] = true;
-        while let Some(x) = stack.pop() {
-            for &p in self.parents_of(x) {
-                if !mark[p as usize] {
-                    mark[p as usize] = true;
-                    stack.push(p as usize);
-                }
-            }
-        }
-        (0..self.nodes.len())
-            .filter(|&k| mark[k])
-            .map(|k| self.nodes[k] as usize)
-            .collect()
-    }
 }
 
 /// Conclusions of the basic rules: each node derived, with the nodes
@@ -311,46 +292,6 @@ const fn make_unit_index() -> [[u8; 3]; 81] {
 }
 static UNIT_INDEX: [[u8; 3]; 81] = make_unit_index();
 
-/// Each cell's peers in SE's order: its box, then its row and its column
-/// outside the box.
-const fn make_se_peers() -> [[u8; 20]; 81] {
-    let mut t = [[0u8; 20]; 81];
-    let mut c = 0;
-    while c < 81 {
-        let (r, col) = (c / 9, c % 9);
-        let (br, bc) = (r / 3 * 3, col / 3 * 3);
-        let mut k = 0;
-        let mut i = 0;
-        while i < 9 {
-            let q = (br + i / 3) * 9 + bc + i % 3;
-            if q != c {
-                t[c][k] = q as u8;
-                k += 1;
-            }
-            i += 1;
-        }
-        let mut x = 0;
-        while x < 9 {
-            if x / 3 * 3 != bc {
-                t[c][k] = (r * 9 + x) as u8;
-                k += 1;
-            }
-            x += 1;
-        }
-        let mut y = 0;
-        while y < 9 {
-            if y / 3 * 3 != br {
-                t[c][k] = (y * 9 + col) as u8;
-                k += 1;
-            }
-            y += 1;
-        }
-        c += 1;
-    }
-    t
-}
-static SE_PEERS: [[u8; 20]; 81] = make_se_peers();
-
 /// Everything `start` implies under `kind`; stops at the first contradiction.
 pub(crate) struct Propagator<'a> {
     pub(super) net: &'a Net,
@@ -366,7 +307,7 @@ pub(crate) struct Propagator<'a> {
     digit_cells: [Cells; 9],
     /// Where the basic rules may conclude something in the net itself.
     base_dirty: Dirty,
-    /// A solution of the board (any one), for [`first_contradiction`]'s
+    /// A solution of the board (any one), for `levels.rs`'s `first_contradiction`
     /// shortcut.
     pub solution: Option<[u8; 81]>,
     /// SE's order (the nested levels): "on" nodes expanded before "off"
@@ -953,7 +894,7 @@ impl<'a> Propagator<'a> {
             self.x_wing(br, di, found);
             if found.len() == before {
                 dirty.fish &= !(1 << di);
-            } else if !all {
+            } else if !all && !self.se_rules {
                 break;
             }
         }
@@ -973,7 +914,12 @@ impl<'a> Propagator<'a> {
                 & !self.sc.unit_off[9 + l][di]
                 & !self.sc.placed_at[9 + l];
         }
-        for rows in [true, false] {
+        let bases = if self.se_rules {
+            [false, true]
+        } else {
+            [true, false]
+        };
+        for rows in bases {
             let masks = if rows { by_row } else { by_col };
             for l1 in 0..9 {
                 if !two(masks[l1] as u128) {
@@ -997,22 +943,31 @@ impl<'a> Propagator<'a> {
                             let c = if rows { l * 9 + x } else { x * 9 + l };
                             if dm[di] >> c & 1 == 1 {
                                 if ps.is_empty() {
-                                    self.offs_in(
-                                        br,
-                                        UNIT_MASK[u1] | UNIT_MASK[u2],
-                                        1 << di,
-                                        &mut ps,
-                                    );
+                                    let base = self.fish_base(u1, u2, masks[l1], rows);
+                                    self.offs_in(br, base, 1 << di, &mut ps);
                                 }
                                 found.push(((c * 9 + di) * 2, ps.clone()));
                             }
                         }
                     }
-                    if found.len() > before {
+                    if found.len() > before && !self.se_rules {
                         return;
                     }
                 }
             }
         }
+    }
+
+    /// The cells whose candidates gone justify an X-Wing on the lines `u1`
+    /// and `u2` with places `at` (bits along them): the two lines, outside
+    /// the two cover lines with SE's rules.
+    fn fish_base(&self, u1: usize, u2: usize, at: u16, rows: bool) -> Cells {
+        let mut base = UNIT_MASK[u1] | UNIT_MASK[u2];
+        if self.se_rules {
+            for x in (0..9).filter(|&x| at >> x & 1 == 1) {
+                base &= !UNIT_MASK[if rows { 9 + x } else { x }];
+            }
+        }
+        base
     }
 }
