@@ -324,6 +324,12 @@ impl<'a> Search<'a> {
         }
         match on {
             Some(br) if !br.abandoned && br.conflict.is_none() => self.on_branches[x] = Some(br),
+            // SE's nested levels also take conclusions common to a branch
+            // cut at its contradiction and the others
+            Some(mut br) if !br.abandoned && matches!(kind, Kind::Level2 | Kind::Level3) => {
+                br.cut_at_conflict();
+                self.on_branches[x] = Some(br);
+            }
             Some(br) => self.spare = Some(br),
             None => self.deferred[x] = true,
         }

@@ -157,6 +157,19 @@ impl Branch {
         }
         n
     }
+
+    /// Forgets the node that met its opposite (the last one), keeping the
+    /// nodes before it: the branch as SE keeps it, cut at its contradiction.
+    pub(super) fn cut_at_conflict(&mut self) {
+        if self.conflict.take().is_some() {
+            let n = self.nodes.pop().unwrap() as usize;
+            self.index[n] = NONE;
+            self.pstart.pop();
+            self.parents.truncate(*self.pstart.last().unwrap() as usize);
+            self.depth.pop();
+            self.nest.pop();
+        }
+    }
 }
 
 /// Conclusions of the basic rules: each node derived, with the nodes
