@@ -142,6 +142,10 @@ const POSITIONS: &[Position] = &[
     (T::DynamicForcingChainPlus, "2...5...6.1.....9.6..8.1..3..7.9.6.....7.3...9...8...21.......5.6.9.2.1...3.6.2..", ""),
     // calibration 0001d2888928, not the easiest step
     (T::NestedForcingChain, "2...5...6.1.....9.6..8.1..3..7.9.6.....7.3...9...8...21.......5.6.9.2.1...3.6.2..", ""),
+    // calibration 0001d2888928, not the easiest step
+    (T::NestedMultipleForcingChain, "2...5...6.1.....9.6..8.1..3..7.9.6.....7.3...9...8...21.......5.6.9.2.1...3.6.2..", ""),
+    // calibration 0001d2888928, not the easiest step
+    (T::NestedDynamicForcingChain, "2...5...6.1.....9.6..8.1..3..7.9.6.....7.3...9...8...21.......5.6.9.2.1...3.6.2..", ""),
     // se_rated_17clue_calibration line 120
     (T::DirectPointing, "....1...6.....6..16.18.2.34..6........4....62.5.16.7.....681...18.5..6..76....81.", ""),
     // crafted on the first 17-clue calibration puzzle: 1 of row 1 only in
@@ -702,7 +706,7 @@ fn next_step_is_the_easiest() {
             .unwrap_or_else(|| panic!("{t}: next_step took {}, in no group", best.technique));
         for (i, group) in ORDER.iter().enumerate().take(g + 1) {
             for &u in group.iter() {
-                if u == T::NestedForcingChain {
+                if is_nested(u) {
                     continue;
                 }
                 let Some(s) = find(&b, u).filter(|s| s.is_productive()) else {
@@ -751,7 +755,7 @@ fn nothing_applies_where_every_candidate_is_in_a_solution() {
             }
         }
         for &t in T::ALL {
-            if uses_uniqueness(t) || t == T::NestedForcingChain {
+            if uses_uniqueness(t) || is_nested(t) {
                 continue; // nested: see the ignored test below
             }
             if let Some(s) = find(&b, t) {
@@ -772,8 +776,23 @@ fn nested_forcing_chains_find_nothing_where_every_candidate_is_in_a_solution() {
         "7...4..8...3.59......8.1..3...524..1.........4.......75...3.............2...8....",
     ] {
         let b = live_board(values);
-        assert!(find(&b, T::NestedForcingChain).is_none(), "{values}");
+        for t in [
+            T::NestedForcingChain,
+            T::NestedMultipleForcingChain,
+            T::NestedDynamicForcingChain,
+        ] {
+            assert!(find(&b, t).is_none(), "{t}: {values}");
+        }
     }
+}
+
+/// The nested forcing chains (levels 2 and 3, and the dynamic one), which
+/// take seconds on some boards.
+fn is_nested(t: T) -> bool {
+    matches!(
+        t,
+        T::NestedForcingChain | T::NestedMultipleForcingChain | T::NestedDynamicForcingChain
+    )
 }
 
 #[test]
@@ -1154,12 +1173,12 @@ fn ratings_follow_sudoku_explainer_on_both_whole_sets() {
 /// The extreme end (`se_rated_extreme_calibration.txt`: puzzles of
 /// forum_hardest_1905_11plus rated by serate at 2b1d7be, SE 10.9 to 11.3).
 /// The goal (issue 35) is SE's rating identical for 90% and within 0.1 for
-/// 98%; it is NOT reached: dancer has one nested forcing-chain kind where
-/// SE has three levels tried in order (docs/dev/se-extreme-ratings.md),
-/// and rates these 0.1 to 0.5 lower (1 of the first 57 identical, 8 within
-/// 0.1). What is asserted is what holds, so that it cannot get worse
-/// unnoticed: every puzzle solved by logic, never rated above SE, at most
-/// 0.5 below, and the identical and within-0.1 shares no lower than now.
+/// 98%. With SE's nested levels 2 and 3 (docs/dev/se-extreme-ratings.md)
+/// 51 of the 57 are identical and all 57 within 0.1; the other 6 are rated
+/// 0.1 above SE: chain details that still differ (the gap list of that
+/// note). What is asserted is what holds, so that it cannot get worse
+/// unnoticed: every puzzle solved by logic, never below SE, at most 0.1
+/// above, and the identical share no lower than now.
 #[test]
 fn extreme_ratings_against_sudoku_explainer() {
     let Some(cal) = calibration_file("se_rated_extreme_calibration.txt") else {
@@ -1179,14 +1198,14 @@ fn extreme_ratings_against_sudoku_explainer() {
         start.elapsed().as_secs_f64()
     );
     for ((id, _, s), o) in cal.iter().zip(&ours) {
-        assert!(*o <= s + 0.05, "{id}: dancer {o} above SE {s}");
         assert!(
-            *o >= s - 0.55,
-            "{id}: dancer {o} more than 0.5 below SE {s}"
+            *o <= s + 0.15,
+            "{id}: dancer {o} more than 0.1 above SE {s}"
         );
+        assert!(*o >= s - 0.05, "{id}: dancer {o} below SE {s}");
     }
-    assert!(exact >= 1.0, "identical {exact:.1}%");
-    assert!(near >= 10.0, "within 0.1 {near:.1}%");
+    assert!(exact >= 89.0, "identical {exact:.1}%");
+    assert!(near >= 100.0 - 1e-9, "within 0.1 {near:.1}%");
 }
 
 #[test]
@@ -1269,6 +1288,8 @@ fn levels() {
                 T::Nishio,
                 T::CellForcingChain,
                 T::NestedForcingChain,
+                T::NestedMultipleForcingChain,
+                T::NestedDynamicForcingChain,
             ],
         ),
     ];

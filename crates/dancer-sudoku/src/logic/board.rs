@@ -151,6 +151,46 @@ const fn make_peers() -> [[u8; 20]; 81] {
 /// The 20 peers of every cell.
 pub static PEERS: [[u8; 20]; 81] = make_peers();
 
+/// Each cell's peers in SE's order: its box, then its row and its column
+/// outside the box.
+const fn make_se_peers() -> [[u8; 20]; 81] {
+    let mut t = [[0u8; 20]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let (r, col) = (c / 9, c % 9);
+        let (br, bc) = (r / 3 * 3, col / 3 * 3);
+        let mut k = 0;
+        let mut i = 0;
+        while i < 9 {
+            let q = (br + i / 3) * 9 + bc + i % 3;
+            if q != c {
+                t[c][k] = q as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        let mut x = 0;
+        while x < 9 {
+            if x / 3 * 3 != bc {
+                t[c][k] = (r * 9 + x) as u8;
+                k += 1;
+            }
+            x += 1;
+        }
+        let mut y = 0;
+        while y < 9 {
+            if y / 3 * 3 != br {
+                t[c][k] = (y * 9 + col) as u8;
+                k += 1;
+            }
+            y += 1;
+        }
+        c += 1;
+    }
+    t
+}
+pub static SE_PEERS: [[u8; 20]; 81] = make_se_peers();
+
 /// All 81 cells.
 pub const ALL_CELLS: Cells = (1u128 << 81) - 1;
 

@@ -90,7 +90,8 @@ pub use chains::{aic, continuous_loop, x_chain, x_cycle, xy_chain, y_cycle};
 pub use forcing::{
     cell_forcing_chain, contradiction_forcing_chain, digit_forcing_chain, double_forcing_chain,
     dynamic_cell_forcing_chain, dynamic_contradiction_forcing_chain, dynamic_digit_forcing_chain,
-    dynamic_double_forcing_chain, dynamic_forcing_chain_plus, nested_forcing_chain, nishio,
+    dynamic_double_forcing_chain, dynamic_forcing_chain_plus, nested_dynamic_forcing_chain,
+    nested_forcing_chain, nested_multiple_forcing_chain, nishio,
 };
 pub use links::{
     colour_trap, colour_wrap, empty_rectangle, four_strong_links, skyscraper, three_strong_links,
@@ -198,6 +199,12 @@ fn groups() -> &'static [Vec<Entry>] {
                 forcing::forcing(b, Kind::Plus, l, budget)
             })],
             vec![e(T::NestedForcingChain, |b, l, budget| {
+                forcing::forcing(b, Kind::Level2, l, budget)
+            })],
+            vec![e(T::NestedMultipleForcingChain, |b, l, budget| {
+                forcing::forcing(b, Kind::Level3, l, budget)
+            })],
+            vec![e(T::NestedDynamicForcingChain, |b, l, budget| {
                 forcing::forcing(b, Kind::Nested, l, budget)
             })],
         ]
@@ -262,6 +269,8 @@ pub const ORDER: &[&[Technique]] = {
         ],
         &[DynamicForcingChainPlus],
         &[NestedForcingChain],
+        &[NestedMultipleForcingChain],
+        &[NestedDynamicForcingChain],
     ]
 };
 
@@ -361,6 +370,8 @@ pub fn find(board: &MarkedGrid, technique: Technique) -> Option<Step> {
         DynamicDigitForcingChain => dynamic_digit_forcing_chain(board),
         DynamicForcingChainPlus => dynamic_forcing_chain_plus(board),
         NestedForcingChain => nested_forcing_chain(board),
+        NestedMultipleForcingChain => nested_multiple_forcing_chain(board),
+        NestedDynamicForcingChain => nested_dynamic_forcing_chain(board),
     }
 }
 

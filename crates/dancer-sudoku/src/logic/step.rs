@@ -128,8 +128,13 @@ pub enum Technique {
     DynamicDigitForcingChain,
     /// Dynamic forcing chains that also use locked candidates and subsets.
     DynamicForcingChainPlus,
-    /// Forcing chains within forcing chains.
+    /// Dynamic forcing chains that also use the eliminations of static
+    /// forcing chains in the assumed grid (SE's nested level 2).
     NestedForcingChain,
+    /// ... and of static cell and region forcing chains (SE's level 3).
+    NestedMultipleForcingChain,
+    /// ... and dynamic contradictions (in the place of SE's level 4).
+    NestedDynamicForcingChain,
 }
 
 impl Technique {
@@ -202,6 +207,8 @@ impl Technique {
         Technique::DynamicDigitForcingChain,
         Technique::DynamicForcingChainPlus,
         Technique::NestedForcingChain,
+        Technique::NestedMultipleForcingChain,
+        Technique::NestedDynamicForcingChain,
     ];
 
     /// The technique's name, as players know it.
@@ -275,6 +282,8 @@ impl Technique {
             DynamicDigitForcingChain => "Dynamic Digit Forcing Chain",
             DynamicForcingChainPlus => "Dynamic Forcing Chain (+)",
             NestedForcingChain => "Nested Forcing Chain",
+            NestedMultipleForcingChain => "Nested Multiple Forcing Chain",
+            NestedDynamicForcingChain => "Nested Dynamic Forcing Chain",
         }
     }
 
@@ -350,6 +359,8 @@ impl Technique {
             DynamicDigitForcingChain => 8.5,
             DynamicForcingChainPlus => 9.0,
             NestedForcingChain => 9.5,
+            NestedMultipleForcingChain => 10.0,
+            NestedDynamicForcingChain => 10.5,
         }
     }
 
@@ -378,6 +389,8 @@ impl Technique {
                 | DynamicDigitForcingChain
                 | DynamicForcingChainPlus
                 | NestedForcingChain
+                | NestedMultipleForcingChain
+                | NestedDynamicForcingChain
         )
     }
 }

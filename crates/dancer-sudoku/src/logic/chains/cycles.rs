@@ -89,7 +89,7 @@ impl Kind {
 /// SE's difficulty of a chain hint, computed as SE computes it (the length
 /// increment added up tenth by tenth in floating point), so that hints sort
 /// as in SE, near-ties included: 6.6 + 0.1 comes before 6.5 + 0.2.
-fn se_difficulty(base: f64, complexity: usize) -> f64 {
+pub(crate) fn se_difficulty(base: f64, complexity: usize) -> f64 {
     let length = complexity as i64 - 2;
     let mut ceil = 4i64;
     let mut added = 0.0;
@@ -180,7 +180,7 @@ fn cap(kind: Kind, limit: f64, best: Option<&Found>) -> usize {
 /// X), then the digit's other place in the box, row and column where it
 /// has two (not in mode Y).
 #[inline]
-fn se_next(net: &Net, n: usize, mode: Mode, f: &mut impl FnMut(usize)) {
+pub(crate) fn se_next(net: &Net, n: usize, mode: Mode, f: &mut impl FnMut(usize)) {
     let c = n >> 1;
     let cell = c / 9;
     let di = c % 9;

@@ -17,6 +17,6 @@
 mod cycles;
 mod net;
 
-pub(crate) use cycles::chain_producer;
 pub use cycles::{aic, continuous_loop, x_chain, x_cycle, xy_chain, y_cycle};
+pub(crate) use cycles::{chain_producer, se_difficulty, se_next};
 pub(crate) use net::*;

@@ -296,10 +296,10 @@ pub(crate) fn verdict(n: usize) -> String {
 }
 
 /// A set of candidates.
-pub(super) type Set = [u64; 12];
+pub(crate) type Set = [u64; 12];
 
 #[inline]
-pub(super) fn set_has(s: &Set, c: usize) -> bool {
+pub(crate) fn set_has(s: &Set, c: usize) -> bool {
     s[c >> 6] >> (c & 63) & 1 == 1
 }
 #[inline]
@@ -321,7 +321,7 @@ pub(crate) struct Layers {
 }
 
 impl Layers {
-    pub(super) fn new(net: &Net, mode: Mode) -> Self {
+    pub(crate) fn new(net: &Net, mode: Mode) -> Self {
         let mut weak = vec![[0u64; 12]; NCAND];
         let mut strong = vec![[NONE; 4]; NCAND];
         for c in 0..NCAND {
@@ -395,19 +395,19 @@ pub(super) fn layers_of(b: &MarkedGrid, mode: Mode) -> (Rc<Net>, Rc<Layers>) {
 }
 
 /// One search of a lockstep breadth-first walk.
-pub(super) struct Walker {
+pub(crate) struct Walker {
     /// The starting node.
     pub(super) start: usize,
     /// Is the frontier made of "on" nodes?
-    pub(super) on: bool,
-    pub(super) frontier: Set,
+    pub(crate) on: bool,
+    pub(crate) frontier: Set,
     pub(super) seen_on: Set,
     pub(super) seen_off: Set,
     pub(super) alive: bool,
 }
 
 impl Walker {
-    pub(super) fn new(start: usize, blocked: Option<usize>) -> Self {
+    pub(crate) fn new(start: usize, blocked: Option<usize>) -> Self {
         let mut w = Walker {
             start,
             on: start & 1 == 1,
@@ -436,7 +436,7 @@ impl Walker {
     }
 
     /// Advances one layer; false when nothing new was reached.
-    pub(super) fn step(&mut self, layers: &Layers) -> bool {
+    pub(crate) fn step(&mut self, layers: &Layers) -> bool {
         let mut new = [0u64; 12];
         let mut any = 0u64;
         if self.on {

@@ -11,18 +11,25 @@
 //!   ones (a cell or unit left with one place by the assumptions so far).
 //! * **Dynamic plus**: also locked candidates, pairs and X-Wings in the
 //!   assumed grid.
-//! * **Nested**: also contradictions found by dynamic chains inside the
-//!   assumed grid.
+//! * **Nested, level 2** (SE's "+ Forcing Chains"): also every elimination
+//!   of the static forcing chains of the assumed grid; **level 3** ("+
+//!   Multiple Forcing Chains"): then also those of its static cell and
+//!   region forcing chains; each level is tried only when the ones before
+//!   have no step at all (`levels.rs`, `inner.rs`).
+//! * **Nested, dynamic** (after level 3, where SE has its level 4): also
+//!   contradictions found by dynamic chains inside the assumed grid.
 //!
 //! The complexity of a step is the number of nodes behind its conclusion in
-//! every branch, summed over the branches, as in SE.
+//! every branch, summed over the branches, as in SE, plus the complexity of
+//! the distinct inner chains among them (levels 2 and 3).
 //!
 //! ## Cost
 //!
 //! The hardest puzzles (SE 10 and above) need nested chains at many steps,
-//! and a nested search runs a dynamic-plus chain from every candidate of
-//! every assumed grid of every branch: tens of thousands of short
-//! propagations per step. What keeps that to about a second a puzzle,
+//! and a nested search runs the inner rule (every static chain, or every
+//! static cell and region forcing chain, or a dynamic-plus chain from every
+//! candidate) on every assumed grid of every branch: tens of thousands of
+//! short searches per step. What keeps that to about a second a puzzle,
 //! without changing a single step found:
 //!
 //! * the scratch state keeps, as the propagation goes, each digit's cells
@@ -30,16 +37,20 @@
 //!   bitboards, and it keeps [`Dirty`] places: a rule that concluded
 //!   nothing somewhere is not tried there again until a candidate there
 //!   goes (the unassumed grid's clean places are found once per net);
-//! * the first contradiction of an assumed grid is a pure function of the
-//!   grid, kept in a table per thread ([`first_contradiction`]);
+//! * the inner rules' answers are pure functions of the assumed grid, kept
+//!   in tables per thread (`inner.rs`; `first_contradiction` in
+//!   `levels.rs`);
 //! * a branch whose nested complexity alone reaches the best conclusion
 //!   found so far is abandoned: nothing it could conclude would be chosen
 //!   ([`Propagator::give_up`]).
 //!
 //! The searches check their [`Budget`] before each assumption.
 
+mod inner;
+mod levels;
 mod propagate;
 
+use levels::inner_complexity;
 pub(crate) use propagate::Kind;
 use propagate::{Branch, Propagator};
 
@@ -89,7 +100,9 @@ fn technique_for(kind: Kind, which: u8) -> Technique {
         (Kind::Dynamic, 2) => DynamicCellForcingChain,
         (Kind::Dynamic, _) => DynamicDigitForcingChain,
         (Kind::Plus, _) => DynamicForcingChainPlus,
-        (Kind::Nested, _) => NestedForcingChain,
+        (Kind::Level2, _) => NestedForcingChain,
+        (Kind::Level3, _) => NestedMultipleForcingChain,
+        (Kind::Nested, _) => NestedDynamicForcingChain,
     }
 }
 
@@ -311,6 +324,12 @@ impl<'a> Search<'a> {
         }
         match on {
             Some(br) if !br.abandoned && br.conflict.is_none() => self.on_branches[x] = Some(br),
+            // SE's nested levels also take conclusions common to a branch
+            // cut at its contradiction and the others
+            Some(mut br) if !br.abandoned && matches!(kind, Kind::Level2 | Kind::Level3) => {
+                br.cut_at_conflict();
+                self.on_branches[x] = Some(br);
+            }
             Some(br) => self.spare = Some(br),
             None => self.deferred[x] = true,
         }
@@ -416,7 +435,8 @@ fn consider_contradiction(
     }
     let cx = br.ancestors(a as usize, stamp, gen)
         + br.ancestors(o as usize, stamp, gen)
-        + br.nested_extra;
+        + br.nested_extra
+        + inner_complexity(&[(br, a as usize), (br, o as usize)]);
     best.consider(Conclusion {
         technique: technique_for(kind, 0),
         complexity: cx,
@@ -450,7 +470,10 @@ fn double_forcing(
         if on.min_ancestors(i) + off.min_ancestors(j as usize) + extra >= best.bound {
             continue;
         }
-        let cx = on.ancestors(i, stamp, gen) + off.ancestors(j as usize, stamp, gen) + extra;
+        let cx = on.ancestors(i, stamp, gen)
+            + off.ancestors(j as usize, stamp, gen)
+            + extra
+            + inner_complexity(&[(on, i), (off, j as usize)]);
         best.consider(Conclusion {
             technique: technique_for(kind, 1),
             complexity: cx,
@@ -496,10 +519,13 @@ fn common_conclusions(
             continue;
         }
         let mut cx = 0;
+        let mut parts = Vec::with_capacity(xs.len());
         for (k, &x) in xs.iter().enumerate() {
             let br = branches[x].as_ref().unwrap();
             cx += br.ancestors(idx[k], stamp, gen) + br.nested_extra;
+            parts.push((br, idx[k]));
         }
+        cx += inner_complexity(&parts);
         best.consider(Conclusion {
             technique: t,
             complexity: cx,
@@ -661,5 +687,11 @@ pub fn dynamic_forcing_chain_plus(b: &MarkedGrid) -> Option<Step> {
     forcing(b, Kind::Plus, f64::INFINITY, &Budget::unlimited())
 }
 pub fn nested_forcing_chain(b: &MarkedGrid) -> Option<Step> {
+    forcing(b, Kind::Level2, f64::INFINITY, &Budget::unlimited())
+}
+pub fn nested_multiple_forcing_chain(b: &MarkedGrid) -> Option<Step> {
+    forcing(b, Kind::Level3, f64::INFINITY, &Budget::unlimited())
+}
+pub fn nested_dynamic_forcing_chain(b: &MarkedGrid) -> Option<Step> {
     forcing(b, Kind::Nested, f64::INFINITY, &Budget::unlimited())
 }

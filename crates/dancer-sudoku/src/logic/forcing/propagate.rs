@@ -1,12 +1,12 @@
 //! The propagation of forcing chains: from an assumption, every
 //! implication on the grid (one link at a time, or resting on several
-//! earlier ones), the plus kinds' basic rules on bitboards, and the first
-//! contradiction of an assumed grid for nested chains (kept per thread).
-//! The searches that choose what to assume and which conclusion to take
+//! earlier ones) and the plus kinds' basic rules on bitboards. The nested
+//! kinds' inner rules, tried when those are exhausted, are `levels.rs`'s;
+//! the searches that choose what to assume and which conclusion to take
 //! are `mod.rs`'s.
 
 use super::super::board::*;
-use super::super::chains::{cand, cand_cell, cand_digit, node, Net, NCAND, NNODE, NONE};
+use super::super::chains::{cand, node, Net, NNODE, NONE};
 
 /// How implications are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,8 +19,25 @@ pub(crate) enum Kind {
     Dynamic,
     /// Dynamic, with locked candidates, pairs and X-Wings.
     Plus,
-    /// Dynamic plus, with dynamic contradictions inside.
+    /// SE's nested level 2: dynamic plus, with every elimination of the
+    /// static forcing chains of the assumed grid inside.
+    Level2,
+    /// SE's nested level 3: level 2, then static cell and region forcing
+    /// chains of the assumed grid inside.
+    Level3,
+    /// Dynamic plus, with dynamic contradictions inside (tried after level
+    /// 3, in the place of SE's level 4).
     Nested,
+}
+
+impl Kind {
+    /// Do the basic rules (locked candidates, pairs, X-Wings) run inside?
+    pub fn plus(self) -> bool {
+        matches!(
+            self,
+            Kind::Plus | Kind::Level2 | Kind::Level3 | Kind::Nested
+        )
+    }
 }
 
 /// The implications of one assumption.
@@ -38,8 +55,13 @@ pub(crate) struct Branch {
     pub index: Vec<u16>,
     /// The two nodes (on, off) of a candidate implied both ways.
     pub conflict: Option<(u16, u16)>,
-    /// Extra complexity of nested deductions.
+    /// Extra complexity of nested deductions ([`Kind::Nested`]).
     pub nested_extra: usize,
+    /// For each node, the inner chain that derived it (levels 2 and 3): a
+    /// key naming the chain, 0 for none, and the chain's own complexity.
+    pub(super) nest: Vec<(u64, u32)>,
+    /// Whether some node has an inner chain.
+    pub(super) tagged: bool,
     /// Whether the propagation stopped early because every conclusion the
     /// branch could take part in would be too complex (see
     /// [`Propagator::give_up`]); the branch is then incomplete and useless.
@@ -56,6 +78,8 @@ impl Branch {
             index: vec![NONE; NNODE],
             conflict: None,
             nested_extra: 0,
+            nest: Vec::with_capacity(256),
+            tagged: false,
             abandoned: false,
         }
     }
@@ -71,6 +95,8 @@ impl Branch {
         self.depth.clear();
         self.conflict = None;
         self.nested_extra = 0;
+        self.nest.clear();
+        self.tagged = false;
         self.abandoned = false;
     }
 
@@ -89,6 +115,7 @@ impl Branch {
             .max()
             .unwrap_or(0);
         self.depth.push(d + 1);
+        self.nest.push((0, 0));
         self.parents.extend_from_slice(parents);
         self.pstart.push(self.parents.len() as u32);
         self.index[n] = i;
@@ -101,7 +128,7 @@ impl Branch {
         self.depth[i] as usize
     }
 
-    fn parents_of(&self, i: usize) -> &[u16] {
+    pub(super) fn parents_of(&self, i: usize) -> &[u16] {
         &self.parents[self.pstart[i] as usize..self.pstart[i + 1] as usize]
     }
 
@@ -131,23 +158,17 @@ impl Branch {
         n
     }
 
-    /// The nodes behind node index `i`, in the order they were found.
-    pub fn chain(&self, i: usize) -> Vec<usize> {
-        let mut mark = vec![false; self.nodes.len()];
-        let mut stack = vec![i];
-        mark[i] = true;
-        while let Some(x) = stack.pop() {
-            for &p in self.parents_of(x) {
-                if !mark[p as usize] {
-                    mark[p as usize] = true;
-                    stack.push(p as usize);
-                }
-            }
+    /// Forgets the node that met its opposite (the last one), keeping the
+    /// nodes before it: the branch as SE keeps it, cut at its contradiction.
+    pub(super) fn cut_at_conflict(&mut self) {
+        if self.conflict.take().is_some() {
+            let n = self.nodes.pop().unwrap() as usize;
+            self.index[n] = NONE;
+            self.pstart.pop();
+            self.parents.truncate(*self.pstart.last().unwrap() as usize);
+            self.depth.pop();
+            self.nest.pop();
         }
-        (0..self.nodes.len())
-            .filter(|&k| mark[k])
-            .map(|k| self.nodes[k] as usize)
-            .collect()
     }
 }
 
@@ -230,13 +251,13 @@ fn several(x: u128) -> bool {
 }
 
 /// Scratch state of a propagation.
-struct Scratch {
+pub(super) struct Scratch {
     /// Digits of each cell assumed off.
     cell_off: [Digits; 81],
     /// For each unit and digit index, places (along the unit) assumed off.
     unit_off: [[u16; 9]; 27],
     /// Cells with a digit assumed on.
-    placed: [u8; 81],
+    pub(super) placed: [u8; 81],
     /// For each digit index, the cells where it is still a candidate in the
     /// assumed grid (not placed, not assumed off).
     digit_cells: [Cells; 9],
@@ -249,6 +270,8 @@ struct Scratch {
     /// The conclusions of the basic rules (kept for its allocation).
     found: Vec<(usize, Vec<u16>)>,
     queue: Vec<u16>,
+    /// The off nodes to expand, when "on" nodes go first (SE's order).
+    queue_off: Vec<u16>,
 }
 
 impl Scratch {
@@ -263,6 +286,7 @@ impl Scratch {
             dirty: Dirty::ALL,
             found: Vec::new(),
             queue: Vec::with_capacity(NNODE),
+            queue_off: Vec::with_capacity(NNODE),
         }
     }
 }
@@ -283,9 +307,9 @@ static UNIT_INDEX: [[u8; 3]; 81] = make_unit_index();
 
 /// Everything `start` implies under `kind`; stops at the first contradiction.
 pub(crate) struct Propagator<'a> {
-    net: &'a Net,
-    kind: Kind,
-    sc: Scratch,
+    pub(super) net: &'a Net,
+    pub(super) kind: Kind,
+    pub(super) sc: Scratch,
     /// A branch is abandoned once its nested complexity reaches this: every
     /// conclusion counts the branch's `nested_extra` plus at least two nodes
     /// (a contradiction's two nodes; a node of this branch and one of
@@ -296,9 +320,18 @@ pub(crate) struct Propagator<'a> {
     digit_cells: [Cells; 9],
     /// Where the basic rules may conclude something in the net itself.
     base_dirty: Dirty,
-    /// A solution of the board (any one), for [`first_contradiction`]'s
+    /// A solution of the board (any one), for `levels.rs`'s `first_contradiction`
     /// shortcut.
     pub solution: Option<[u8; 81]>,
+    /// SE's order (the nested levels): "on" nodes expanded before "off"
+    /// ones, a cell's peers box first, then the rest of its row and column,
+    /// units box, row, column; else one queue, peers and units in index
+    /// order (what the ratings below the nested levels rest on).
+    pub se_order: bool,
+    /// SE's basic rules (the nested levels): locked candidates justified by
+    /// the places gone outside the cover unit only; every hidden pair (if
+    /// none, every naked pair) of the grid, not those of the first unit.
+    pub se_rules: bool,
 }
 
 impl<'a> Propagator<'a> {
@@ -319,8 +352,10 @@ impl<'a> Propagator<'a> {
             digit_cells,
             base_dirty: Dirty::ALL,
             solution: None,
+            se_order: matches!(kind, Kind::Level2 | Kind::Level3),
+            se_rules: matches!(kind, Kind::Level2 | Kind::Level3),
         };
-        if matches!(kind, Kind::Plus | Kind::Nested) {
+        if kind.plus() {
             p.reset();
             let mut found = Vec::new();
             p.collect(&Branch::new(), true, &mut found);
@@ -339,12 +374,13 @@ impl<'a> Propagator<'a> {
         self.sc.placed_at = [0; 27];
         self.sc.dirty = self.base_dirty;
         self.sc.queue.clear();
+        self.sc.queue_off.clear();
     }
 
     /// The candidates of each cell in the assumed grid, from the scratch
     /// state (equal to [`Propagator::assumed_cands`] once every node of the
     /// branch is expanded).
-    fn cands_now(&self) -> [Digits; 81] {
+    pub(super) fn cands_now(&self) -> [Digits; 81] {
         let mut cands = [0; 81];
         for (c, m) in cands.iter_mut().enumerate() {
             if self.sc.placed[c] == 0 {
@@ -355,7 +391,7 @@ impl<'a> Propagator<'a> {
     }
 
     /// Derives node `n` from `parents`; false on a contradiction.
-    fn derive(&mut self, br: &mut Branch, n: usize, parents: &[u16]) -> bool {
+    pub(super) fn derive(&mut self, br: &mut Branch, n: usize, parents: &[u16]) -> bool {
         if br.has(n) {
             return true;
         }
@@ -366,8 +402,23 @@ impl<'a> Propagator<'a> {
             br.conflict = Some(if n & 1 == 1 { (i, o) } else { (o, i) });
             return false;
         }
-        self.sc.queue.push(n as u16);
+        if self.se_order && n & 1 == 0 {
+            self.sc.queue_off.push(n as u16);
+        } else {
+            self.sc.queue.push(n as u16);
+        }
         true
+    }
+
+    /// The order of a cell's units (indices into [`CELL_UNITS`]) when
+    /// deriving from an "off" node.
+    #[inline]
+    fn unit_order(&self) -> [usize; 3] {
+        if self.se_order {
+            [2, 0, 1]
+        } else {
+            [0, 1, 2]
+        }
     }
 
     pub fn run(&mut self, start: usize, br: &mut Branch) {
@@ -384,23 +435,27 @@ impl<'a> Propagator<'a> {
             }
         }
         loop {
-            let mut head = 0;
-            while head < self.sc.queue.len() {
-                let n = self.sc.queue[head] as usize;
-                head += 1;
-                if !self.expand(n, br) {
+            let (mut head, mut head_off) = (0, 0);
+            loop {
+                let n = if head < self.sc.queue.len() {
+                    head += 1;
+                    self.sc.queue[head - 1]
+                } else if head_off < self.sc.queue_off.len() {
+                    head_off += 1;
+                    self.sc.queue_off[head_off - 1]
+                } else {
+                    break;
+                };
+                if !self.expand(n as usize, br) {
                     return;
                 }
             }
             self.sc.queue.clear();
+            self.sc.queue_off.clear();
             let more = match self.kind {
                 Kind::Plus => self.basic_rules(br),
-                Kind::Nested => {
-                    if self.basic_rules(br) {
-                        true
-                    } else {
-                        self.nested_rule(br)
-                    }
+                Kind::Level2 | Kind::Level3 | Kind::Nested => {
+                    self.basic_rules(br) || self.inner_rule(br)
                 }
                 _ => false,
             };
@@ -436,7 +491,12 @@ impl<'a> Propagator<'a> {
                     }
                 }
             }
-            for &q in &PEERS[cell] {
+            let peers = if self.se_order {
+                &SE_PEERS[cell]
+            } else {
+                &PEERS[cell]
+            };
+            for &q in peers {
                 let q = q as usize;
                 if net.cands[q] >> di & 1 == 1 && !self.derive(br, (q * 9 + di) * 2, &[me]) {
                     return false;
@@ -452,7 +512,8 @@ impl<'a> Propagator<'a> {
             if o != NONE && !self.derive(br, o as usize * 2 + 1, &[me]) {
                 return false;
             }
-            for &o in &net.conj[c] {
+            for k in self.unit_order() {
+                let o = net.conj[c][k];
                 if o != NONE && !self.derive(br, o as usize * 2 + 1, &[me]) {
                     return false;
                 }
@@ -478,7 +539,7 @@ impl<'a> Propagator<'a> {
                 }
             }
         }
-        for k in 0..3 {
+        for k in self.unit_order() {
             let u = CELL_UNITS[cell][k] as usize;
             self.sc.unit_off[u][di] |= 1 << UNIT_INDEX[cell][k];
             let left = net.unit_pos[u][di] & !self.sc.unit_off[u][di];
@@ -531,7 +592,7 @@ impl<'a> Propagator<'a> {
     }
 
     /// The candidates of the assumed grid.
-    fn assumed_cands(&self, br: &Branch) -> [Digits; 81] {
+    pub(super) fn assumed_cands(&self, br: &Branch) -> [Digits; 81] {
         let mut cands = self.net.cands;
         for &n in &br.nodes {
             let n = n as usize;
@@ -606,7 +667,11 @@ impl<'a> Propagator<'a> {
         let mut dirty = self.sc.dirty;
         self.collect_locked(br, &mut dirty, found);
         if all || found.is_empty() {
-            self.collect_pairs(br, all, &mut dirty, found);
+            if self.se_rules && !all {
+                self.collect_pairs_se(br, &mut dirty, found);
+            } else {
+                self.collect_pairs(br, all, &mut dirty, found);
+            }
         }
         if all || found.is_empty() {
             self.collect_fish(br, all, &mut dirty, found);
@@ -636,7 +701,7 @@ impl<'a> Propagator<'a> {
                         if targets == 0 {
                             continue;
                         }
-                        self.push_locked(br, bx, di, targets, found);
+                        self.push_locked(br, bx, line, di, targets, found);
                     }
                 }
                 if found.len() == before {
@@ -657,7 +722,7 @@ impl<'a> Propagator<'a> {
                     let targets = UNIT_MASK[bx] & !UNIT_MASK[line] & dm[di];
                     if p & !UNIT_MASK[bx] == 0 && targets != 0 {
                         fired = true;
-                        self.push_locked(br, line, di, targets, found);
+                        self.push_locked(br, line, bx, di, targets, found);
                     }
                 }
                 if !fired {
@@ -670,9 +735,22 @@ impl<'a> Propagator<'a> {
     /// Digit index `di`, locked in unit `u`, leaves the cells `targets`:
     /// each conclusion justified by the digit's places in `u` assumed off.
     #[inline]
-    fn push_locked(&self, br: &Branch, u: usize, di: usize, targets: Cells, found: &mut Found) {
+    fn push_locked(
+        &self,
+        br: &Branch,
+        u: usize,
+        cover: usize,
+        di: usize,
+        targets: Cells,
+        found: &mut Found,
+    ) {
         let mut ps = Vec::new();
-        self.offs_in(br, UNIT_MASK[u], 1 << di, &mut ps);
+        let base = if self.se_rules {
+            UNIT_MASK[u] & !UNIT_MASK[cover]
+        } else {
+            UNIT_MASK[u]
+        };
+        self.offs_in(br, base, 1 << di, &mut ps);
         for c in cells_of(targets) {
             found.push(((c * 9 + di) * 2, ps.clone()));
         }
@@ -712,6 +790,40 @@ impl<'a> Propagator<'a> {
             } else if !all {
                 break;
             }
+        }
+    }
+
+    /// SE's pairs: every hidden pair (units box, column, row), or if there
+    /// is none every naked pair.
+    fn collect_pairs_se(&self, br: &Branch, dirty: &mut Dirty, found: &mut Found) {
+        let mut naked = Vec::new();
+        for u in (18..27).chain(9..18).chain(0..9) {
+            if dirty.pairs >> u & 1 == 0 {
+                continue;
+            }
+            let (before, nb) = (found.len(), naked.len());
+            let mut cells = [0usize; 9];
+            let mut cc = [0 as Digits; 9];
+            let mut k = 0;
+            let mut open_at: u16 = 0;
+            for (i, &c) in UNITS[u].iter().enumerate() {
+                let c = c as usize;
+                let m = self.net.cands[c] & !self.sc.cell_off[c];
+                if self.sc.placed[c] == 0 && m != 0 {
+                    cells[k] = c;
+                    cc[k] = m;
+                    k += 1;
+                    open_at |= 1 << i;
+                }
+            }
+            self.hidden_pairs(br, u, open_at, found);
+            self.naked_pairs(br, &cells[..k], &cc[..k], &mut naked);
+            if found.len() == before && naked.len() == nb {
+                dirty.pairs &= !(1 << u);
+            }
+        }
+        if found.is_empty() {
+            found.append(&mut naked);
         }
     }
 
@@ -795,7 +907,7 @@ impl<'a> Propagator<'a> {
             self.x_wing(br, di, found);
             if found.len() == before {
                 dirty.fish &= !(1 << di);
-            } else if !all {
+            } else if !all && !self.se_rules {
                 break;
             }
         }
@@ -815,7 +927,12 @@ impl<'a> Propagator<'a> {
                 & !self.sc.unit_off[9 + l][di]
                 & !self.sc.placed_at[9 + l];
         }
-        for rows in [true, false] {
+        let bases = if self.se_rules {
+            [false, true]
+        } else {
+            [true, false]
+        };
+        for rows in bases {
             let masks = if rows { by_row } else { by_col };
             for l1 in 0..9 {
                 if !two(masks[l1] as u128) {
@@ -839,18 +956,14 @@ impl<'a> Propagator<'a> {
                             let c = if rows { l * 9 + x } else { x * 9 + l };
                             if dm[di] >> c & 1 == 1 {
                                 if ps.is_empty() {
-                                    self.offs_in(
-                                        br,
-                                        UNIT_MASK[u1] | UNIT_MASK[u2],
-                                        1 << di,
-                                        &mut ps,
-                                    );
+                                    let base = self.fish_base(u1, u2, masks[l1], rows);
+                                    self.offs_in(br, base, 1 << di, &mut ps);
                                 }
                                 found.push(((c * 9 + di) * 2, ps.clone()));
                             }
                         }
                     }
-                    if found.len() > before {
+                    if found.len() > before && !self.se_rules {
                         return;
                     }
                 }
@@ -858,99 +971,16 @@ impl<'a> Propagator<'a> {
         }
     }
 
-    /// Tests each candidate of the assumed grid with a dynamic chain; the
-    /// ones that lead to a contradiction are off.
-    fn nested_rule(&mut self, br: &mut Branch) -> bool {
-        let cands = self.assumed_cands(br);
-        // A solution of the board that the assumed grid still allows (every
-        // cell placed as in it, or with its digit as a candidate).
-        let solution = self.solution.filter(|sol| {
-            (0..81).all(|c| match (self.sc.placed[c], cands[c]) {
-                (0, 0) => self.net.cands[c] == 0,
-                (0, m) => m >> (sol[c] - 1) & 1 == 1,
-                (d, _) => d == sol[c],
-            })
-        });
-        let Some((x, extra)) = first_contradiction(&cands, solution.as_ref()) else {
-            return false;
-        };
-        br.nested_extra += extra;
-        if br.nested_extra.saturating_add(2) >= self.give_up {
-            br.abandoned = true;
+    /// The cells whose candidates gone justify an X-Wing on the lines `u1`
+    /// and `u2` with places `at` (bits along them): the two lines, outside
+    /// the two cover lines with SE's rules.
+    fn fish_base(&self, u1: usize, u2: usize, at: u16, rows: bool) -> Cells {
+        let mut base = UNIT_MASK[u1] | UNIT_MASK[u2];
+        if self.se_rules {
+            for x in (0..9).filter(|&x| at >> x & 1 == 1) {
+                base &= !UNIT_MASK[if rows { 9 + x } else { x }];
+            }
         }
-        // justify by every node of the branch: the assumed grid as a whole
-        let all: Vec<u16> = (0..br.nodes.len() as u16).collect();
-        let ok = self.derive(br, node(x, false), &all);
-        let _ = ok;
-        true
+        base
     }
-}
-
-/// The first candidate (in index order) of a grid whose placement leads a
-/// dynamic-plus chain to a contradiction, with the complexity of that
-/// contradiction (the nodes behind its two ends); `None` if there is none.
-///
-/// A pure function of the grid, and the costly part of nested chains: the
-/// branches of one search, and of the next steps, meet the same assumed
-/// grids again and again (the two candidates of a bivalue cell give one
-/// grid; a step changes little). So results are kept, per thread, in a
-/// table that is emptied when it reaches [`MEMO_LIMIT`] grids.
-///
-/// `solution`, when given, is a solution of the grid: its candidates are
-/// not tried, for none of them can lead a sound chain to a contradiction
-/// (every node a chain from one derives holds in that solution). The answer
-/// is the same with or without it, only quicker with.
-fn first_contradiction(
-    cands: &[Digits; 81],
-    solution: Option<&[u8; 81]>,
-) -> Option<(usize, usize)> {
-    use std::cell::RefCell;
-    use std::collections::HashMap;
-    /// A grid, and its first contradiction: candidate and complexity.
-    type Memo = HashMap<[Digits; 81], Option<(u16, u32)>>;
-    thread_local! {
-        static MEMO: RefCell<Memo> = RefCell::new(HashMap::new());
-    }
-    if let Some(hit) = MEMO.with(|m| m.borrow().get(cands).copied()) {
-        return hit.map(|(x, e)| (x as usize, e as usize));
-    }
-    let found = first_contradiction_search(cands, solution);
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= MEMO_LIMIT {
-            m.clear();
-        }
-        m.insert(*cands, found.map(|(x, e)| (x as u16, e as u32)));
-    });
-    found
-}
-
-/// The most grids [`first_contradiction`] remembers per thread (about 180
-/// bytes each).
-const MEMO_LIMIT: usize = 100_000;
-
-fn first_contradiction_search(
-    cands: &[Digits; 81],
-    solution: Option<&[u8; 81]>,
-) -> Option<(usize, usize)> {
-    if cands.iter().all(|&m| m == 0) {
-        return None;
-    }
-    let inner_net = Net::from_cands(cands);
-    let mut inner = Propagator::new(&inner_net, Kind::Plus);
-    let mut ib = Branch::new();
-    let mut stamp = Vec::new();
-    let mut gen = 0;
-    for x in 0..NCAND {
-        if !inner_net.has(x) || solution.is_some_and(|s| s[cand_cell(x)] == cand_digit(x)) {
-            continue;
-        }
-        inner.run(node(x, true), &mut ib);
-        if let Some((on, off)) = ib.conflict {
-            let extra = ib.ancestors(on as usize, &mut stamp, &mut gen)
-                + ib.ancestors(off as usize, &mut stamp, &mut gen);
-            return Some((x, extra));
-        }
-    }
-    None
 }

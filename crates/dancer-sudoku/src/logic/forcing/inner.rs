@@ -1,0 +1,371 @@
+//! The inner rules of Sudoku Explainer's nested forcing chains, as pure
+//! functions of an assumed grid (a branch's grid once its propagation is
+//! stuck): every hint of SE's static chain producers in that grid.
+//!
+//! * [`chain_hints`] (level 2): forcing X-chains and forcing chains of both
+//!   kinds of links, from every candidate of a cell with two candidates or
+//!   more, on (reaching itself off: it goes) and off (reaching itself on: the
+//!   cell's other candidates go); each the shortest, found breadth first as
+//!   SE grows them (links in [`se_next`]'s order, each node by its first
+//!   parent). Cycles are not searched: the candidates a cycle removes are
+//!   removed by a forcing chain too (a longer one).
+//! * [`multiple_hints`] (level 3): static cell forcing chains (cells with
+//!   three candidates or more) and region forcing chains (a digit's places
+//!   in a unit, from the unit's first place when that cell has three
+//!   candidates or more), as SE's static multiple chains: no contradiction
+//!   or double forcing forms.
+//!
+//! An [`InnerHint`] keeps what its caller needs: the candidates it removes,
+//! the places whose strong links it uses (a cell left with two candidates, a
+//! unit left with two places of a digit), from which the caller takes the
+//! candidates gone in the branch that made the hint possible (SE's rule
+//! parents), a key naming the chain and its complexity (its nodes, summed
+//! over the branches of a cell or region forcing). Hints come in SE's order:
+//! difficulty, complexity, form, then the order found; the first hint that
+//! removes a candidate is the one that counts for it.
+//!
+//! Both searches are pure functions of the grid, and the nested searches
+//! meet the same assumed grids again and again, so their answers are kept
+//! per thread (emptied at [`MEMO_LIMIT`] grids).
+
+use super::super::board::*;
+use super::super::chains::{
+    cand, node, se_difficulty, se_next, set_has, Layers, Mode, Net, Walker, NCAND, NNODE, NONE,
+};
+use super::propagate::{Branch, Kind, Propagator};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+/// A place whose strong link a hint rests on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Place {
+    /// A cell with two candidates.
+    Cell(u8),
+    /// A unit and a digit index with two places there (or the digit's
+    /// places of a region forcing chain).
+    Unit(u8, u8),
+}
+
+/// One hint of an inner rule.
+pub(super) struct InnerHint {
+    /// Candidates it removes.
+    pub elims: Vec<u16>,
+    /// Places whose strong links (or whose assumptions) it uses.
+    pub places: Vec<Place>,
+    /// Names the chain (never 0).
+    pub key: u64,
+    /// Its own complexity.
+    pub complexity: u32,
+}
+
+/// A hint with SE's sort key.
+struct Ranked {
+    difficulty: f64,
+    complexity: usize,
+    form: u8,
+    hint: InnerHint,
+}
+
+/// The most grids each memo keeps per thread.
+const MEMO_LIMIT: usize = 4_000;
+
+type Memo = HashMap<[Digits; 81], Rc<Vec<InnerHint>>>;
+
+thread_local! {
+    static CHAINS: RefCell<Memo> = RefCell::new(HashMap::new());
+    static MULTIPLE: RefCell<Memo> = RefCell::new(HashMap::new());
+}
+
+fn memo(
+    table: &'static std::thread::LocalKey<RefCell<Memo>>,
+    cands: &[Digits; 81],
+    f: impl FnOnce() -> Vec<InnerHint>,
+) -> Rc<Vec<InnerHint>> {
+    if let Some(hit) = table.with(|m| m.borrow().get(cands).cloned()) {
+        return hit;
+    }
+    let v = Rc::new(f());
+    table.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_LIMIT {
+            m.clear();
+        }
+        m.insert(*cands, v.clone());
+    });
+    v
+}
+
+/// Level 2's inner rule: the static forcing chains of the grid.
+pub(super) fn chain_hints(cands: &[Digits; 81]) -> Rc<Vec<InnerHint>> {
+    memo(&CHAINS, cands, || search_chains(cands))
+}
+
+/// Level 3's inner rule: the static cell and region forcing chains.
+pub(super) fn multiple_hints(cands: &[Digits; 81]) -> Rc<Vec<InnerHint>> {
+    memo(&MULTIPLE, cands, || search_multiple(cands))
+}
+
+fn key_of(parts: impl Hash) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    parts.hash(&mut h);
+    h.finish() | 1
+}
+
+/// SE's order, then the hints alone.
+fn in_order(mut v: Vec<Ranked>) -> Vec<InnerHint> {
+    v.sort_by(|a, b| {
+        a.difficulty
+            .total_cmp(&b.difficulty)
+            .then(a.complexity.cmp(&b.complexity))
+            .then(a.form.cmp(&b.form))
+    });
+    v.into_iter().map(|r| r.hint).collect()
+}
+
+/// The cell's candidates but `c`.
+fn others(cands: &[Digits; 81], c: usize) -> Vec<u16> {
+    let cell = c / 9;
+    digits_of(cands[cell] & !(1 << (c % 9)))
+        .map(|d| cand(cell, d) as u16)
+        .collect()
+}
+
+fn search_chains(cands: &[Digits; 81]) -> Vec<InnerHint> {
+    let net = Net::from_cands(cands);
+    let mut found = Vec::new();
+    for (mode, base, form) in [(Mode::X, 6.6, 2u8), (Mode::XY, 7.0, 4)] {
+        let layers = Layers::new(&net, mode);
+        for c in 0..NCAND {
+            if !net.has(c) || cands[c / 9].count_ones() < 2 {
+                continue;
+            }
+            for on in [true, false] {
+                let start = node(c, on);
+                let Some(depth) = reach(&layers, start) else {
+                    continue;
+                };
+                let path = path_to(&net, mode, start, depth);
+                let elims = if on { vec![c as u16] } else { others(cands, c) };
+                if elims.is_empty() {
+                    continue;
+                }
+                let places = path_places(&net, &path);
+                let cx = path.len();
+                found.push(Ranked {
+                    difficulty: se_difficulty(base, cx),
+                    complexity: cx,
+                    form,
+                    hint: InnerHint {
+                        elims,
+                        places,
+                        key: key_of((form, &path)),
+                        complexity: cx as u32,
+                    },
+                });
+            }
+        }
+    }
+    in_order(found)
+}
+
+/// The number of links from `start` to its own other value, if it gets
+/// there (a lockstep walk on candidate sets).
+fn reach(layers: &Layers, start: usize) -> Option<usize> {
+    let c = start >> 1;
+    let mut w = Walker::new(start, None);
+    let mut t = 0;
+    while w.step(layers) {
+        t += 1;
+        if w.on != (start & 1 == 1) && set_has(&w.frontier, c) {
+            return Some(t);
+        }
+    }
+    None
+}
+
+/// SE's chain from `start` to its other value, `depth` links long: breadth
+/// first, each node by its first parent.
+fn path_to(net: &Net, mode: Mode, start: usize, depth: usize) -> Vec<usize> {
+    let target = start ^ 1;
+    let mut parent = vec![NONE; NNODE];
+    parent[start] = start as u16;
+    let mut layer = vec![start];
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        for &n in &layer {
+            se_next(net, n, mode, &mut |m| {
+                if parent[m] == NONE {
+                    parent[m] = n as u16;
+                    next.push(m);
+                }
+            });
+        }
+        if parent[target] != NONE {
+            break;
+        }
+        layer = next;
+    }
+    let mut path = vec![target];
+    let mut x = target;
+    while x != start && parent[x] != NONE {
+        x = parent[x] as usize;
+        path.push(x);
+    }
+    path.reverse();
+    path
+}
+
+/// The place of the strong link by which the off node `p` turns the on
+/// node `n` on: the cell when they share it, else the first unit (box, row,
+/// column) where the digit has just their two places.
+fn link_place(net: &Net, p: usize, n: usize) -> Option<Place> {
+    let (pc, nc) = ((p >> 1) / 9, (n >> 1) / 9);
+    if pc == nc {
+        return Some(Place::Cell(pc as u8));
+    }
+    let di = (n >> 1) % 9;
+    let [row, col, bx] = CELL_UNITS[nc];
+    [bx, row, col]
+        .into_iter()
+        .find(|&u| CELL_UNITS[pc].contains(&u) && net.unit_pos[u as usize][di].count_ones() == 2)
+        .map(|u| Place::Unit(u, di as u8))
+}
+
+/// The places of the strong links of a chain.
+fn path_places(net: &Net, path: &[usize]) -> Vec<Place> {
+    path.windows(2)
+        .filter(|w| w[1] & 1 == 1)
+        .filter_map(|w| link_place(net, w[0], w[1]))
+        .collect()
+}
+
+fn search_multiple(cands: &[Digits; 81]) -> Vec<InnerHint> {
+    let net = Net::from_cands(cands);
+    let mut prop = Propagator::new(&net, Kind::Static);
+    prop.se_order = true;
+    let mut s = Multiple {
+        cands,
+        net: &net,
+        prop,
+        branches: (0..NCAND).map(|_| None).collect(),
+        stamp: Vec::new(),
+        gen: 0,
+        found: Vec::new(),
+    };
+    for cell in 0..81 {
+        let m = cands[cell];
+        if m.count_ones() < 3 {
+            continue;
+        }
+        for d in digits_of(m) {
+            let di = d as usize - 1;
+            let [row, col, bx] = CELL_UNITS[cell];
+            for u in [bx, row, col] {
+                let u = u as usize;
+                let p = net.unit_pos[u][di];
+                if p.count_ones() < 2 || UNITS[u][p.trailing_zeros() as usize] as usize != cell {
+                    continue;
+                }
+                let xs: Vec<usize> = (0..9)
+                    .filter(|&i| p >> i & 1 == 1)
+                    .map(|i| UNITS[u][i] as usize * 9 + di)
+                    .collect();
+                s.common(&xs, Place::Unit(u as u8, di as u8), 6);
+            }
+        }
+        let xs: Vec<usize> = digits_of(m).map(|d| cand(cell, d)).collect();
+        s.common(&xs, Place::Cell(cell as u8), 5);
+    }
+    in_order(s.found)
+}
+
+/// The state of a static multiple chains search.
+struct Multiple<'a> {
+    cands: &'a [Digits; 81],
+    net: &'a Net,
+    prop: Propagator<'a>,
+    /// The static propagation from each candidate on, once run.
+    branches: Vec<Option<Branch>>,
+    stamp: Vec<u32>,
+    gen: u32,
+    found: Vec<Ranked>,
+}
+
+impl Multiple<'_> {
+    fn branch(&mut self, x: usize) {
+        if self.branches[x].is_none() {
+            let mut br = Branch::new();
+            self.prop.run(node(x, true), &mut br);
+            self.branches[x] = Some(br);
+        }
+    }
+
+    /// The hints common to the propagations from `xs` on (the candidates of
+    /// a cell, or a digit's places in a unit: `source`), of form `form`.
+    fn common(&mut self, xs: &[usize], source: Place, form: u8) {
+        for &x in xs {
+            self.branch(x);
+        }
+        let first = self.branches[xs[0]].as_ref().unwrap();
+        let mut idx = Vec::with_capacity(xs.len());
+        for (i0, &n) in first.nodes.iter().enumerate().skip(1) {
+            let n = n as usize;
+            if xs.contains(&(n >> 1)) {
+                continue;
+            }
+            idx.clear();
+            idx.push(i0);
+            for &x in &xs[1..] {
+                let j = self.branches[x].as_ref().unwrap().index[n];
+                if j == NONE {
+                    break;
+                }
+                idx.push(j as usize);
+            }
+            if idx.len() < xs.len() {
+                continue;
+            }
+            let elims = if n & 1 == 1 {
+                others(self.cands, n >> 1)
+            } else {
+                vec![(n >> 1) as u16]
+            };
+            if elims.is_empty() {
+                continue;
+            }
+            let mut cx = 0;
+            let mut places = vec![source];
+            for (k, &x) in xs.iter().enumerate() {
+                let br = self.branches[x].as_ref().unwrap();
+                cx += br.ancestors(idx[k], &mut self.stamp, &mut self.gen);
+                for i in br.chain_indices(idx[k]) {
+                    let m = br.nodes[i] as usize;
+                    if m & 1 == 1 {
+                        if let Some(&p) = br.parents_of(i).first() {
+                            let pn = br.nodes[p as usize] as usize;
+                            places.extend(link_place(self.net, pn, m));
+                        }
+                    }
+                }
+            }
+            places.sort_unstable_by_key(|p| match *p {
+                Place::Cell(c) => (0, c, 0),
+                Place::Unit(u, d) => (1, u, d),
+            });
+            places.dedup();
+            self.found.push(Ranked {
+                difficulty: se_difficulty(8.0, cx),
+                complexity: cx,
+                form,
+                hint: InnerHint {
+                    elims,
+                    places,
+                    key: key_of((form, n, xs)),
+                    complexity: cx as u32,
+                },
+            });
+        }
+    }
+}
