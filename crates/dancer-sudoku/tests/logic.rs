@@ -1178,9 +1178,10 @@ fn ratings_follow_sudoku_explainer_on_both_whole_sets() {
 /// `tests/data/se_rated_extreme_more.txt` (every 800th from 800, rated
 /// here as serate got through them). The goal (issue 35) is SE's rating
 /// identical for 90% and within 0.1 for 98%. With SE's nested levels 2
-/// and 3 (docs/dev/se-extreme-ratings.md) 67 of the 76 are identical and
-/// all within 0.1: 7 are rated 0.1 above SE and two 0.1 below, chain
-/// details that still differ (the gap list of that note). What is asserted
+/// and 3 (docs/dev/se-extreme-ratings.md) and SE's locking scan order in
+/// them, 68 of the 76 are identical and all within 0.1: the others are
+/// 0.1 off, chain details that still differ (the gap list of that note).
+/// What is asserted
 /// is what holds, so that it cannot get worse unnoticed: every puzzle
 /// solved by logic, none more than 0.1 from SE, and the identical share no
 /// lower than now.
@@ -1215,7 +1216,7 @@ fn extreme_ratings_against_sudoku_explainer() {
             "{id}: dancer {o}, SE {s}: more than 0.1 apart"
         );
     }
-    assert!(exact >= 87.0, "identical {exact:.1}%");
+    assert!(exact >= 89.0, "identical {exact:.1}%");
     assert!(near >= 100.0 - 1e-9, "within 0.1 {near:.1}%");
 }
 

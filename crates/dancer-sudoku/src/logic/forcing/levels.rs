@@ -24,7 +24,7 @@
 use super::super::board::*;
 use super::super::chains::{cand_cell, cand_digit, node, Net, NCAND};
 use super::inner::{chain_hints, multiple_hints, Place};
-use super::propagate::{Branch, Kind, Propagator};
+use super::propagate::{Branch, Dirty, Found, Kind, Propagator};
 
 impl Branch {
     /// The indices of the nodes behind node index `i` (itself included).
@@ -89,6 +89,52 @@ impl Propagator<'_> {
             Kind::Level3 => self.apply_inner(br, false) || self.apply_inner(br, true),
             Kind::Nested => self.nested_rule(br),
             _ => false,
+        }
+    }
+
+    /// Locked candidates in SE's scan order (the nested levels): the pairs
+    /// of unit kinds box-column, box-row, column-box, row-box, each digit
+    /// by digit and unit by unit, so that a candidate two hints remove
+    /// keeps the first one's parents, as in SE. The places tried and the
+    /// conclusions are those of [`Propagator::collect_locked`].
+    pub(super) fn collect_locked_se(&self, br: &Branch, dirty: &mut Dirty, found: &mut Found) {
+        let dm = self.sc.digit_cells;
+        let mut fired = [0u16; 27];
+        // unit kinds as the first unit of each: rows 0, columns 9, boxes 18
+        for (k1, k2) in [(18, 9), (18, 0), (9, 18), (0, 18)] {
+            for di in 0..9 {
+                for u in k1..k1 + 9 {
+                    if dirty.locked[u] >> di & 1 == 0 {
+                        continue;
+                    }
+                    let p = dm[di] & UNIT_MASK[u];
+                    // a box needs a place and no placement of the digit; a
+                    // line, two places or more
+                    let usable = if k1 == 18 {
+                        p != 0 && self.sc.placed_cells[di] & UNIT_MASK[u] == 0
+                    } else {
+                        p.count_ones() >= 2
+                    };
+                    if !usable {
+                        continue;
+                    }
+                    let c0 = p.trailing_zeros() as usize;
+                    let cover = match k2 {
+                        0 => row_of(c0),
+                        9 => 9 + col_of(c0),
+                        _ => 18 + box_of(c0),
+                    };
+                    let targets = UNIT_MASK[cover] & !UNIT_MASK[u] & dm[di];
+                    if p & !UNIT_MASK[cover] != 0 || targets == 0 {
+                        continue;
+                    }
+                    fired[u] |= 1 << di;
+                    self.push_locked(br, u, cover, di, targets, found);
+                }
+            }
+        }
+        for (d, f) in dirty.locked.iter_mut().zip(fired) {
+            *d &= f;
         }
     }
 

@@ -174,17 +174,17 @@ impl Branch {
 
 /// Conclusions of the basic rules: each node derived, with the nodes
 /// (placements and eliminations of the assumed grid) that justify it.
-type Found = Vec<(usize, Vec<u16>)>;
+pub(super) type Found = Vec<(usize, Vec<u16>)>;
 
 /// Where the basic rules of [`Propagator::basic_rules`] may conclude
 /// something: a place is clean once its rule concluded nothing there, and
 /// dirty again when a candidate in it goes (a rule's conclusions depend only
 /// on the candidates of its place, and candidates only go).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Dirty {
+pub(super) struct Dirty {
     /// For each unit, the digits (indices) whose locked candidates are to
     /// be tried there: pointing in a box, claiming in a line.
-    locked: [u16; 27],
+    pub(super) locked: [u16; 27],
     /// Units where naked and hidden pairs are to be tried.
     pairs: u32,
     /// Digits (indices) where X-Wings are to be tried.
@@ -260,9 +260,9 @@ pub(super) struct Scratch {
     pub(super) placed: [u8; 81],
     /// For each digit index, the cells where it is still a candidate in the
     /// assumed grid (not placed, not assumed off).
-    digit_cells: [Cells; 9],
+    pub(super) digit_cells: [Cells; 9],
     /// For each digit index, the cells where it is assumed on.
-    placed_cells: [Cells; 9],
+    pub(super) placed_cells: [Cells; 9],
     /// For each unit, the places (bits 0..9 along it) of cells assumed on.
     placed_at: [u16; 27],
     /// Where the basic rules may conclude something.
@@ -665,7 +665,11 @@ impl<'a> Propagator<'a> {
     /// places of the unassumed grid are found.
     fn collect(&mut self, br: &Branch, all: bool, found: &mut Found) {
         let mut dirty = self.sc.dirty;
-        self.collect_locked(br, &mut dirty, found);
+        if self.se_rules && !all {
+            self.collect_locked_se(br, &mut dirty, found);
+        } else {
+            self.collect_locked(br, &mut dirty, found);
+        }
         if all || found.is_empty() {
             if self.se_rules && !all {
                 self.collect_pairs_se(br, &mut dirty, found);
@@ -735,7 +739,7 @@ impl<'a> Propagator<'a> {
     /// Digit index `di`, locked in unit `u`, leaves the cells `targets`:
     /// each conclusion justified by the digit's places in `u` assumed off.
     #[inline]
-    fn push_locked(
+    pub(super) fn push_locked(
         &self,
         br: &Branch,
         u: usize,
