@@ -267,7 +267,8 @@ pub fn run(
 
 /// [`run_rendered`], with `progress` (when given) told the puzzles solved
 /// so far ten times a second, from a thread of its own, while the batch
-/// runs (a progress bar's position): the workers only add to a counter,
+/// runs, and once more with them all at its end (a progress bar's
+/// position): the workers only add to a counter,
 /// so that the batch runs as fast with a bar as without.
 pub fn run_watched<R>(
     batch: &Batch,
@@ -283,15 +284,20 @@ where
     let finished = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
         if let Some(progress) = progress {
-            scope.spawn(|| {
-                while !finished.load(Ordering::Relaxed) {
-                    progress(done.load(Ordering::Relaxed));
-                    std::thread::sleep(std::time::Duration::from_millis(100));
+            scope.spawn(|| loop {
+                // read before the count, so that the last call, made once
+                // the batch is over, tells the whole count (and there is
+                // one however soon the batch ends)
+                let over = finished.load(Ordering::SeqCst);
+                progress(done.load(Ordering::SeqCst));
+                if over {
+                    break;
                 }
+                std::thread::sleep(std::time::Duration::from_millis(100));
             });
         }
         let r = run_rendered(batch, text, render, each, &done);
-        finished.store(true, Ordering::Relaxed);
+        finished.store(true, Ordering::SeqCst);
         r
     })
 }
@@ -1116,7 +1122,8 @@ mod tests {
         let t = run_watched(&batch_on(2), &text, render, each, Some(&progress)).unwrap();
         assert_eq!((t.unique, seen), (200, 200));
         assert!(calls.load(Ordering::Relaxed) >= 1);
-        assert!(most.load(Ordering::Relaxed) <= 200);
+        // the last call tells the whole count
+        assert_eq!(most.load(Ordering::Relaxed), 200);
         let ok = |_: Answers| Ok(());
         assert_eq!(
             run_watched(&batch_on(2), &text, render, ok, None).unwrap(),
