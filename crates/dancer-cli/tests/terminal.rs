@@ -170,8 +170,14 @@ const HARDEST: &str =
 fn rating_and_hints_show_progress_on_a_terminal() {
     let (code, out, drawn) = drawn_on_terminal(&["sudoku", "rate", "--timeout", "1.5", HARDEST]);
     assert_eq!(code, Some(0), "{drawn}");
+    // stopped, a lower bound; else the rating (SE's 11.0 here, 10 or more
+    // on a machine that rates it before the time is up)
+    let rated = out
+        .split_whitespace()
+        .next()
+        .and_then(|w| w.parse::<f64>().ok());
     assert!(
-        out.starts_with("at least ") || out.starts_with("10."),
+        out.starts_with("at least ") || rated.is_some_and(|r| r >= 10.0),
         "{out}"
     );
     assert!(drawn.contains("rating: "), "{drawn:?}");
