@@ -7,7 +7,8 @@
 //!   more, on (reaching itself off: it goes) and off (reaching itself on: the
 //!   cell's other candidates go); each the shortest, found breadth first as
 //!   SE grows them (links in [`se_next`]'s order, each node by its first
-//!   parent). Cycles are not searched: the candidates a cycle removes are
+//!   parent), once the walk on digit planes (`reach.rs`) has found that it
+//!   gets there. Cycles are not searched: the candidates a cycle removes are
 //!   removed by a forcing chain too (a longer one).
 //! * [`multiple_hints`] (level 3): static cell forcing chains (cells with
 //!   three candidates or more) and region forcing chains (a digit's places
@@ -29,10 +30,10 @@
 //! per thread (emptied at [`MEMO_LIMIT`] grids).
 
 use super::super::board::*;
-use super::super::chains::{
-    cand, node, se_difficulty, se_next, set_has, Layers, Mode, Net, Walker, NCAND, NNODE, NONE,
-};
+use super::super::chains::{cand, node, se_difficulty, se_next, Mode, Net, NCAND, NNODE, NONE};
+use super::closure::Closure;
 use super::propagate::{Branch, Kind, Propagator};
+use super::reach::Planes;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -132,26 +133,58 @@ fn others(cands: &[Digits; 81], c: usize) -> Vec<u16> {
         .collect()
 }
 
+/// The net of a grid and its closure, shared by the two inner rules
+/// (level 3 asks both of the same grid): those of the last grid, per
+/// thread.
+fn net_of(cands: &[Digits; 81]) -> Rc<(Net, Closure)> {
+    thread_local! {
+        static LAST: RefCell<Option<([Digits; 81], Rc<(Net, Closure)>)>> =
+            const { RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match last.as_ref() {
+            Some((k, v)) if k == cands => v.clone(),
+            _ => {
+                let net = Net::from_cands(cands);
+                let closure = Closure::new(&net);
+                let v = Rc::new((net, closure));
+                *last = Some((*cands, v.clone()));
+                v
+            }
+        }
+    })
+}
+
 fn search_chains(cands: &[Digits; 81]) -> Vec<InnerHint> {
-    let net = Net::from_cands(cands);
+    let shared = net_of(cands);
+    let (net, closure) = (&shared.0, &shared.1);
+    let planes = Planes::new(cands);
     let mut found = Vec::new();
     for (mode, base, form) in [(Mode::X, 6.6, 2u8), (Mode::XY, 7.0, 4)] {
-        let layers = Layers::new(&net, mode);
         for c in 0..NCAND {
             if !net.has(c) || cands[c / 9].count_ones() < 2 {
                 continue;
             }
             for on in [true, false] {
                 let start = node(c, on);
-                let Some(depth) = reach(&layers, start) else {
+                // mode X's links are some of the static net's
+                if !closure.reaches(start, start ^ 1) {
+                    continue;
+                }
+                let depth = match mode {
+                    Mode::X => planes.reach_x(c / 9, c % 9, on),
+                    _ => planes.reach_xy(c / 9, c % 9, on),
+                };
+                let Some(depth) = depth else {
                     continue;
                 };
-                let path = path_to(&net, mode, start, depth);
+                let path = path_to(net, mode, start, depth);
                 let elims = if on { vec![c as u16] } else { others(cands, c) };
                 if elims.is_empty() {
                     continue;
                 }
-                let places = path_places(&net, &path);
+                let places = path_places(net, &path);
                 let cx = path.len();
                 found.push(Ranked {
                     difficulty: se_difficulty(base, cx),
@@ -168,21 +201,6 @@ fn search_chains(cands: &[Digits; 81]) -> Vec<InnerHint> {
         }
     }
     in_order(found)
-}
-
-/// The number of links from `start` to its own other value, if it gets
-/// there (a lockstep walk on candidate sets).
-fn reach(layers: &Layers, start: usize) -> Option<usize> {
-    let c = start >> 1;
-    let mut w = Walker::new(start, None);
-    let mut t = 0;
-    while w.step(layers) {
-        t += 1;
-        if w.on != (start & 1 == 1) && set_has(&w.frontier, c) {
-            return Some(t);
-        }
-    }
-    None
 }
 
 /// SE's chain from `start` to its other value, `depth` links long: breadth
@@ -242,12 +260,13 @@ fn path_places(net: &Net, path: &[usize]) -> Vec<Place> {
 }
 
 fn search_multiple(cands: &[Digits; 81]) -> Vec<InnerHint> {
-    let net = Net::from_cands(cands);
-    let mut prop = Propagator::new(&net, Kind::Static);
+    let shared = net_of(cands);
+    let (net, closure) = (&shared.0, &shared.1);
+    let mut prop = Propagator::new(net, Kind::Static);
     prop.se_order = true;
     let mut s = Multiple {
         cands,
-        net: &net,
+        net,
         prop,
         branches: (0..NCAND).map(|_| None).collect(),
         stamp: Vec::new(),
@@ -272,11 +291,15 @@ fn search_multiple(cands: &[Digits; 81]) -> Vec<InnerHint> {
                     .filter(|&i| p >> i & 1 == 1)
                     .map(|i| UNITS[u][i] as usize * 9 + di)
                     .collect();
-                s.common(&xs, Place::Unit(u as u8, di as u8), 6);
+                if closure.may_meet(&xs) {
+                    s.common(&xs, Place::Unit(u as u8, di as u8), 6);
+                }
             }
         }
         let xs: Vec<usize> = digits_of(m).map(|d| cand(cell, d)).collect();
-        s.common(&xs, Place::Cell(cell as u8), 5);
+        if closure.may_meet(&xs) {
+            s.common(&xs, Place::Cell(cell as u8), 5);
+        }
     }
     in_order(s.found)
 }
