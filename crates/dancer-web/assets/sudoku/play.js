@@ -171,13 +171,14 @@ export async function mount(section) {
   const [lSize, size] = sel('size', 'Size', [['4', '4×4'], ['6', '6×6'], ['9', '9×9'], ['16', '16×16']], '9');
   const [lSym, symmetry] = sel('symmetry', 'Symmetry', [['none', 'None'], ['rotate180', 'Rotate 180°'], ['rotate90', 'Rotate 90°'], ['mirror', 'Mirror'], ['diagonal', 'Diagonal']], 'none');
   const [lVar, variant] = sel('variant', 'Variant', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku'], ['killer', 'Killer'], ['gattai', 'Samurai / gattai']], 'none');
-  const [lShape, shape] = sel('shape', 'Shape', [['twodoku', 'Twodoku'], ['flower', 'Flower'], ['samurai', 'Samurai'], ['sohei', 'Sohei'], ['butterfly', 'Butterfly'], ['windmill', 'Windmill']], 'samurai');
+  const SHAPES = [['twodoku', 'Twodoku'], ['flower', 'Flower'], ['samurai', 'Samurai'], ['sohei', 'Sohei'], ['butterfly', 'Butterfly'], ['windmill', 'Windmill']];
+  const [lShape, shape] = sel('shape', 'Shape', SHAPES, 'samurai');
   Object.assign(ui, { level, size, symmetry, variant, shape });
   ui.newBtn = h('button', { type: 'button', class: 'primary', onclick: () => newGame() }, 'New puzzle');
   ui.levelNote = h('span', { class: 'muted small', id: id('level-note') });
   const levelRule = () => {
-    const gattai = variant.value === 'gattai' || ui.ownVariant.value === 'gattai';
-    shape.disabled = !gattai;
+    shape.disabled = variant.value !== 'gattai';
+    ui.ownShape.disabled = ui.ownVariant.value !== 'gattai';
     if (variant.value === 'gattai') {
       size.value = '9';
       size.disabled = true;
@@ -207,6 +208,9 @@ export async function mount(section) {
     'aria-describedby': id('own-status') });
   const [lOwnVar, ownVariant] = sel('own-variant', 'Rules', [['none', 'Plain'], ['diagonal', 'Diagonal (X)'], ['windoku', 'Windoku'], ['killer', 'Killer'], ['gattai', 'Samurai / gattai']], 'none');
   ui.ownVariant = ownVariant;
+  // a pasted gattai has a shape of its own, apart from New puzzle's
+  const [lOwnShape, ownShape] = sel('own-shape', 'Its shape', SHAPES, 'samurai');
+  ui.ownShape = ownShape;
   ui.ownStatus = h('p', { id: id('own-status'), class: 'muted', role: 'status', 'aria-live': 'polite' }, 'Type or paste a puzzle: it is checked as you type.');
   ui.ownBtn = h('button', { type: 'button', disabled: true, onclick: playOwn }, 'Play this puzzle');
   ui.own.addEventListener('input', () => {
@@ -217,7 +221,7 @@ export async function mount(section) {
     scheduleOwn();
   });
   ownVariant.addEventListener('change', () => { ui.levelRule(); scheduleOwn(); });
-  shape.addEventListener('change', () => { if (ownVariant.value === 'gattai') scheduleOwn(); });
+  ownShape.addEventListener('change', () => { if (ownVariant.value === 'gattai') scheduleOwn(); });
   levelRule();
 
   ui.timer = h('span', { class: 'timer', role: 'timer', 'aria-label': 'Time played' }, '0:00');
@@ -268,7 +272,7 @@ export async function mount(section) {
           h('div', { class: 'row' }, lLevel, lSize, lSym, lVar, lShape, ui.newBtn), ui.levelNote),
         h('fieldset', { class: 'own' }, h('legend', {}, 'Your own puzzle'),
           h('label', { for: id('own'), class: 'block' }, 'Puzzle'), ui.own,
-          h('div', { class: 'row' }, lOwnVar, ui.ownBtn), ui.ownStatus),
+          h('div', { class: 'row' }, lOwnVar, lOwnShape, ui.ownBtn), ui.ownStatus),
         h('div', { class: 'tools no-print', role: 'toolbar', 'aria-label': 'This game' },
           ui.restart, ui.share, ui.exportBtn, ui.importBtn, ui.print),
         ui.importFile, ui.shareOut)),
@@ -461,7 +465,7 @@ async function checkOwn() {
   let text, kind = 'error', ok = false;
   if (ui.ownVariant.value === 'killer') { await checkOwnKiller(seq, { type: 'start', kind: 'killer', puzzle }, 'A killer'); return; }
   if (ui.ownVariant.value === 'gattai') {
-    await checkOwnKiller(seq, { type: 'start', kind: 'gattai', shape: ui.shape.value, puzzle }, `A ${ui.shape.value}`);
+    await checkOwnKiller(seq, { type: 'start', kind: 'gattai', shape: ui.ownShape.value, puzzle }, `A ${ui.ownShape.value}`);
     return;
   }
   try {
@@ -502,7 +506,7 @@ async function checkOwnKiller(seq, action, what) {
 async function playOwn() {
   const v = ui.ownVariant.value;
   const kind = v === 'killer' || v === 'gattai' ? v : 'plain';
-  const rules = v === 'gattai' ? ui.shape.value : rulesOf(v);
+  const rules = v === 'gattai' ? ui.ownShape.value : rulesOf(v);
   if (await startPuzzle(ui.own.value, rules, { source: 'own' }, kind)) focusBoard();
 }
 

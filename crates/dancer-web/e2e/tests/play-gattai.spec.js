@@ -87,8 +87,20 @@ test('a pasted gattai line, and a twodoku at 375 px', async ({ page }) => {
   const gen = await made.json();
   const line = gen.view.gattai;
   await panel.getByLabel('Rules').selectOption('gattai');
-  await panel.locator('#play-shape').selectOption('flower');
+  await panel.locator('#play-own-shape').selectOption('flower');
   await panel.getByLabel('Puzzle', { exact: true }).fill(line);
+  await expect(panel.locator('#play-own-status')).toHaveText(/one solution: ready to play/);
+  // New puzzle's shape is its own: changing it leaves the pasted flower be
+  await panel.getByLabel('Variant').selectOption('gattai');
+  await panel.locator('#play-shape').selectOption('twodoku');
+  await expect(panel.locator('#play-own-shape')).toHaveValue('flower');
+  await page.waitForTimeout(400);
+  await expect(panel.locator('#play-own-status')).toHaveText(/one solution: ready to play/);
+  // and the pasted line checked as another shape is refused, saying why
+  await panel.locator('#play-own-shape').selectOption('twodoku');
+  await expect(panel.locator('#play-own-status')).toHaveText(/cells/);
+  await expect(panel.getByRole('button', { name: 'Play this puzzle' })).toBeDisabled();
+  await panel.locator('#play-own-shape').selectOption('flower');
   await expect(panel.locator('#play-own-status')).toHaveText(/one solution: ready to play/);
   const own = await apiAnswer(page, 'POST', '/api/sudoku/game', () => panel.getByRole('button', { name: 'Play this puzzle' }).click());
   await expect(panel.locator('.status-line')).toContainText('flower');
