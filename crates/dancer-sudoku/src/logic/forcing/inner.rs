@@ -133,13 +133,15 @@ fn others(cands: &[Digits; 81], c: usize) -> Vec<u16> {
         .collect()
 }
 
+/// A grid's net and the closure of its static links.
+type Shared = Rc<(Net, Closure)>;
+
 /// The net of a grid and its closure, shared by the two inner rules
 /// (level 3 asks both of the same grid): those of the last grid, per
 /// thread.
-fn net_of(cands: &[Digits; 81]) -> Rc<(Net, Closure)> {
+fn net_of(cands: &[Digits; 81]) -> Shared {
     thread_local! {
-        static LAST: RefCell<Option<([Digits; 81], Rc<(Net, Closure)>)>> =
-            const { RefCell::new(None) };
+        static LAST: RefCell<Option<([Digits; 81], Shared)>> = const { RefCell::new(None) };
     }
     LAST.with(|last| {
         let mut last = last.borrow_mut();
