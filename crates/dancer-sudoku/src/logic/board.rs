@@ -247,8 +247,14 @@ pub(crate) fn with_names<R>(back: Option<GridTransform>, f: impl FnOnce() -> R) 
     f()
 }
 
+/// The transform back to the player's board while a search runs on a
+/// canonical form (see [`with_names`]).
+pub(crate) fn names() -> Option<GridTransform> {
+    NAMES.with(|n| n.get())
+}
+
 /// The cell the player knows as `c`.
-fn named_cell(c: usize) -> usize {
+pub(crate) fn named_cell(c: usize) -> usize {
     NAMES.with(|n| n.get()).map_or(c, |t| t.cell(c))
 }
 

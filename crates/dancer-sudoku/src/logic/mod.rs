@@ -738,7 +738,9 @@ fn rate_below(
         return r;
     }
     // the canonical form is rated, so that every equivalent form of the
-    // puzzle gets the same rating; `watch` sees the puzzle as given
+    // puzzle gets the same rating (but for the nested level 3, whose inner
+    // rule follows the player's cell order as SE does: see
+    // `forcing::inner::search_multiple`); `watch` sees the puzzle as given
     let (_, to) = crate::canon::canonical(given.values());
     let back = to.inverse();
     let mut b = given.transformed(&to);

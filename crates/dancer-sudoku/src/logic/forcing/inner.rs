@@ -84,6 +84,18 @@ fn memo(
     cands: &[Digits; 81],
     f: impl FnOnce() -> Vec<InnerHint>,
 ) -> Rc<Vec<InnerHint>> {
+    // the multiple rule follows the player's order (see `search_multiple`):
+    // results found under another transform back are not this board's
+    thread_local! {
+        static NAMES_SEEN: std::cell::Cell<Option<Option<crate::canon::GridTransform>>> =
+            const { std::cell::Cell::new(None) };
+    }
+    let now = names();
+    if NAMES_SEEN.with(|n| n.get()) != Some(now) {
+        NAMES_SEEN.with(|n| n.set(Some(now)));
+        CHAINS.with(|m| m.borrow_mut().clear());
+        MULTIPLE.with(|m| m.borrow_mut().clear());
+    }
     if let Some(hit) = table.with(|m| m.borrow().get(cands).cloned()) {
         return hit;
     }
@@ -275,30 +287,56 @@ fn search_multiple(cands: &[Digits; 81]) -> Vec<InnerHint> {
         gen: 0,
         found: Vec::new(),
     };
-    for cell in 0..81 {
+    // SE's order is the player's: cells row by row, digits 1 to 9, a
+    // cell's regions block, row, column, a region's places in cell order;
+    // a region is met from its first place only (when that cell has 3 or
+    // more candidates), so the order decides which regions are tried
+    let names = names();
+    let player_cell = |c: usize| names.map_or(c, |t| t.cell(c));
+    let player_digit = |d: u8| names.map_or(d, |t| t.digit(d));
+    let mut cells = [0usize; 81];
+    for c in 0..81 {
+        cells[player_cell(c)] = c;
+    }
+    let transposed = names.is_some_and(|t| t.is_transposed());
+    for cell in cells {
         let m = cands[cell];
         if m.count_ones() < 3 {
             continue;
         }
-        for d in digits_of(m) {
+        let mut ds: Vec<u8> = digits_of(m).collect();
+        ds.sort_by_key(|&d| player_digit(d));
+        for &d in &ds {
             let di = d as usize - 1;
             let [row, col, bx] = CELL_UNITS[cell];
-            for u in [bx, row, col] {
+            let kinds = if transposed {
+                [bx, col, row]
+            } else {
+                [bx, row, col]
+            };
+            for u in kinds {
                 let u = u as usize;
                 let p = net.unit_pos[u][di];
-                if p.count_ones() < 2 || UNITS[u][p.trailing_zeros() as usize] as usize != cell {
+                if p.count_ones() < 2 {
                     continue;
                 }
-                let xs: Vec<usize> = (0..9)
+                let mut xs: Vec<usize> = (0..9)
                     .filter(|&i| p >> i & 1 == 1)
-                    .map(|i| UNITS[u][i] as usize * 9 + di)
+                    .map(|i| UNITS[u][i] as usize)
                     .collect();
+                xs.sort_by_key(|&c| player_cell(c));
+                if xs[0] != cell {
+                    continue;
+                }
+                for x in xs.iter_mut() {
+                    *x = *x * 9 + di;
+                }
                 if closure.may_meet(&xs) {
                     s.common(&xs, Place::Unit(u as u8, di as u8), 6);
                 }
             }
         }
-        let xs: Vec<usize> = digits_of(m).map(|d| cand(cell, d)).collect();
+        let xs: Vec<usize> = ds.iter().map(|&d| cand(cell, d)).collect();
         if closure.may_meet(&xs) {
             s.common(&xs, Place::Cell(cell as u8), 5);
         }
