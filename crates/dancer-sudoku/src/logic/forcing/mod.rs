@@ -30,7 +30,7 @@
 //! static cell and region forcing chain, or a dynamic-plus chain from every
 //! candidate) on every assumed grid of every branch: tens of thousands of
 //! short searches per step. What keeps that well under a second a puzzle
-//! (0.6 s median on the extreme calibration set), without changing a
+//! (0.7 s median on the extreme calibration set), without changing a
 //! single step found:
 //!
 //! * the scratch state keeps, as the propagation goes, each digit's cells
