@@ -2,6 +2,9 @@
 //! every equivalent form (digits relabelled, rows inside a band or bands
 //! permuted, columns and stacks likewise, transposed) gets the same rating,
 //! level and hardest technique, and the same hint, moved the same way.
+//! (One exception, for SE's sake and not tested here: at SE's nested level
+//! 3, 10.0 and up, the inner rule meets regions in the player's cell
+//! order, as SE does, so two forms of such a puzzle can rate 0.1 apart.)
 //!
 //! * every puzzle of both calibration sets in `../shared` (skipped when
 //!   absent; required on CI), each under a random transform;

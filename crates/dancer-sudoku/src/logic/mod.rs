@@ -392,7 +392,9 @@ pub fn next_step(board: &MarkedGrid) -> Option<Step> {
 /// [`crate::canon`]) and the step comes back in the board's own cells,
 /// digits and words: every equivalent form of a position (digits
 /// relabelled, rows or bands swapped, transposed...) gets the same step,
-/// moved the same way.
+/// moved the same way; but for a step of SE's nested level 3, whose inner
+/// rule meets regions in the player's cell order, as SE does
+/// (`forcing::inner::search_multiple`).
 pub fn next_step_within(board: &MarkedGrid, budget: &Budget) -> Result<Option<Step>, Halted> {
     let (_, to) = crate::canon::canonical(board.values());
     let searched = board.transformed(&to);
