@@ -25,7 +25,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
 fi
 shift || true
 
-all_targets=(dlx_text json_problem sudoku_text poly_toml burr_file shard_files zdd_text sudoku_parts output_paths)
+all_targets=(dlx_text json_problem sudoku_text poly_toml burr_file shard_files zdd_text sudoku_parts output_paths solution_stream)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=("${all_targets[@]}")
@@ -44,6 +44,7 @@ dict_of() {
         zdd_text) echo fuzz/dict/zdd.dict ;;
         sudoku_parts) echo fuzz/dict/sudoku_parts.dict ;;
         output_paths) echo fuzz/dict/output_paths.dict ;;
+        solution_stream) echo fuzz/dict/solution_stream.dict ;;
         *) echo "unknown fuzz target $1 (known: ${all_targets[*]})" >&2; exit 2 ;;
     esac
 }
@@ -54,6 +55,7 @@ max_len_of() {
         shard_files | sudoku_parts) echo 4096 ;;
         zdd_text) echo 2048 ;;
         output_paths) echo 512 ;;
+        solution_stream) echo 64 ;;
     esac
 }
 for t in "${targets[@]}"; do dict_of "$t" > /dev/null; done

@@ -15,7 +15,7 @@ use crate::{interrupt, progress};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use dancer_core::memo::MemoError;
-use dancer_core::parallel::{Progress, UnitResult};
+use dancer_core::parallel::{Progress, SolutionBlock, UnitResult};
 use dancer_core::words::plural;
 use dancer_core::Problem;
 use dancer_formats::ndjson::SolveRecord;
@@ -185,13 +185,15 @@ impl Printer<'_, '_> {
 }
 
 impl RunHooks for Printer<'_, '_> {
-    fn unit(&self, r: &UnitResult) {
+    /// Prints a block of solutions as the run hands it on: the run waits
+    /// meanwhile, so a slow reader holds the search up (nothing piles up).
+    fn solutions(&self, _index: usize, block: &SolutionBlock) {
         let mut p = self.printed.lock().expect("no thread panics holding it");
         let p = &mut *p;
         if self.args.count {
             return;
         }
-        for sol in &r.solutions {
+        for sol in block.iter() {
             if p.error.is_some() {
                 return;
             }
@@ -201,6 +203,8 @@ impl RunHooks for Printer<'_, '_> {
             }
         }
     }
+
+    fn unit(&self, _r: &UnitResult) {}
 
     /// Saves the checkpoint; what was printed goes on its way first.
     fn save(&self, saved: &Saved) {
@@ -326,8 +330,9 @@ fn memo_error(e: MemoError) -> anyhow::Error {
     }
 }
 
-/// The split search: solutions printed unit by unit, checkpoints written
-/// when the run hands them out, then the summary.
+/// The split search: solutions printed as the run hands them on (a block
+/// at a time), checkpoints written when it hands them out, then the
+/// summary.
 fn run_search(
     args: &SolveArgs,
     outputs: &Outputs,

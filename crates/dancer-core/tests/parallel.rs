@@ -5,7 +5,10 @@
 mod common;
 
 use common::{spec_strategy, spec_with_bounds};
-use dancer_core::parallel::{plan, plan_at, run, Observer, RunConfig, Stop, Unit, UnitResult};
+use dancer_core::parallel::{
+    plan, plan_at, run, Observer, Progress, RunConfig, SolutionBlock, Stop, Unit, UnitResult,
+    BLOCK, HELD,
+};
 use dancer_core::{classic, verify, EngineKind, OptionId, Problem};
 use proptest::prelude::*;
 use std::sync::Mutex;
@@ -82,10 +85,59 @@ fn units_in_order_are_the_sequential_search() {
     }
 }
 
-struct Collect(Mutex<Vec<UnitResult>>);
+/// What a run handed on, in the order it came: blocks of solutions and
+/// units' ends.
+#[derive(Default)]
+struct Collect(Mutex<Vec<Handed>>);
+
+enum Handed {
+    Solutions(usize, Vec<Vec<OptionId>>),
+    Unit(UnitResult),
+}
+
 impl Observer for Collect {
+    fn solutions(&self, index: usize, block: &SolutionBlock) {
+        let sols = block.iter().map(<[_]>::to_vec).collect();
+        self.0.lock().unwrap().push(Handed::Solutions(index, sols));
+    }
     fn unit(&self, r: &UnitResult) {
-        self.0.lock().unwrap().push(r.clone());
+        self.0.lock().unwrap().push(Handed::Unit(r.clone()));
+    }
+}
+
+impl Collect {
+    /// The solutions handed on, after checking that each unit's come
+    /// before its end, once, and (ordered) units in plan order, each
+    /// unit's solutions together: `unit` counts what it handed on.
+    fn solutions(self, ordered: bool) -> Vec<Vec<OptionId>> {
+        let mut all = Vec::new();
+        let mut ended = std::collections::BTreeSet::new();
+        let mut of_unit: std::collections::HashMap<usize, u64> = Default::default();
+        let mut last: Option<usize> = None;
+        for h in self.0.into_inner().unwrap() {
+            match h {
+                Handed::Solutions(i, sols) => {
+                    assert!(!sols.is_empty(), "no empty block");
+                    assert!(!ended.contains(&i), "unit {i}: solutions after its end");
+                    if ordered {
+                        assert!(last.is_none_or(|l| l <= i), "unit {i} after {last:?}");
+                        last = Some(i);
+                    }
+                    *of_unit.entry(i).or_default() += sols.len() as u64;
+                    all.extend(sols);
+                }
+                Handed::Unit(r) => {
+                    assert!(ended.insert(r.index), "unit {} ended twice", r.index);
+                    let handed = of_unit.get(&r.index).copied().unwrap_or(0);
+                    assert_eq!(r.stats.solutions, handed, "unit {}", r.index);
+                    if ordered {
+                        assert!(last.is_none_or(|l| l <= r.index));
+                        last = Some(r.index);
+                    }
+                }
+            }
+        }
+        all
     }
 }
 
@@ -98,7 +150,7 @@ fn parallel(
 ) -> (Vec<Vec<OptionId>>, u64, bool) {
     let pl = plan(p, engine, 64, 20).unwrap();
     let all: Vec<usize> = (0..pl.units.len()).collect();
-    let obs = Collect(Mutex::new(Vec::new()));
+    let obs = Collect::default();
     let cfg = RunConfig {
         engine,
         threads,
@@ -107,8 +159,7 @@ fn parallel(
         ..Default::default()
     };
     let sum = run(p, &pl, &all, &cfg, &obs).unwrap();
-    let units = obs.0.into_inner().unwrap();
-    let sols: Vec<Vec<OptionId>> = units.iter().flat_map(|u| u.solutions.clone()).collect();
+    let sols = obs.solutions(ordered);
     assert_eq!(sols.len() as u64, sum.solutions);
     if sum.complete {
         assert_eq!(
@@ -303,7 +354,7 @@ fn a_run_says_why_it_stopped() {
             keep: false,
             ..Default::default()
         };
-        run(&p, &pl, &all, &cfg, &Collect(Mutex::new(Vec::new()))).unwrap()
+        run(&p, &pl, &all, &cfg, &Collect::default()).unwrap()
     };
     let whole = run_with(None, false);
     assert_eq!((whole.complete, whole.stopped()), (true, None));
@@ -323,4 +374,114 @@ fn a_run_says_why_it_stopped() {
         serde_json::to_string(&Stop::Interrupted).unwrap(),
         r#""interrupted""#
     );
+}
+
+/// `n` items, each in two options of its own: 2^n solutions, found about
+/// one a node (a search that lists as fast as an engine can).
+fn doubles(n: usize) -> Problem {
+    let mut b = dancer_core::ProblemBuilder::new();
+    let names: Vec<String> = (0..n).map(|i| format!("i{i}")).collect();
+    for name in &names {
+        b.primary(name).unwrap();
+    }
+    for name in &names {
+        b.option([name]).unwrap();
+        b.option([name]).unwrap();
+    }
+    b.build().unwrap()
+}
+
+/// Many blocks in each unit (2^16 solutions, 256 units of 256 or one of
+/// all): every thread count, ordered or not, with and without a limit
+/// that falls inside a block, gives the sequential search's solutions
+/// (ordered: in its order; the limit's: its first ones), each unit's
+/// solutions before its end.
+#[test]
+fn solutions_stream_in_blocks_and_add_up() {
+    let p = doubles(16);
+    let engine = EngineKind::Dlx;
+    let (seq, _, _) = sequential(&p, engine);
+    assert_eq!(seq.len(), 1 << 16);
+    for threads in [1, 2, 3] {
+        for ordered in [false, true] {
+            let (mut sols, n, complete) = parallel(&p, engine, threads, ordered, None);
+            assert!(complete && n == 1 << 16);
+            if ordered {
+                assert_eq!(sols, seq, "{threads} threads, ordered");
+            }
+            sols.sort();
+            let mut all = seq.clone();
+            all.sort();
+            assert_eq!(sols, all, "{threads} threads");
+            let limit = 3 * BLOCK as u64 / 17 + 5;
+            let (sols, n, complete) = parallel(&p, engine, threads, ordered, Some(limit));
+            assert_eq!((sols.len() as u64, n, complete), (limit, limit, false));
+            if ordered {
+                assert_eq!(sols, seq[..limit as usize], "{threads} threads, limited");
+            }
+        }
+    }
+}
+
+/// An observer that takes its time holds the workers up: solutions found
+/// and not yet handed on stay within the hand-on's bound (what is held
+/// back for order, and a block in each worker's hands), whatever the
+/// count, ordered or not. (Before, each unit's solutions were kept until
+/// the unit ended: 2^30 of them could not be.)
+#[test]
+fn a_slow_observer_holds_the_workers_up() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    struct Slow {
+        handed: AtomicU64,
+        gap: AtomicU64,
+        cancel: Arc<AtomicBool>,
+    }
+    impl Observer for Slow {
+        fn solutions(&self, _index: usize, block: &SolutionBlock) {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            let n = self.handed.fetch_add(block.len() as u64, Ordering::SeqCst);
+            if n > 200_000 {
+                self.cancel.store(true, Ordering::SeqCst);
+            }
+        }
+        fn unit(&self, _r: &UnitResult) {}
+        fn progress(&self, p: &Progress) {
+            let gap = p
+                .solutions
+                .saturating_sub(self.handed.load(Ordering::SeqCst));
+            self.gap.fetch_max(gap, Ordering::SeqCst);
+        }
+    }
+    let n = 30;
+    let p = doubles(n);
+    let pl = plan(&p, EngineKind::Dlx, 64, 20).unwrap();
+    let all: Vec<usize> = (0..pl.units.len()).collect();
+    for ordered in [false, true] {
+        let threads = 3;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let slow = Slow {
+            handed: AtomicU64::new(0),
+            gap: AtomicU64::new(0),
+            cancel: cancel.clone(),
+        };
+        let cfg = RunConfig {
+            engine: EngineKind::Dlx,
+            threads,
+            ordered,
+            cancel: Some(cancel),
+            tick: std::time::Duration::from_millis(1),
+            ..Default::default()
+        };
+        let sum = run(&p, &pl, &all, &cfg, &slow).unwrap();
+        assert_eq!(sum.stopped(), Some(Stop::Interrupted));
+        // each solution weighs n + 1 (its options and itself)
+        let bound = ((HELD + (threads + 1) * BLOCK) / (n + 1)) as u64;
+        let gap = slow.gap.load(Ordering::SeqCst);
+        assert!(
+            gap <= bound,
+            "ordered {ordered}: {gap} found ahead of the observer, bound {bound}"
+        );
+        assert!(sum.solutions > 200_000 && sum.solutions < 200_000 + bound);
+    }
 }

@@ -25,3 +25,15 @@ pub fn parse_error(py: Python<'_>, message: &str, line: usize, column: usize) ->
 pub fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
+
+/// A limit Python handed in: at least 1 when given, as the command line's
+/// `--limit` (a limit of 0 would answer 0 or nothing without a search,
+/// and be taken for a result).
+pub fn limit(limit: Option<u64>) -> PyResult<Option<u64>> {
+    match limit {
+        Some(0) => Err(PyValueError::new_err(
+            "limit=0: at least 1 (or None for no limit)",
+        )),
+        l => Ok(l),
+    }
+}

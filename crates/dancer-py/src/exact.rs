@@ -532,6 +532,7 @@ impl Problem {
         limit: Option<u64>,
         engine: &str,
     ) -> PyResult<SolutionIter> {
+        let limit = crate::errors::limit(limit)?;
         let (kind, memo) = engine_kind(engine)?;
         if memo {
             return Err(PyValueError::new_err(
@@ -596,10 +597,26 @@ impl Problem {
     /// `limit` steps; `moves=True` keeps only choose, try, solution and
     /// backtrack. Options are numbered from 0 in the order given. Raises
     /// `ValueError` for multiplicities (which dancing links do not take);
-    /// Ctrl-C raises `KeyboardInterrupt`.
+    /// `MemoryError` when the list would take more than this process can
+    /// get (take the steps one at a time with `steps`); Ctrl-C raises
+    /// `KeyboardInterrupt`.
     #[pyo3(signature = (limit=100_000, moves=false))]
     fn trace(&self, py: Python<'_>, limit: u64, moves: bool) -> PyResult<Py<PyAny>> {
         crate::trace::steps(py, self.core.clone(), limit, moves)
+    }
+
+    /// The steps of `trace`, one at a time as the search makes them (a
+    /// lazy iterator; at most `limit` of them, all when None): any number
+    /// of steps in the memory of a few. Dropping the iterator stops the
+    /// search.
+    #[pyo3(signature = (limit=None, moves=false))]
+    fn steps(
+        &self,
+        py: Python<'_>,
+        limit: Option<u64>,
+        moves: bool,
+    ) -> PyResult<crate::trace::TraceSteps> {
+        crate::trace::TraceSteps::start(py, self.core.clone(), limit, moves)
     }
 
     /// Checks a solution, given as option numbers (0-based, in the order

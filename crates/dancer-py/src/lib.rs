@@ -12,7 +12,8 @@
 //! | `sudoku/` | `dancer.sudoku`: solve, count, check, generate (variants as keyword arguments), batches on every core in input order; `steps.rs`: rate (SE's scale), hint, the whole solution path |
 //! | `zdd.rs` | `Problem.zdd()`: the ZDD of every solution (made with memos), its count, its solutions, uniform samples from a seed |
 //! | `shards.rs` | `Problem.shard(k, n)`: part of a search, the record `dancer solve --shard` writes; `merge`: the exact total |
-//! | `iter.rs` | `SolutionIter`: solutions from a worker thread, a few ahead; dropped or closed, the worker stops |
+//! | `iter.rs` | `Stream`: what a worker thread makes, a few ahead of the caller (solutions, steps); `SolutionIter` over it; dropped or closed, the worker stops |
+//! | `trace.rs` | `Problem.steps` (the steps of dancing links, one at a time) and `Problem.trace` (a list of them, refused with `MemoryError` before it outgrows the process) |
 //! | `wait.rs` | a long call runs on a worker thread with the GIL released, while the calling thread checks for signals (Ctrl-C raises `KeyboardInterrupt` within a tenth of a second) |
 //! | `errors.rs` | the library's errors as Python exceptions: `ParseError` (a `ValueError` with `line` and `column`), bad values as `ValueError` |
 //!
@@ -39,6 +40,7 @@ fn _dancer(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<exact::Problem>()?;
     m.add_class::<exact::Stats>()?;
     m.add_class::<iter::SolutionIter>()?;
+    m.add_class::<trace::TraceSteps>()?;
     m.add_class::<zdd::Zdd>()?;
     m.add_class::<shards::Shard>()?;
     m.add_function(wrap_pyfunction!(shards::merge, m)?)?;

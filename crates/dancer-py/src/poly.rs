@@ -6,6 +6,7 @@
 //! it).
 
 use crate::errors::value_error;
+use crate::iter::Stream;
 use crate::wait::interruptible;
 use dancer_poly::geometry::Cell;
 use dancer_poly::grid::PolyGrid;
@@ -42,36 +43,76 @@ fn puzzle_of(py: Python<'_>, p: PolyPuzzle) -> PyResult<Puzzle> {
 }
 
 impl Puzzle {
-    fn run(
-        &self,
-        py: Python<'_>,
-        limit: Option<u64>,
-        unique: bool,
-        keep: bool,
-    ) -> PyResult<(u64, u64, Vec<Vec<usize>>)> {
+    /// The number of solutions and of classes of them, counted to the end.
+    fn counted(&self, py: Python<'_>, unique: bool) -> PyResult<(u64, u64)> {
         let model = self.model.clone();
         let out = interruptible(py, move |cancel| {
             let opts = Options {
                 unique,
-                limit,
                 cancel: Some(cancel.clone()),
                 ..Options::default()
             };
-            let mut kept = Vec::new();
-            let counts = model
-                .solve(&opts, |sol| {
-                    if keep {
-                        kept.push(sol.to_vec());
-                    }
-                    true
-                })
-                .map_err(|e| e.to_string())?;
-            if !counts.complete && limit.is_none() {
+            let counts = model.solve(&opts, |_| true).map_err(|e| e.to_string())?;
+            if !counts.complete {
                 return Err("stopped".to_string());
             }
-            Ok((counts.total, counts.unique, kept))
+            Ok((counts.total, counts.unique))
         })?;
         out.map_err(PyValueError::new_err)
+    }
+}
+
+/// A solution of `model` (its placements) with its placements' cells and
+/// its picture.
+fn solution_of(model: &Model, sol: &[usize]) -> Solution {
+    let board = &model.puzzle.board;
+    let placements = sol
+        .iter()
+        .map(|&q| {
+            let pl = &model.placements[q];
+            let cells = pl
+                .cells
+                .iter()
+                .map(|&c| board.grid.record_cell(board.cells[c]))
+                .collect();
+            (model.puzzle.pieces[pl.piece].name.clone(), cells)
+        })
+        .collect();
+    Solution {
+        placements,
+        tiling: model.tiling(sol, None),
+    }
+}
+
+/// The solutions of a puzzle, found on a worker thread a few ahead of the
+/// caller (see `Puzzle.solutions`): the search waits while they are not
+/// taken, and stops when the iterator is dropped or closed.
+#[pyclass(module = "dancer.poly", name = "PuzzleSolutions", frozen)]
+pub struct PuzzleSolutions {
+    stream: Stream<Result<Vec<usize>, String>>,
+    model: Arc<Model>,
+}
+
+#[pymethods]
+impl PuzzleSolutions {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Solution>> {
+        match self.stream.next(py)? {
+            Some(Ok(sol)) => Ok(Some(solution_of(&self.model, &sol))),
+            Some(Err(e)) => {
+                self.stream.close();
+                Err(PyValueError::new_err(e))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Stops the search; the iterator ends.
+    fn close(&self) {
+        self.stream.close();
     }
 }
 
@@ -355,42 +396,34 @@ impl Puzzle {
     /// The number of solutions (`unique`: up to the puzzle's symmetries).
     #[pyo3(signature = (unique=false))]
     fn count(&self, py: Python<'_>, unique: bool) -> PyResult<u64> {
-        let (total, classes, _) = self.run(py, None, unique, false)?;
+        let (total, classes) = self.counted(py, unique)?;
         Ok(if unique { classes } else { total })
     }
 
     /// The solutions (at most `limit`; `unique`: one of each class), each
-    /// with its placements and picture.
+    /// with its placements and picture, one at a time as the search finds
+    /// them (a lazy iterator: `list(...)` for a list). Dropping the
+    /// iterator stops the search.
     #[pyo3(signature = (limit=None, unique=false))]
-    fn solutions(
-        &self,
-        py: Python<'_>,
-        limit: Option<u64>,
-        unique: bool,
-    ) -> PyResult<Vec<Solution>> {
-        let (_, _, kept) = self.run(py, limit, unique, true)?;
-        Ok(kept
-            .iter()
-            .map(|sol| {
-                let placements = sol
-                    .iter()
-                    .map(|&q| {
-                        let pl = &self.model.placements[q];
-                        let board = &self.model.puzzle.board;
-                        let cells = pl
-                            .cells
-                            .iter()
-                            .map(|&c| board.grid.record_cell(board.cells[c]))
-                            .collect();
-                        (self.model.puzzle.pieces[pl.piece].name.clone(), cells)
-                    })
-                    .collect();
-                Solution {
-                    placements,
-                    tiling: self.model.tiling(sol, None),
-                }
-            })
-            .collect())
+    fn solutions(&self, limit: Option<u64>, unique: bool) -> PyResult<PuzzleSolutions> {
+        let limit = crate::errors::limit(limit)?;
+        let model = self.model.clone();
+        let stream = Stream::producing(move |tx, cancel| {
+            let opts = Options {
+                unique,
+                limit,
+                cancel: Some(cancel),
+                ..Options::default()
+            };
+            let ran = model.solve(&opts, |sol| tx.send(Ok(sol.to_vec())).is_ok());
+            if let Err(e) = ran {
+                let _ = tx.send(Err(e.to_string()));
+            }
+        });
+        Ok(PuzzleSolutions {
+            stream,
+            model: self.model.clone(),
+        })
     }
 
     /// The puzzle's grid (`square`, `cube`, `triangle`, ...).
@@ -458,6 +491,7 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let m = PyModule::new(py, "poly")?;
     m.add_class::<Puzzle>()?;
     m.add_class::<Solution>()?;
+    m.add_class::<PuzzleSolutions>()?;
     m.add_function(wrap_pyfunction!(catalogue, &m)?)?;
     Ok(m)
 }

@@ -91,31 +91,50 @@ impl Zdd {
     }
 
     /// `k` solutions drawn uniformly at random and independently (one may
-    /// come twice), the same ones for the same `seed`.
+    /// come twice), the same ones for the same `seed`, as a list: refused
+    /// with `MemoryError` when `k` of them cannot be held (`samples`
+    /// takes any number one at a time).
     #[pyo3(signature = (k=1, seed=0))]
     fn sample(&self, py: Python<'_>, k: u64, seed: u64) -> PyResult<Vec<Vec<Py<PyAny>>>> {
+        // a draw in a list is at least a list object and its pointer
+        let each = 72u64;
+        let room = dancer_core::memory::Limits::read()
+            .headroom()
+            .map_or(u64::MAX, |h| h / 2);
+        if k.saturating_mul(each) > room {
+            return Err(pyo3::exceptions::PyMemoryError::new_err(format!(
+                "{k} samples take at least {} as a list, more than this process can hold: \
+                 ask for fewer, or take them one at a time with Zdd.samples(k, seed)",
+                dancer_core::words::bytes(k.saturating_mul(each))
+            )));
+        }
+        self.samples(py, Some(k), seed)?.collect(py)
+    }
+
+    /// Solutions drawn uniformly at random and independently, as `sample`
+    /// draws them (the same for the same `seed`), one at a time (a lazy
+    /// iterator; `k` of them, without end when None).
+    #[pyo3(signature = (k=None, seed=0))]
+    fn samples(&self, py: Python<'_>, k: Option<u64>, seed: u64) -> PyResult<SolutionIter> {
+        // the counts are made here first, so that a refusal (too large)
+        // is raised by this call; the worker makes them again for itself
         let zdd = self.zdd.clone();
-        let drawn = interruptible(py, move |cancel| {
-            let counted = zdd
-                .counted(core_zdd::work_budget(), Some(&cancel))
-                .map_err(|e| e.to_string())?;
-            let mut out: Vec<Vec<usize>> = Vec::new();
-            let walked = counted
-                .draw(k, seed, &cancel, |sol| {
-                    out.push(sol.to_vec());
-                    Ok::<(), String>(())
-                })
-                .map_err(|e| e.to_string())??;
-            if walked.interrupted {
-                return Err("stopped".to_string());
-            }
-            Ok(out)
+        interruptible(py, move |cancel| {
+            zdd.counted(core_zdd::work_budget(), Some(&cancel))
+                .map(drop)
+                .map_err(|e| e.to_string())
         })?
         .map_err(pyo3::exceptions::PyValueError::new_err)?;
-        Ok(drawn
-            .iter()
-            .map(|s| s.iter().map(|&o| self.given[o].clone_ref(py)).collect())
-            .collect())
+        let zdd = self.zdd.clone();
+        let given = self.given.iter().map(|g| g.clone_ref(py)).collect();
+        Ok(SolutionIter::producing(given, move |tx, cancel| {
+            let Ok(counted) = zdd.counted(core_zdd::work_budget(), Some(&cancel)) else {
+                return;
+            };
+            let _ = counted.draw(k.unwrap_or(u64::MAX), seed, &cancel, |sol| {
+                tx.send(sol.to_vec())
+            });
+        }))
     }
 
     fn __repr__(&self) -> String {

@@ -226,6 +226,8 @@ QUEENS_16 = (
         # counts of Sudoku grids without end: one, and in a batch
         ("", "dancer.sudoku.count('.' * 81)"),
         ("", "dancer.sudoku.count_batch(['.' * 36, '.' * 81])"),
+        # a trace of a search without end (it took a second to answer)
+        ("p = dancer.Problem([[i] for i in range(40) for _ in range(2)])", "p.trace(limit=10**9)"),
     ],
 )
 def test_ctrl_c_raises_keyboard_interrupt_promptly(setup: str, call: str) -> None:
@@ -327,3 +329,47 @@ def test_the_trace_is_the_command_lines() -> None:
         p.trace(limit=0)
     with pytest.raises(ValueError, match="multiplicit"):
         dancer.Problem.from_dlx("2:2|a b\na\na b\nb\n").trace()
+
+
+def test_a_trace_too_long_for_a_list_raises_memory_error_and_steps_stream() -> None:
+    """A trace of 2^40 solutions outgrows any list: `trace` raises
+    `MemoryError` before the process runs out (it ended with SIGABRT), and
+    `steps` hands any number out one at a time, as `trace` numbers them."""
+    script = textwrap.dedent(
+        """
+        import itertools, resource
+        resource.setrlimit(resource.RLIMIT_AS, (1_500_000 * 1024, 1_500_000 * 1024))
+        import dancer
+        p = dancer.Problem([[i] for i in range(40) for _ in range(2)])
+        try:
+            p.trace(limit=10**9)
+            print("no error")
+        except MemoryError as e:
+            print("MemoryError", "Problem.steps()" in str(e))
+        it = p.steps()
+        steps = list(itertools.islice(it, 200_000))
+        it.close()
+        assert [s["step"] for s in steps[:50]] == [s["step"] for s in p.trace(limit=50)] == list(range(1, 51))
+        assert steps[:50] == p.trace(limit=50)
+        print(len(steps))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["MemoryError", "True", "200000"]
+
+
+def test_limits_of_zero_are_refused() -> None:
+    """A limit of 0 answered 0 or nothing without a search, where the
+    command line refuses it."""
+    p = dancer.Problem([[1], [2], [1, 2]])
+    with pytest.raises(ValueError, match="limit=0"):
+        p.solutions(limit=0)
+    with pytest.raises(ValueError, match="limit"):
+        p.trace(limit=0)
+    with pytest.raises(ValueError, match="limit=0"):
+        p.steps(limit=0)
+    with pytest.raises(ValueError, match="limit=0"):
+        dancer.sudoku.count("." * 81, limit=0)
+    with pytest.raises(ValueError, match="limit=0"):
+        dancer.sudoku.count_batch(["." * 81], limit=0)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import textwrap
+import sys
 from pathlib import Path
 from typing import Any, Dict, Sequence, Tuple
 
@@ -20,18 +22,18 @@ def test_catalogue_counts_and_placements() -> None:
     p = dancer.poly.Puzzle.catalogue("pentomino-3x20")
     assert p.grid == "square"
     assert (p.count(), p.count(unique=True)) == (8, 2)
-    sols = p.solutions(unique=True)
+    sols = list(p.solutions(unique=True))
     assert len(sols) == 2
     for s in sols:
         cells = [tuple(c) for _, cs in s.placements for c in cs]
         assert len(cells) == len(set(cells)) == 60  # every cell once
         assert {x for x, _ in cells} == set(range(20)) and {y for _, y in cells} == set(range(3))
         assert sorted(n for n, _ in s.placements) == sorted(set(n for n, _ in s.placements))
-    assert len(p.solutions(limit=3)) == 3
+    assert len(list(p.solutions(limit=3))) == 3
 
 
 def test_pictures() -> None:
-    s = dancer.poly.Puzzle.catalogue("pentomino-3x20").solutions(limit=1)[0]
+    s = next(dancer.poly.Puzzle.catalogue("pentomino-3x20").solutions(limit=1))
     svg = s._repr_svg_()
     assert "<svg" in svg[:100] and svg.rstrip().endswith("</svg>") and svg.count("<text") >= 12
     png = s.png(cell=8)
@@ -93,7 +95,7 @@ def test_puzzles_from_python_values() -> None:
         {"L": "#.\n#.\n##", "O": [(0, 0), (1, 0), (0, 1), (1, 1)]},
         copies={"L": (0, 2), "O": "any"},
     )
-    sols = own.solutions()
+    sols = list(own.solutions())
     assert len(sols) == own.count() > 0
     rect = [(x, y) for x in range(4) for y in range(2)]
     assert all(tiles(s, rect) for s in sols)
@@ -113,7 +115,7 @@ def test_a_catalogue_puzzle_rebuilt_from_its_solution(name: str, grid: str) -> N
     solution places them) given back as coordinates make the same puzzle,
     on grids whose cells have three coordinates and on those with two."""
     original = dancer.poly.Puzzle.catalogue(name)
-    first = original.solutions(limit=1)[0]
+    first = next(original.solutions(limit=1))
     board = [tuple(c) for _, cs in first.placements for c in cs]
     pieces = {n: cs for n, cs in first.placements}
     again = dancer.poly.Puzzle(board, pieces, grid=grid)
@@ -161,3 +163,39 @@ def test_iterables_and_mappings_are_read_as_given() -> None:
 
     with pytest.raises(RuntimeError, match="boom"):
         dancer.poly.Puzzle("#", {"a": "#"}, copies=Broken(a=5))
+
+
+def test_solutions_stream_and_stop_where_they_are_left() -> None:
+    """10x10 dominoes have billions of tilings: the solutions come one at a
+    time, a few ahead of the caller, in flat memory; the list they were
+    gathered in ended the interpreter with SIGABRT."""
+    script = textwrap.dedent(
+        """
+        import itertools, resource
+        resource.setrlimit(resource.RLIMIT_AS, (4_000_000 * 1024, 4_000_000 * 1024))
+        import dancer
+        board = [(x, y) for x in range(10) for y in range(10)]
+        p = dancer.poly.Puzzle(board, {"D": "##"}, copies={"D": "any"})
+        it = p.solutions()
+        first = next(it)
+        assert sorted(c for _, cs in first.placements for c in map(tuple, cs)) == sorted(board)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        n = sum(1 for _ in itertools.islice(it, 30_000))
+        after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        it.close()
+        assert next(it, None) is None
+        print(n, before, after)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    n, before, after = map(int, out.stdout.split())
+    assert n == 30_000
+    # KiB: the solutions taken were not kept anywhere
+    assert after < before + 64 * 1024, (before, after)
+
+
+def test_a_limit_of_zero_is_refused() -> None:
+    p = dancer.poly.Puzzle.catalogue("pentomino-3x20")
+    with pytest.raises(ValueError, match="limit=0"):
+        p.solutions(limit=0)

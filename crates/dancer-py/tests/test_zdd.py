@@ -3,8 +3,11 @@ that a seed repeats."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from typing import Any, List
+
+import pytest
 
 import dancer
 
@@ -46,3 +49,18 @@ def test_counts_past_64_bits() -> None:
         a, b = b, a + b
     assert z.count() == b > 2**64
     assert len(z.sample(3, seed=1)[0]) > 0
+
+
+def test_a_sample_too_large_for_a_list_is_refused_and_samples_stream() -> None:
+    """`sample(10**12)` asked for 3 GiB at once and ended the interpreter;
+    it raises `MemoryError` before drawing, and `samples` draws as many as
+    are taken, the same ones for the same seed."""
+    z = dancer.Problem([[1], [2], [1, 2]]).zdd()
+    with pytest.raises(MemoryError, match="samples"):
+        z.sample(10**12)
+    it = z.samples(10**12, seed=3)
+    first = list(itertools.islice(it, 1000))
+    it.close()
+    assert len(first) == 1000 and {frozenset(s) for s in first} <= {frozenset({1, 2}), frozenset({3})}
+    assert first[:20] == [list(s) for s in z.sample(20, seed=3)]
+    assert len(list(z.samples(7))) == 7

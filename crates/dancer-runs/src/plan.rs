@@ -26,7 +26,7 @@
 
 use crate::search::{Checkpoint, Saved, ShardSpec, Split, SplitError, SplitOptions};
 use dancer_core::memo::CountWith;
-use dancer_core::parallel::{self, Observer, Progress, RunConfig, Stop, UnitResult};
+use dancer_core::parallel::{self, Observer, Progress, RunConfig, SolutionBlock, Stop, UnitResult};
 use dancer_core::{EngineError, EngineKind, Problem, Stats, VerifyError};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -253,8 +253,14 @@ fn memo_memory(asked: Option<u64>) -> Result<u64, PlanError> {
 /// What a front end does with a running search: it prints, it draws, it
 /// writes files; the run decides when.
 pub trait RunHooks: Sync {
-    /// A unit is finished (or was stopped): its counters and, when kept,
-    /// its solutions, in the order asked for.
+    /// Solutions of the unit `index`, a block at a time, as they are
+    /// found (in the order asked for, never past the limit), when they
+    /// are kept: the run waits while this runs, so that nothing piles up.
+    fn solutions(&self, index: usize, block: &SolutionBlock) {
+        let _ = (index, block);
+    }
+    /// A unit is finished (or was stopped): its counters, after its
+    /// solutions.
     fn unit(&self, r: &UnitResult);
     /// Where the run is, about every tick.
     fn progress(&self, _p: &Progress) {}
@@ -316,13 +322,13 @@ impl Saving<'_> {
 }
 
 impl Observer for Saving<'_> {
-    fn unit(&self, r: &UnitResult) {
+    fn solutions(&self, index: usize, block: &SolutionBlock) {
         if let Some(problem) = self.verify {
             let (mut ok, mut bad) = (0, None);
-            for sol in &r.solutions {
+            for sol in block.iter() {
                 match dancer_core::verify(problem, sol) {
                     Ok(()) => ok += 1,
-                    Err(e) => _ = bad.get_or_insert((sol.clone(), e)),
+                    Err(e) => _ = bad.get_or_insert((sol.to_vec(), e)),
                 }
             }
             let mut v = self.verified.lock().expect("no thread panics holding it");
@@ -331,6 +337,10 @@ impl Observer for Saving<'_> {
                 v.invalid = bad;
             }
         }
+        self.hooks.solutions(index, block);
+    }
+
+    fn unit(&self, r: &UnitResult) {
         self.hooks.unit(r);
         if let Some(cp) = &self.checkpoint {
             let mut cp = cp.lock().expect("no thread panics holding it");
@@ -425,9 +435,11 @@ mod tests {
     }
 
     impl RunHooks for Collect {
-        fn unit(&self, r: &UnitResult) {
-            self.solutions.lock().unwrap().extend(r.solutions.clone());
+        fn solutions(&self, _index: usize, block: &SolutionBlock) {
+            let mut all = self.solutions.lock().unwrap();
+            all.extend(block.iter().map(|s| s.to_vec()));
         }
+        fn unit(&self, _r: &UnitResult) {}
         fn save(&self, checkpoint: &Saved) {
             self.saved.lock().unwrap().push(checkpoint.clone());
         }

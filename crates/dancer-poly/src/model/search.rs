@@ -6,6 +6,11 @@ use dancer_core::{Engine, EngineError, EngineKind, OptionId, Watcher};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+/// Blocks of solutions (each of at most [`dancer_core::parallel::BLOCK`]
+/// option numbers) found by the workers ahead of the thread that takes
+/// them, at most.
+const AHEAD: usize = 4;
+
 impl Model {
     /// Searches, sending each solution (as placements) to `emit`, which
     /// returns false to stop.
@@ -93,8 +98,11 @@ impl Model {
 
     /// The search on `opts.threads` workers: the tree is cut into units
     /// (see `dancer_core::parallel`), their solutions come back in the
-    /// sequential order and are classified and emitted here, on the
-    /// calling thread.
+    /// sequential order, through a queue of [`AHEAD`] blocks that holds
+    /// the workers up while it is full, and are classified and emitted
+    /// here, on the calling thread. Once `emit` or the limit stops the
+    /// search, the queue is closed and the workers stop at their next
+    /// solution or pause.
     fn solve_threads(
         &self,
         opts: &Options,
@@ -102,23 +110,29 @@ impl Model {
         kind: EngineKind,
         mut emit: impl FnMut(&[usize]) -> bool,
     ) -> Result<Counts, dancer_core::EngineError> {
-        use dancer_core::parallel::{self, Observer, Progress, RunConfig, UnitResult};
+        use dancer_core::parallel::UnitResult;
+        use dancer_core::parallel::{self, Observer, Progress, RunConfig, SolutionBlock};
         use std::sync::atomic::Ordering;
         use std::sync::mpsc;
         use std::sync::Mutex;
 
-        /// Sends each unit's solutions to the thread that emits them, and
-        /// passes the caller's cancellation on to the run.
+        /// Sends the solutions to the thread that emits them, and passes
+        /// the caller's cancellation on to the run.
         struct Forward<'a> {
-            tx: Mutex<mpsc::Sender<Vec<Vec<usize>>>>,
+            tx: Mutex<Option<mpsc::SyncSender<SolutionBlock>>>,
             user: Option<&'a AtomicBool>,
             halt: &'a AtomicBool,
         }
         impl Observer for Forward<'_> {
-            fn unit(&self, r: &UnitResult) {
-                // the receiver only goes away once the run has ended
-                let _ = self.tx.lock().unwrap().send(r.solutions.clone());
+            fn solutions(&self, _index: usize, block: &SolutionBlock) {
+                let mut tx = self.tx.lock().unwrap();
+                // the receiver hangs up once it wants no more: stop
+                if tx.as_ref().is_some_and(|t| t.send(block.clone()).is_err()) {
+                    *tx = None;
+                    self.halt.store(true, Ordering::Relaxed);
+                }
             }
+            fn unit(&self, _r: &UnitResult) {}
             fn progress(&self, _p: &Progress) {
                 if self.user.is_some_and(|u| u.load(Ordering::Relaxed)) {
                     self.halt.store(true, Ordering::Relaxed);
@@ -143,9 +157,9 @@ impl Model {
             keep: true,
             tick: std::time::Duration::from_millis(100),
         };
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(AHEAD);
         let observer = Forward {
-            tx: Mutex::new(tx),
+            tx: Mutex::new(Some(tx)),
             user: opts.cancel.as_deref(),
             halt: &halt,
         };
@@ -159,18 +173,17 @@ impl Model {
                 drop(observer);
                 r
             });
-            for unit in rx {
-                if stopped {
-                    continue;
-                }
-                for options in &unit {
+            'blocks: for block in &rx {
+                for options in block.iter() {
                     if self.take(opts, cover, options, &mut sol, &mut counts, &mut emit) {
                         stopped = true;
                         halt.store(true, Ordering::Relaxed);
-                        break;
+                        break 'blocks;
                     }
                 }
             }
+            // a worker blocked on a full queue fails its send and stops
+            drop(rx);
             run.join().expect("the search thread does not panic")
         })?;
         counts.nodes = plan.top.nodes + summary.stats.nodes;

@@ -23,10 +23,10 @@ for values the library does not take.
 
 import sys as _sys
 
-from ._dancer import ENGINES, ParseError, Problem, Shard, SolutionIter, Stats, Zdd, merge, poly, sudoku
+from ._dancer import ENGINES, ParseError, Problem, Shard, SolutionIter, Stats, TraceSteps, Zdd, merge, poly, sudoku
 
 # `import dancer.sudoku` finds the native submodule
 _sys.modules[__name__ + ".sudoku"] = sudoku
 _sys.modules[__name__ + ".poly"] = poly
 
-__all__ = ["ENGINES", "ParseError", "Problem", "Shard", "SolutionIter", "Stats", "Zdd", "merge", "poly", "sudoku"]
+__all__ = ["ENGINES", "ParseError", "Problem", "Shard", "SolutionIter", "Stats", "TraceSteps", "Zdd", "merge", "poly", "sudoku"]

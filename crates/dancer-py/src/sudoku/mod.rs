@@ -98,7 +98,7 @@ fn count(
     windoku: bool,
 ) -> PyResult<u64> {
     let p = puzzle_under(&spec(r#box, jigsaw, diagonal, windoku)?, puzzle)?;
-    let limit = limit.unwrap_or(u64::MAX);
+    let limit = crate::errors::limit(limit)?.unwrap_or(u64::MAX);
     interruptible(py, |cancel| {
         solver(&p)
             .solve_cancellable(&p.givens, limit, 0, Some(&cancel))
@@ -262,7 +262,7 @@ fn count_batch(
     windoku: bool,
 ) -> PyResult<Vec<u64>> {
     let spec = spec(r#box, jigsaw, diagonal, windoku)?;
-    let limit = limit.unwrap_or(u64::MAX);
+    let limit = crate::errors::limit(limit)?.unwrap_or(u64::MAX);
     batch(py, threads, &spec, &texts(py, puzzles)?, |p, cancel| {
         solver(p)
             .solve_cancellable(&p.givens, limit, 0, Some(cancel))
