@@ -177,10 +177,8 @@ fn a_signal_ends_a_listing_into_a_slow_pipe_at_once() {
     read_bytes(&mut child, 4 << 20);
     std::thread::sleep(Duration::from_millis(500));
     // SAFETY: kill(2) on our child's pid with a valid signal number.
-    assert_eq!(
-        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) },
-        0
-    );
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    assert_eq!(sent, 0);
     let start = Instant::now();
     let rest = drain(&mut child);
     let took = start.elapsed();
