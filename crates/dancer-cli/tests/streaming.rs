@@ -11,10 +11,10 @@
 
 mod common;
 
-use common::{bin, wait_within, write};
+use common::{wait_within, write};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 /// The address space of the cases, in KiB (`ulimit -v 4000000`).
@@ -40,20 +40,43 @@ fn doubles(dir: &Path, n: usize) -> PathBuf {
 /// `dancer ARGS` in `dir` under the address-space limit, standard output
 /// piped (and read by the caller), standard error to a file.
 fn spawn_limited(dir: &Path, args: &[&str]) -> Child {
-    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
-    let script = format!(
-        "ulimit -v {ULIMIT_KB}; exec '{}' {} 2> stderr.txt",
-        bin().display(),
-        quoted.join(" ")
+    let mut sh = common::limited(dir, ULIMIT_KB / 1024, args, "2> stderr.txt");
+    sh.stderr(Stdio::null()).spawn().unwrap()
+}
+
+/// Reads `first` bytes, leaves the child held up for `pause`, reads `then`
+/// bytes more (none: it only waits) and leaves it held up again: its peak
+/// memory at both pauses stays under [`FLAT_KB`] and grows by less than
+/// `growth_kb`. Then the reader goes away: a closed pipe ends the run
+/// quietly, within seconds.
+fn held_up_flat(child: &mut Child, first: usize, then: usize, pause: Duration, growth_kb: u64) {
+    read_bytes(child, first);
+    std::thread::sleep(pause);
+    let before = peak_kb(child);
+    read_bytes(child, then);
+    std::thread::sleep(pause);
+    let after = peak_kb(child);
+    assert!(
+        before < FLAT_KB && after < FLAT_KB,
+        "peaks {before} and {after} KiB"
     );
-    Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap()
+    assert!(
+        after < before + growth_kb,
+        "grew from {before} to {after} KiB"
+    );
+    drop(child.stdout.take());
+    let start = Instant::now();
+    let status = wait_within(
+        child,
+        Duration::from_secs(30),
+        "a closed pipe did not end it",
+    );
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 /// The peak resident memory of a running process, in KiB.
@@ -98,33 +121,12 @@ fn a_listing_held_up_by_its_reader_keeps_flat_memory() {
         let mut args = vec!["solve", "doubles-40.dlx"];
         args.extend(extra);
         let mut child = spawn_limited(d.path(), &args);
-        read_bytes(&mut child, 1 << 20);
-        std::thread::sleep(Duration::from_millis(1500));
-        let first = peak_kb(&child);
-        read_bytes(&mut child, 24 << 20);
-        std::thread::sleep(Duration::from_millis(1500));
-        let second = peak_kb(&child);
-        assert!(
-            first < FLAT_KB && second < FLAT_KB,
-            "{extra:?}: peaks {first} and {second} KiB"
-        );
-        assert!(
-            second < first + 32 * 1024,
-            "{extra:?}: grew from {first} to {second} KiB"
-        );
-        // the reader goes away: a closed pipe ends the run quietly
-        drop(child.stdout.take());
-        let start = Instant::now();
-        let status = wait_within(
+        held_up_flat(
             &mut child,
-            Duration::from_secs(30),
-            "a closed pipe did not end it",
-        );
-        assert_eq!(status.code(), Some(0), "{extra:?}");
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "{extra:?}: {:?}",
-            start.elapsed()
+            1 << 20,
+            24 << 20,
+            Duration::from_millis(1500),
+            32 * 1024,
         );
     }
 }
@@ -206,16 +208,17 @@ fn a_signal_ends_a_listing_into_a_slow_pipe_at_once() {
 fn a_limited_listing_into_a_file_is_written_whole() {
     let d = tempfile::tempdir().unwrap();
     doubles(d.path(), 40);
-    let script = format!(
-        "ulimit -v {ULIMIT_KB}; exec '{}' solve doubles-40.dlx --threads 2 --limit 100000 --stats > out.txt 2> err.txt",
-        bin().display()
-    );
-    let status = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .current_dir(d.path())
-        .status()
-        .unwrap();
+    let args = [
+        "solve",
+        "doubles-40.dlx",
+        "--threads",
+        "2",
+        "--limit",
+        "100000",
+        "--stats",
+    ];
+    let mut sh = common::limited(d.path(), ULIMIT_KB / 1024, &args, "> out.txt 2> err.txt");
+    let status = sh.status().unwrap();
     assert_eq!(status.code(), Some(0));
     let out = std::fs::read_to_string(d.path().join("out.txt")).unwrap();
     assert_eq!(out.split("\n\n").count(), 100_000);
@@ -255,24 +258,5 @@ fn polyform_workers_stop_at_the_limit_and_wait_for_their_reader() {
         d.path(),
         &["poly", "solve", "dominoes.toml", "--threads", "2", "--json"],
     );
-    read_bytes(&mut child, 1 << 16);
-    std::thread::sleep(Duration::from_secs(3));
-    let first = peak_kb(&child);
-    std::thread::sleep(Duration::from_secs(3));
-    let second = peak_kb(&child);
-    assert!(
-        first < FLAT_KB && second < FLAT_KB,
-        "peaks {first} and {second} KiB"
-    );
-    assert!(
-        second < first + 16 * 1024,
-        "grew from {first} to {second} KiB"
-    );
-    drop(child.stdout.take());
-    let status = wait_within(
-        &mut child,
-        Duration::from_secs(30),
-        "a closed pipe did not end it",
-    );
-    assert_eq!(status.code(), Some(0));
+    held_up_flat(&mut child, 1 << 16, 0, Duration::from_secs(3), 16 * 1024);
 }

@@ -8,6 +8,7 @@
 use crate::errors::value_error;
 use crate::iter::Stream;
 use crate::wait::interruptible;
+use dancer_formats::ndjson::PolyRecord;
 use dancer_poly::geometry::Cell;
 use dancer_poly::grid::PolyGrid;
 use dancer_poly::model::{Model, Options};
@@ -62,22 +63,15 @@ impl Puzzle {
     }
 }
 
-/// A solution of `model` (its placements) with its placements' cells and
-/// its picture.
+/// A solution of `model` (its placements) with its placements' cells, as
+/// the command line's records give them, and its picture.
 fn solution_of(model: &Model, sol: &[usize]) -> Solution {
-    let board = &model.puzzle.board;
-    let placements = sol
-        .iter()
-        .map(|&q| {
-            let pl = &model.placements[q];
-            let cells = pl
-                .cells
-                .iter()
-                .map(|&c| board.grid.record_cell(board.cells[c]))
-                .collect();
-            (model.puzzle.pieces[pl.piece].name.clone(), cells)
-        })
-        .collect();
+    let placements = match model.solution_record(1, sol) {
+        PolyRecord::Solution { placements, .. } => {
+            placements.into_iter().map(|p| (p.piece, p.cells)).collect()
+        }
+        _ => unreachable!("a solution's record"),
+    };
     Solution {
         placements,
         tiling: model.tiling(sol, None),

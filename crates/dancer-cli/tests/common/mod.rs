@@ -55,23 +55,31 @@ pub fn bin() -> PathBuf {
 
 /// Runs `dancer ARGS` in `dir` with at most `mem_mb` MiB of address space.
 pub fn run_limited(dir: &Path, mem_mb: u64, args: &[&str]) -> Output {
+    limited(dir, mem_mb, args, "").output().unwrap()
+}
+
+/// `dancer ARGS` in `dir` under at most `mem_mb` MiB of address space, by
+/// `sh`, which `exec`s it (so the child's pid is dancer's), with `redirect`
+/// (say `2> err.txt`) after it; standard output and error piped.
+pub fn limited(dir: &Path, mem_mb: u64, args: &[&str], redirect: &str) -> Command {
     let quoted: Vec<String> = args
         .iter()
         .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
         .collect();
     let script = format!(
-        "ulimit -v {}; exec '{}' {}",
+        "ulimit -v {}; exec '{}' {} {redirect}",
         mem_mb * 1024,
         bin().display(),
         quoted.join(" ")
     );
-    Command::new("sh")
-        .arg("-c")
+    let mut sh = Command::new("sh");
+    sh.arg("-c")
         .arg(script)
         .current_dir(dir)
         .stdin(Stdio::null())
-        .output()
-        .unwrap()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    sh
 }
 
 pub fn run(dir: &Path, args: &[&str]) -> Output {
