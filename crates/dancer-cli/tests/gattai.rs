@@ -257,3 +257,49 @@ fn timeout_bounds_shape_generation_and_ratings() {
         assert!(!full.starts_with("at least"), "{full}");
     }
 }
+
+/// `generate --shape --size`: the shape gives the grids' size; a `--size`
+/// that is not the shape's is refused (exit 2, saying why), never ignored;
+/// the shape's own is taken.
+#[test]
+fn generate_shape_refuses_a_size_that_is_not_the_shapes() {
+    let (out, err) = run(
+        &[
+            "sudoku", "generate", "--shape", "twodoku", "--size", "16", "--seed", "1",
+        ],
+        2,
+    );
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("--size 16: twodoku is a built-in shape of 9x9 grids"),
+        "{err}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let shape = dir.path().join("pair.txt");
+    std::fs::write(&shape, "size 4\ngrid 0 0\ngrid 2 2\n").unwrap();
+    let s = shape.to_str().unwrap();
+    let (_, err) = run(
+        &[
+            "sudoku", "generate", "--shape", s, "--size", "9", "--seed", "1",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("--size 9: the shape file") && err.contains("is of 4x4 grids"),
+        "{err}"
+    );
+    let (out, _) = run(
+        &[
+            "sudoku", "generate", "--shape", s, "--size", "4", "--seed", "1",
+        ],
+        0,
+    );
+    assert_eq!(out.trim().len(), 28, "{out}");
+    let (out, _) = run(
+        &[
+            "sudoku", "generate", "--shape", "twodoku", "--size", "9", "--seed", "1",
+        ],
+        0,
+    );
+    assert_eq!(out.trim().len(), 153, "{out}");
+}

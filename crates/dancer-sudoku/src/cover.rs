@@ -9,9 +9,12 @@
 //! offered as options and pruned later.
 
 use crate::grid::{symbol, Grid};
+use crate::logic::{Budget, Halt};
 use crate::puzzle::{Puzzle, PuzzleError};
 use crate::rules::HouseKind;
-use dancer_core::{Dlx, Engine, Problem, ProblemBuilder};
+use dancer_core::{Dlx, Engine, EngineKind, OptionId, Problem, ProblemBuilder, Watcher};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A puzzle's exact cover problem and the meaning of its options.
 pub struct SudokuCover {
@@ -190,6 +193,101 @@ pub fn solve_dlx_cancellable(
         }
     }
     (count, kept, dlx.stats().nodes, dlx.is_cancelled())
+}
+
+/// How a search of [`search_within`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Searched {
+    /// Solutions found (at most the limit).
+    pub count: u64,
+    /// The search's nodes.
+    pub nodes: u64,
+    /// The whole tree was searched: `count` is every solution.
+    pub complete: bool,
+    /// Why the budget stopped the search first, if it did: then `count`
+    /// is a lower bound.
+    pub stopped: Option<Halt>,
+}
+
+/// The nodes between two looks at a [`search_within`]'s budget: a
+/// thousand nodes of the largest covers dancer makes (a 16x16 grid, a
+/// samurai) take about a millisecond, and a look at the clock costs tens
+/// of nanoseconds.
+pub const BUDGET_NODES: u64 = 1024;
+
+/// Searches `problem` with the engine `auto` picks, handing each solution
+/// to `each`, until `limit` solutions, the end of the tree, or `budget`:
+/// its deadline and cancel flag are looked at before the search and every
+/// [`BUDGET_NODES`] nodes, so that a count to two (the uniqueness check
+/// of a rating or a hint) ends with the rating's budget, within a few
+/// milliseconds of its deadline or flag, never long after.
+pub fn search_within(
+    problem: &Problem,
+    limit: Option<u64>,
+    budget: &Budget,
+    each: &mut dyn FnMut(&[OptionId]),
+) -> Searched {
+    let stopped_now = |halt| Searched {
+        count: 0,
+        nodes: 0,
+        complete: false,
+        stopped: Some(halt),
+    };
+    if let Some(halt) = budget.check() {
+        return stopped_now(halt);
+    }
+    if limit == Some(0) {
+        return Searched {
+            count: 0,
+            nodes: 0,
+            complete: false,
+            stopped: None,
+        };
+    }
+    let mut engine = EngineKind::Auto
+        .build(problem)
+        .expect("auto takes every problem");
+    // auto's probes took their time: the budget may be spent already
+    if let Some(halt) = budget.check() {
+        return stopped_now(halt);
+    }
+    struct Within<'a> {
+        limit: Option<u64>,
+        count: u64,
+        budget: &'a Budget,
+        each: &'a mut dyn FnMut(&[OptionId]),
+        stopped: Option<Halt>,
+    }
+    impl Watcher for Within<'_> {
+        fn solution(&mut self, options: &[OptionId]) -> bool {
+            (self.each)(options);
+            self.count += 1;
+            self.limit.is_none_or(|l| self.count < l)
+        }
+        fn progress(&mut self, _nodes: u64, _fraction: f64) -> bool {
+            self.stopped = self.budget.check();
+            self.stopped.is_none()
+        }
+    }
+    let mut w = Within {
+        limit,
+        count: 0,
+        budget,
+        each,
+        stopped: None,
+    };
+    let watched = dancer_core::watch(&mut *engine, Some(BUDGET_NODES), &mut w);
+    Searched {
+        count: w.count,
+        nodes: engine.stats().nodes,
+        complete: watched.complete,
+        stopped: w.stopped,
+    }
+}
+
+/// The budget of a search that only a flag stops (none: nothing does).
+pub fn cancel_budget(cancel: Option<Arc<AtomicBool>>) -> Budget {
+    cancel.map_or_else(Budget::unlimited, |f| Budget::unlimited().with_cancel(f))
 }
 
 #[cfg(test)]

@@ -32,6 +32,12 @@ pub struct Rules {
 pub enum RulesError {
     #[error("size {0} is not supported (1 to 25 cells per side)")]
     BadSize(usize),
+    /// A side with no box shape: a prime above 3 (only a jigsaw map makes
+    /// its regions).
+    #[error(
+        "a {0}x{0} grid has no boxes ({0} is a prime): only a jigsaw map can make its regions"
+    )]
+    NoBoxes(usize),
     #[error("boxes of {rows}x{cols} cannot tile a {size}x{size} grid")]
     BadBoxes {
         size: usize,
@@ -116,7 +122,7 @@ impl Rules {
         if size == 0 || size > 25 {
             return Err(RulesError::BadSize(size));
         }
-        let (rows, cols) = default_boxes(size).ok_or(RulesError::BadSize(size))?;
+        let (rows, cols) = default_boxes(size).ok_or(RulesError::NoBoxes(size))?;
         Self::boxed(size, rows, cols)
     }
 

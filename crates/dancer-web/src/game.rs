@@ -151,15 +151,15 @@ pub fn view(g: &Game) -> Value {
 }
 
 /// The next step's answer for a game.
-fn game_hint(g: &Game) -> (Option<dancer_sudoku::logic::Step>, Value) {
+fn game_hint(g: &Game, cancel: &Arc<AtomicBool>) -> (Option<dancer_sudoku::logic::Step>, Value) {
     if g.is_solved() {
         return (None, hint_json(&Hint::Solved));
     }
     if g.killer().is_some() {
-        return (None, crate::game_killer::hint(g).1);
+        return (None, crate::game_killer::hint(g, cancel).1);
     }
     if g.shape().is_some() {
-        return (None, crate::game_gattai::hint(g).1);
+        return (None, crate::game_gattai::hint(g, cancel).1);
     }
     if !g.rules().is_standard_9x9() {
         return (
@@ -267,23 +267,23 @@ fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result
         }
         Action::Undo => json!({ "done": g.undo() }),
         Action::Redo => json!({ "done": g.redo() }),
-        Action::Hint => game_hint(&g).1,
+        Action::Hint => game_hint(&g, cancel).1,
         Action::ApplyHint if g.killer().is_some() => {
-            let (step, v) = crate::game_killer::hint(&g);
+            let (step, v) = crate::game_killer::hint(&g, cancel);
             if let Some(step) = step {
                 g.apply_killer(&step);
             }
             v
         }
         Action::ApplyHint if g.shape().is_some() => {
-            let (step, v) = crate::game_gattai::hint(&g);
+            let (step, v) = crate::game_gattai::hint(&g, cancel);
             if let Some(step) = step {
                 g.apply_killer(&step);
             }
             v
         }
         Action::ApplyHint => {
-            let (step, v) = game_hint(&g);
+            let (step, v) = game_hint(&g, cancel);
             if let Some(step) = step {
                 g.apply(&step);
             }

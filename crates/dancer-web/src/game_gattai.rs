@@ -10,7 +10,7 @@
 //! dead (`live` false; never played).
 
 use crate::error::{play_error, At, Error, Result};
-use crate::game_killer::{rate_budget, rating_json};
+use crate::game_killer::{hint_budget, other_status, rate_budget, rating_json};
 use dancer_sudoku::gattai::{self, GattaiPuzzle, Shape};
 use dancer_sudoku::hint::HintLevel;
 use dancer_sudoku::killer::{KillerHint, KillerStep};
@@ -115,9 +115,10 @@ pub fn view(g: &Game, s: &Shape, v: &mut Value) {
 }
 
 /// The next step across the grids and its answer, as killer hints have
-/// it (`{"status":"hint","step":STEP}`, or a status and a message).
-pub fn hint(g: &Game) -> (Option<KillerStep>, Value) {
-    let (Some(s), Some(h)) = (g.shape(), g.gattai_hint()) else {
+/// it (`{"status":"hint","step":STEP}`, or a status and a message),
+/// stopped when `cancel` is set.
+pub fn hint(g: &Game, cancel: &Arc<AtomicBool>) -> (Option<KillerStep>, Value) {
+    let (Some(s), Some(h)) = (g.shape(), g.gattai_hint_within(&hint_budget(cancel))) else {
         return (
             None,
             json!({"status": "stuck", "message": "not a gattai game"}),
@@ -138,11 +139,7 @@ pub fn hint(g: &Game) -> (Option<KillerStep>, Value) {
         KillerHint::Solved => (None, json!({"status": "solved"})),
         other => {
             let text = other.text_with(HintLevel::Nudge, &cell, &cage);
-            let status = if matches!(other, KillerHint::NotUnique) {
-                "multiple"
-            } else {
-                "stuck"
-            };
+            let status = other_status(&other);
             (None, json!({"status": status, "message": text.trim_end()}))
         }
     }

@@ -125,11 +125,18 @@ pub fn cage(g: &Game, cell: usize) -> Result<Value> {
     }))
 }
 
+/// The budget of a game's hint: none of its own, but the request's flag
+/// (set when the client goes, the server stops or the request's time
+/// cap passes), handed to the library's count and step search.
+pub fn hint_budget(cancel: &Arc<AtomicBool>) -> Budget {
+    Budget::unlimited().with_cancel(cancel.clone())
+}
+
 /// The next killer step of a game and its answer, as plain hints have it
 /// (`{"status":"hint","step":STEP}` with the cages it uses, or a status
-/// and a message).
-pub fn hint(g: &Game) -> (Option<KillerStep>, Value) {
-    let (Some(k), Some(h)) = (g.killer(), g.killer_hint()) else {
+/// and a message), stopped when `cancel` is set.
+pub fn hint(g: &Game, cancel: &Arc<AtomicBool>) -> (Option<KillerStep>, Value) {
+    let (Some(k), Some(h)) = (g.killer(), g.killer_hint_within(&hint_budget(cancel))) else {
         return (
             None,
             json!({"status": "stuck", "message": "not a killer game"}),
@@ -147,13 +154,19 @@ pub fn hint(g: &Game) -> (Option<KillerStep>, Value) {
         KillerHint::Solved => (None, json!({"status": "solved"})),
         other => {
             let text = other.text(k, HintLevel::Nudge);
-            let status = if matches!(other, KillerHint::NotUnique) {
-                "multiple"
-            } else {
-                "stuck"
-            };
+            let status = other_status(&other);
             (None, json!({"status": status, "message": text.trim_end()}))
         }
+    }
+}
+
+/// The status of a hint with no step: `multiple`, `stopped` (the
+/// request's flag was set) or `stuck`.
+pub fn other_status(h: &KillerHint) -> &'static str {
+    match h {
+        KillerHint::NotUnique => "multiple",
+        KillerHint::Stopped(_) => "stopped",
+        _ => "stuck",
     }
 }
 
@@ -182,4 +195,33 @@ fn step_json(k: &KillerPuzzle, s: &KillerStep) -> Value {
         "placements": s.placements,
         "eliminations": s.eliminations,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request's flag, set (the client gone, the cap passed), reaches
+    /// the library's count and step search of a killer's and a gattai
+    /// game's hint: `stopped`, not a search run to its end.
+    #[test]
+    fn a_games_hint_stops_with_its_requests_flag() {
+        let set = Arc::new(AtomicBool::new(true));
+        let clear = Arc::new(AtomicBool::new(false));
+        let k = KillerPuzzle::parse("aabcdefcgefhgijj 3,4,4,3,7,3,5,2,2,7", None).unwrap();
+        let g = Game::new_killer(&k).unwrap();
+        let (step, v) = hint(&g, &set);
+        assert!(step.is_none());
+        assert_eq!(v["status"], "stopped", "{v}");
+        let (step, v) = hint(&g, &clear);
+        assert!(step.is_some(), "{v}");
+        let twodoku = dancer_sudoku::gattai::Shape::builtin("twodoku").unwrap();
+        let made = dancer_sudoku::gattai::generate(&twodoku, 3, None).unwrap();
+        let g = Game::new_gattai_generated(&made).unwrap();
+        let (step, v) = crate::game_gattai::hint(&g, &set);
+        assert!(step.is_none());
+        assert_eq!(v["status"], "stopped", "{v}");
+        let (step, v) = crate::game_gattai::hint(&g, &clear);
+        assert!(step.is_some(), "{v}");
+    }
 }

@@ -170,6 +170,9 @@ fn run(
         }
         input => super::common::read_input(input)?,
     };
+    if let Some(line) = batch::killer_line(&text).filter(|_| !k.killer) {
+        bail!("{name}:{line}: a killer puzzle (MAP SUMS): give --killer to read killer puzzles");
+    }
     let (start, bar) = (Instant::now(), bar(&text));
     let tick = |n| bar.set_position(n);
     let each = |ans: Answers| report(&name, &ans).and_then(|()| out.text(ans.text));
@@ -224,6 +227,11 @@ fn run_part(
 ) -> Result<Found> {
     let (out_path, out_file) = part_files(a, sa, s)?;
     let (name, text) = super::common::read_input(a.input.as_deref())?;
+    if let Some(line) = batch::killer_line(&text) {
+        bail!(
+            "--shard: {name}:{line} is a killer puzzle (MAP SUMS): killer files are read with --killer, which runs them whole, not in shards"
+        );
+    }
     if batch::is_grid_text(&text, a.layout()) {
         bail!(
             "--shard: {name} holds grids over several lines: only files of one puzzle per line are split into shards"

@@ -235,18 +235,36 @@ fn answer(
     }
 }
 
+/// What `generate --shape` was asked for (from `generate`'s flags).
+pub struct GattaiRun {
+    /// `--size`, if given: it must be the shape's.
+    pub size: Option<usize>,
+    pub count: u64,
+    pub seed: Option<u64>,
+    pub threads: usize,
+    pub json: bool,
+    pub pretty: bool,
+    pub timeout: Option<Duration>,
+}
+
 /// `generate --shape`: `count` minimal puzzles with one solution on the
 /// shape, in order, each checked.
-pub fn generate(
-    shape_arg: &str,
-    count: u64,
-    seed: Option<u64>,
-    threads: usize,
-    (json, pretty): (bool, bool),
-    timeout: Option<Duration>,
-    out: &mut Out,
-) -> Result<Found> {
+pub fn generate(shape_arg: &str, run: &GattaiRun, out: &mut Out) -> Result<Found> {
     let shape = shape_of(shape_arg)?;
+    if let Some(size) = run.size.filter(|&n| n != shape.size) {
+        let n = shape.size;
+        return Err(if Shape::builtin(shape_arg).is_some() {
+            anyhow!(
+                "--size {size}: {shape_arg} is a built-in shape of {n}x{n} grids; a shape file (`size N`, then a `grid ROW COL` line a grid) makes one of other sizes"
+            )
+        } else {
+            anyhow!(
+                "--size {size}: the shape file {shape_arg} is of {n}x{n} grids (its `size` line); leave --size out, or change the file"
+            )
+        });
+    }
+    let (count, seed, threads) = (run.count, run.seed, run.threads);
+    let (json, pretty, timeout) = (run.json, run.pretty, run.timeout);
     let seed = seed.unwrap_or_else(clock_seed);
     let stop = StopClock::start(timeout);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -312,12 +330,14 @@ pub fn generate(
 }
 
 /// `hint --shape`: the easiest next step of the (first) puzzle, across
-/// its grids.
+/// its grids, within `timeout` and Ctrl-C (the count of its solutions as
+/// well as the step).
 pub fn hint(
     shape_arg: &str,
     arg: &str,
     level: dancer_sudoku::hint::HintLevel,
     json: bool,
+    timeout: Option<Duration>,
     out: &mut Out,
 ) -> Result<Found> {
     let shape = shape_of(shape_arg)?;
@@ -326,7 +346,7 @@ pub fn hint(
         return Err(anyhow!("{name}: no puzzle found"));
     };
     let p = GattaiPuzzle::parse(first, &shape).map_err(|e| anyhow!("{name}:{line}: {e}"))?;
-    let h = gattai::hint(&p, &[]);
+    let h = gattai::hint_within(&p, &[], &variant::hint_budget(timeout));
     let cell = |c: usize| shape.cell_name(c);
     let cage = |i: usize| i.to_string();
     if json {
@@ -334,7 +354,7 @@ pub fn hint(
     } else {
         out.text(&h.text_with(level, &cell, &cage))?;
     }
-    Ok(if h.found() { Found::Some } else { Found::None })
+    Ok(variant::hint_found(&h))
 }
 
 /// `rate --shape`: every puzzle rated by its hardest step across the
@@ -359,7 +379,7 @@ pub fn rate(
     variant::rate_lines(&run, out, |l, budget| {
         GattaiPuzzle::parse(l, &shape)
             .map_err(|e| e.to_string())
-            .map(|p| (gattai::count(&p, Some(2)) == 1).then(|| gattai::rate_within(&p, budget)))
+            .map(|p| gattai::rate_unique_within(&p, budget))
     })
 }
 

@@ -33,9 +33,11 @@ pub struct GenerateArgs {
     /// GivensSymmetry of the givens: none, rotate180, rotate90, mirror, diagonal
     #[arg(long, default_value = "none", value_parser = Named::new(GivensSymmetry::NAMES, |s| s.parse::<GivensSymmetry>()))]
     pub symmetry: GivensSymmetry,
-    /// Grid size: 4, 9 or 16
-    #[arg(long, default_value = "9")]
-    pub size: usize,
+    /// Grid size: 4, 9 or 16 (9 unless told; with --shape, the shape's
+    /// grids are of its own size: the built-in ones 9x9, a shape file's
+    /// as its `size` line says)
+    #[arg(long)]
+    pub size: Option<usize>,
     /// Random seed (the same seed and flags give the same puzzles)
     #[arg(long)]
     pub seed: Option<u64>,
@@ -126,12 +128,20 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
         let a = &args;
         let (json, pretty) = (a.json.json, a.pretty);
         let timeout = a.timeout.and_then(|t| t.0);
-        let (count, seed, threads) = (a.count, a.seed, a.threads.get());
-        return super::gattai::generate(shape, count, seed, threads, (json, pretty), timeout, out);
+        let run = super::gattai::GattaiRun {
+            size: a.size,
+            count: a.count,
+            seed: a.seed,
+            threads: a.threads.get(),
+            json,
+            pretty,
+            timeout,
+        };
+        return super::gattai::generate(shape, &run, out);
     }
     if args.killer {
         let run = super::killer::KillerRun {
-            size: args.size,
+            size: args.size.unwrap_or(9),
             count: args.count,
             seed: args.seed,
             level: args.level,
@@ -147,7 +157,7 @@ pub fn run(args: GenerateArgs, out: &mut Out) -> Result<Found> {
         (None, None) => None,
     };
     let opts = Request {
-        size: args.size,
+        size: args.size.unwrap_or(9),
         symmetry: args.symmetry,
         minimal: !args.not_minimal,
         range,

@@ -21,7 +21,9 @@ pub struct HintArgs {
     #[arg(long, default_value = "full", value_parser = Named::new(HintLevel::NAMES, |s| HintLevel::from_name(s).ok_or_else(|| format!("unknown hint level {s:?} (known: nudge, full)"))))]
     pub level: HintLevel,
     /// The most time the search may take, in seconds, or `none`; after it,
-    /// the hint says how hard the next step is at least
+    /// the hint says how hard the next step is at least (with --killer or
+    /// --shape, whose check that the puzzle has one solution it bounds too:
+    /// that no hint came in time)
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_timeout)]
     pub timeout: Timeout,
     /// Killer Sudoku: the puzzle is MAP SUMS [GIVENS] (see `dancer sudoku
@@ -38,10 +40,12 @@ pub struct HintArgs {
 
 pub fn run(args: HintArgs, out: &mut Out) -> Result<Found> {
     if let Some(shape) = &args.shape {
-        return super::gattai::hint(shape, &args.puzzle, args.level, args.json.json, out);
+        let (level, json, timeout) = (args.level, args.json.json, args.timeout.0);
+        return super::gattai::hint(shape, &args.puzzle, level, json, timeout, out);
     }
     if args.killer {
-        return super::killer::hint(&args.puzzle, args.level, args.json.json, out);
+        let (level, json, timeout) = (args.level, args.json.json, args.timeout.0);
+        return super::killer::hint(&args.puzzle, level, json, timeout, out);
     }
     let (name, text) = read_input(Some(&args.puzzle))?;
     let p = read_one(&name, &text, &Default::default(), Layout::Auto, false)?;

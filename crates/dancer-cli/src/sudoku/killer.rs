@@ -21,20 +21,27 @@ fn input(arg: Option<&str>) -> Result<(String, String)> {
     variant::input(arg, is_killer_text)
 }
 
-/// `hint --killer`: the easiest next step of the (first) puzzle.
-pub fn hint(arg: &str, level: HintLevel, json: bool, out: &mut Out) -> Result<Found> {
+/// `hint --killer`: the easiest next step of the (first) puzzle, within
+/// `timeout` and Ctrl-C (the count of its solutions as well as the step).
+pub fn hint(
+    arg: &str,
+    level: HintLevel,
+    json: bool,
+    timeout: Option<Duration>,
+    out: &mut Out,
+) -> Result<Found> {
     let (name, text) = input(Some(arg))?;
     let Some(&(line, first)) = lines(&text).first() else {
         bail!("{name}: no puzzle found");
     };
     let k = KillerPuzzle::parse(first, None).map_err(|e| anyhow::anyhow!("{name}:{line}: {e}"))?;
-    let h = killer::hint(&k, &[]);
+    let h = killer::hint_within(&k, &[], &variant::hint_budget(timeout));
     if json {
         out.record(&h.record(&k, level))?;
     } else {
         out.text(&h.text(&k, level))?;
     }
-    Ok(if h.found() { Found::Some } else { Found::None })
+    Ok(variant::hint_found(&h))
 }
 
 /// `rate --killer`: each puzzle's rating on the killer scale, on all

@@ -1,7 +1,8 @@
 //! What the killer (`--killer`) and overlapping-grid (`--shape`) commands
 //! share: the input (a puzzle given as the argument itself, else a file or
-//! standard input), its puzzle lines, the rating loop of `rate`, and the
-//! clock that stops `generate` at `--timeout`.
+//! standard input), its puzzle lines, the rating loop of `rate`, the
+//! budget of `hint` and what a hint exits with, and the clock that stops
+//! `generate` at `--timeout`.
 //!
 //! Both kinds are rated on the killer scale (`dancer_sudoku::killer`'s
 //! steps), so one loop prints both: in input order, on all cores, a line
@@ -14,8 +15,8 @@ use crate::output::{Found, Out};
 use anyhow::Result;
 use dancer_core::plural;
 use dancer_formats::ndjson::InvalidPuzzle;
-use dancer_sudoku::killer::{rate_record, rate_text, KillerRating};
-use dancer_sudoku::logic::Budget;
+use dancer_sudoku::killer::{rate_record, rate_text, KillerHint, KillerRating};
+use dancer_sudoku::logic::{Budget, Halt};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -132,6 +133,21 @@ pub fn rate_lines(
     } else {
         Found::Some
     })
+}
+
+/// The budget of a `hint --killer|--shape`: `--timeout` and Ctrl-C.
+pub fn hint_budget(timeout: Option<Duration>) -> Budget {
+    Budget::within(timeout).with_cancel(crate::interrupt::cancel_flag())
+}
+
+/// What a killer or gattai hint comes to: a step found (exit 0), stopped
+/// by Ctrl-C (130), or none (1: no step, not unique, out of time).
+pub fn hint_found(h: &KillerHint) -> Found {
+    match h {
+        KillerHint::Stopped(Halt::Interrupted) => Found::Interrupted,
+        h if h.found() => Found::Some,
+        _ => Found::None,
+    }
 }
 
 /// The flag a generator watches: set by Ctrl-C (the program's cancel flag)

@@ -302,6 +302,18 @@ pub fn puzzle_lines(text: &str) -> u64 {
     text.lines().filter(|l| !is_blank(l)).count() as u64
 }
 
+/// The number (from 1) of the first puzzle line of `text` when that line
+/// reads as a killer puzzle (`MAP SUMS [GIVENS]` or its JSON form, under
+/// the plain rules of its size): a text that a front end asked to read
+/// as plain puzzles, whose lines want reading as killers. A plain puzzle
+/// line never reads so (it has no sums for the cages of its map).
+pub fn killer_line(text: &str) -> Option<usize> {
+    let (i, line) = text.lines().enumerate().find(|(_, l)| !is_blank(l))?;
+    KillerPuzzle::parse(line.trim(), None)
+        .is_ok()
+        .then_some(i + 1)
+}
+
 /// Whether `text` holds grids over several lines (else one puzzle per
 /// line), decided once from its first lines.
 pub fn is_grid_text(text: &str, layout: Layout) -> bool {

@@ -15,9 +15,11 @@
 //! at 2.
 
 use super::{GattaiPuzzle, Shape};
+use crate::cover::{cancel_budget, search_within};
 use crate::killer::{KillerBoard, KillerTechnique};
+use crate::logic::{Budget, Halt};
 use dancer_core::rng::{Draw, XorShift64Star};
-use dancer_core::{EngineKind, Flow, OptionId, Problem, ProblemBuilder, Sink, SolveOptions};
+use dancer_core::{OptionId, Problem, ProblemBuilder};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -88,20 +90,9 @@ pub struct GattaiSolved {
     pub solutions: Vec<Vec<u8>>,
     /// The whole tree was searched.
     pub complete: bool,
-}
-
-struct Keep {
-    keep: usize,
-    found: Vec<Vec<OptionId>>,
-}
-
-impl Sink for Keep {
-    fn solution(&mut self, options: &[OptionId]) -> Flow {
-        if self.found.len() < self.keep {
-            self.found.push(options.to_vec());
-        }
-        Flow::Continue
-    }
+    /// Why a budget stopped the search first, if it did (then `count` is
+    /// a lower bound).
+    pub stopped: Option<Halt>,
 }
 
 /// Solves `p` up to `limit` solutions, keeping `keep`, until `cancel`.
@@ -111,42 +102,51 @@ pub fn solve(
     keep: usize,
     cancel: Option<Arc<AtomicBool>>,
 ) -> GattaiSolved {
-    solve_ordered(&p.shape, &p.givens, None, limit, keep, cancel)
+    solve_within(p, limit, keep, &cancel_budget(cancel))
+}
+
+/// [`solve`] within `budget` (its deadline and its flag): what the
+/// uniqueness checks of ratings and hints run under, with the budget of
+/// the rating or hint.
+pub fn solve_within(
+    p: &GattaiPuzzle,
+    limit: Option<u64>,
+    keep: usize,
+    budget: &Budget,
+) -> GattaiSolved {
+    solve_without(&p.shape, &p.givens, None, None, (limit, keep), budget)
 }
 
 fn solve_ordered(
     shape: &Shape,
     givens: &[u8],
     order: Option<&[usize]>,
-    limit: Option<u64>,
-    keep: usize,
+    (limit, keep): (Option<u64>, usize),
     cancel: Option<Arc<AtomicBool>>,
 ) -> GattaiSolved {
-    solve_without(shape, givens, order, None, (limit, keep), cancel)
+    let budget = cancel_budget(cancel);
+    solve_without(shape, givens, order, None, (limit, keep), &budget)
 }
 
-/// [`solve_ordered`] without the cell-digit pair `without`.
+/// [`solve_ordered`] without the cell-digit pair `without`, within
+/// `budget`.
 fn solve_without(
     shape: &Shape,
     givens: &[u8],
     order: Option<&[usize]>,
     without: Option<(usize, u8)>,
     (limit, keep): (Option<u64>, usize),
-    cancel: Option<Arc<AtomicBool>>,
+    budget: &Budget,
 ) -> GattaiSolved {
     let (problem, pairs) = problem(shape, givens, order, without);
-    let opts = SolveOptions {
-        engine: EngineKind::Auto,
-        limit,
-        cancel,
+    let mut found: Vec<Vec<OptionId>> = Vec::new();
+    let mut each = |options: &[OptionId]| {
+        if found.len() < keep {
+            found.push(options.to_vec());
+        }
     };
-    let mut sink = Keep {
-        keep,
-        found: Vec::new(),
-    };
-    let outcome = dancer_core::solve(&problem, &opts, &mut sink).expect("auto takes every problem");
-    let solutions = sink
-        .found
+    let s = search_within(&problem, limit, budget, &mut each);
+    let solutions = found
         .iter()
         .map(|opts| {
             let mut v = givens.to_vec();
@@ -158,9 +158,10 @@ fn solve_without(
         })
         .collect();
     GattaiSolved {
-        count: outcome.stats.solutions,
+        count: s.count,
         solutions,
-        complete: outcome.complete,
+        complete: s.complete,
+        stopped: s.stopped,
     }
 }
 
@@ -189,12 +190,13 @@ pub fn generate(
     let pairs = shape.cells().len() * shape.size;
     let mut order: Vec<usize> = (0..pairs).collect();
     rng.shuffle(&mut order);
-    let full = solve_ordered(shape, &empty, Some(&order), Some(1), 1, cancel.cloned());
+    let full = solve_ordered(shape, &empty, Some(&order), (Some(1), 1), cancel.cloned());
     let solution = full.solutions.into_iter().next()?;
     let mut givens = solution.clone();
     let mut cells = shape.cells();
     rng.shuffle(&mut cells);
     let (live, units) = (shape.live(), shape.units());
+    let budget = cancel_budget(cancel.cloned());
     for c in cells {
         if cancel.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return None;
@@ -209,14 +211,7 @@ pub fn generate(
         // else: the puzzle has the one solution with `d` at `c`; it stays
         // unique when no solution puts another digit there
         if !b.is_solved() {
-            let other = solve_without(
-                shape,
-                &givens,
-                None,
-                Some((c, d)),
-                (Some(1), 0),
-                cancel.cloned(),
-            );
+            let other = solve_without(shape, &givens, None, Some((c, d)), (Some(1), 0), &budget);
             if other.count != 0 || !other.complete {
                 givens[c] = d;
             }
@@ -235,5 +230,5 @@ pub fn generate(
 /// that no digits fit).
 pub fn has_solution(shape: &Shape, cancel: Option<Arc<AtomicBool>>) -> bool {
     let empty = vec![0u8; shape.height * shape.width];
-    solve_ordered(shape, &empty, None, Some(1), 0, cancel).count == 1
+    solve_ordered(shape, &empty, None, (Some(1), 0), cancel).count == 1
 }

@@ -35,9 +35,12 @@
 
 mod cover;
 
-pub use cover::{count, generate, has_solution, solve, GattaiGenerated, GattaiSolved};
+pub use cover::{
+    count, generate, has_solution, solve, solve_within, GattaiGenerated, GattaiSolved,
+};
 
 use crate::killer::{KillerBoard, KillerHint, KillerRating, KillerStep, KillerTechnique};
+use crate::logic::Budget;
 
 use crate::grid::{digit, symbol};
 use crate::rules::default_boxes;
@@ -387,20 +390,42 @@ pub fn rate(p: &GattaiPuzzle) -> KillerRating {
 
 /// [`rate`] within `budget`: stopped early, the rating of the steps taken
 /// (a lower bound) and why they stopped.
-pub fn rate_within(p: &GattaiPuzzle, budget: &crate::logic::Budget) -> KillerRating {
+pub fn rate_within(p: &GattaiPuzzle, budget: &Budget) -> KillerRating {
     crate::killer::logic::rating_within(board(p), budget)
+}
+
+/// The puzzle rated when it has one solution (`None` when it has none or
+/// several), all within `budget`: the count of solutions (on a large
+/// shape it can take longer than the steps) as well as the steps. A
+/// budget that runs out during the count gives the rating of no step,
+/// stopped ([`KillerRating::stopped_before_steps`]).
+pub fn rate_unique_within(p: &GattaiPuzzle, budget: &Budget) -> Option<KillerRating> {
+    let found = solve_within(p, Some(2), 0, budget);
+    match (found.count, found.stopped) {
+        (0 | 1, Some(halt)) => Some(KillerRating::stopped_before_steps(halt)),
+        (1, None) => Some(rate_within(p, budget)),
+        _ => None,
+    }
 }
 
 /// The easiest next step (the player's entries among the givens), after
 /// the candidates `removed` (canvas cell, digit); no step when the puzzle
 /// is not unique or has no solution.
 pub fn hint(p: &GattaiPuzzle, removed: &[(usize, u8)]) -> KillerHint {
-    match count(p, Some(2)) {
-        0 => return KillerHint::NoSolution,
-        1 => {}
+    hint_within(p, removed, &Budget::unlimited())
+}
+
+/// [`hint`] within `budget`: the count of solutions and the search for
+/// the step both stop when it runs out ([`KillerHint::Stopped`]).
+pub fn hint_within(p: &GattaiPuzzle, removed: &[(usize, u8)], budget: &Budget) -> KillerHint {
+    let found = solve_within(p, Some(2), 0, budget);
+    match (found.count, found.stopped) {
+        (0 | 1, Some(halt)) => return KillerHint::Stopped(halt),
+        (0, None) => return KillerHint::NoSolution,
+        (1, None) => {}
         _ => return KillerHint::NotUnique,
     }
-    hint_of_unique(p, removed)
+    hint_of_unique_within(p, removed, budget)
 }
 
 /// [`hint`] for a caller that already knows `p` has exactly one solution
@@ -408,6 +433,16 @@ pub fn hint(p: &GattaiPuzzle, removed: &[(usize, u8)]) -> KillerHint {
 /// step, without counting the solutions again (on a samurai the count
 /// took most of a hint's time).
 pub fn hint_of_unique(p: &GattaiPuzzle, removed: &[(usize, u8)]) -> KillerHint {
+    hint_of_unique_within(p, removed, &Budget::unlimited())
+}
+
+/// [`hint_of_unique`] within `budget` ([`KillerHint::Stopped`] when it
+/// runs out first).
+pub fn hint_of_unique_within(
+    p: &GattaiPuzzle,
+    removed: &[(usize, u8)],
+    budget: &Budget,
+) -> KillerHint {
     let mut b = board(p);
     if b.is_solved() {
         return KillerHint::Solved;
@@ -415,7 +450,7 @@ pub fn hint_of_unique(p: &GattaiPuzzle, removed: &[(usize, u8)]) -> KillerHint {
     for &(c, d) in removed.iter().filter(|&&(c, _)| c < p.givens.len()) {
         b.remove(c, d);
     }
-    crate::killer::next_step(&b).map_or(KillerHint::Stuck, KillerHint::Step)
+    crate::killer::step_hint(&b, budget)
 }
 
 /// The canvas drawn: a row of text per canvas row, `.` for empty cells,

@@ -40,8 +40,10 @@
 
 use super::KillerPuzzle;
 use crate::cover::unit_code;
+use crate::cover::{cancel_budget, search_within};
 use crate::grid::{symbol, Grid};
-use dancer_core::{EngineKind, Flow, OptionId, Problem, ProblemBuilder, Sink, SolveOptions};
+use crate::logic::{Budget, Halt};
+use dancer_core::{OptionId, Problem, ProblemBuilder};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -304,6 +306,9 @@ pub struct KillerSolved {
     pub nodes: u64,
     /// The whole tree was searched.
     pub complete: bool,
+    /// Why a budget stopped the search first, if it did (then `count` is
+    /// a lower bound).
+    pub stopped: Option<Halt>,
 }
 
 /// Searches `k`'s solutions with the engine `auto` picks, up to `limit`
@@ -317,6 +322,18 @@ pub fn solve(
     solve_with(k, KillerModel::Mixed, limit, keep, cancel)
 }
 
+/// [`solve`] within `budget` (its deadline and its flag): what the
+/// uniqueness checks of ratings and hints run under, with the budget of
+/// the rating or hint.
+pub fn solve_within(
+    k: &KillerPuzzle,
+    limit: Option<u64>,
+    keep: usize,
+    budget: &Budget,
+) -> KillerSolved {
+    solve_model_within(k, KillerModel::Mixed, (limit, keep), budget)
+}
+
 /// [`solve`] with the cages made into options by `model`.
 pub fn solve_with(
     k: &KillerPuzzle,
@@ -325,42 +342,29 @@ pub fn solve_with(
     keep: usize,
     cancel: Option<Arc<AtomicBool>>,
 ) -> KillerSolved {
+    solve_model_within(k, model, (limit, keep), &cancel_budget(cancel))
+}
+
+fn solve_model_within(
+    k: &KillerPuzzle,
+    model: KillerModel,
+    (limit, keep): (Option<u64>, usize),
+    budget: &Budget,
+) -> KillerSolved {
     let cover = to_exact_cover_with(k, model);
-    let opts = SolveOptions {
-        engine: EngineKind::Auto,
-        limit,
-        cancel,
-    };
-    let mut sink = Keep {
-        keep,
-        solutions: Vec::new(),
-    };
-    let outcome =
-        dancer_core::solve(&cover.problem, &opts, &mut sink).expect("auto takes every problem");
-    KillerSolved {
-        count: outcome.stats.solutions,
-        solutions: sink
-            .solutions
-            .iter()
-            .map(|s| cover.grid(k.size(), s))
-            .collect(),
-        nodes: outcome.stats.nodes,
-        complete: outcome.complete,
-    }
-}
-
-/// Keeps the first `keep` solutions, and goes on.
-struct Keep {
-    keep: usize,
-    solutions: Vec<Vec<OptionId>>,
-}
-
-impl Sink for Keep {
-    fn solution(&mut self, options: &[OptionId]) -> Flow {
-        if self.solutions.len() < self.keep {
-            self.solutions.push(options.to_vec());
+    let mut kept: Vec<Vec<OptionId>> = Vec::new();
+    let mut each = |options: &[OptionId]| {
+        if kept.len() < keep {
+            kept.push(options.to_vec());
         }
-        Flow::Continue
+    };
+    let s = search_within(&cover.problem, limit, budget, &mut each);
+    KillerSolved {
+        count: s.count,
+        solutions: kept.iter().map(|o| cover.grid(k.size(), o)).collect(),
+        nodes: s.nodes,
+        complete: s.complete,
+        stopped: s.stopped,
     }
 }
 

@@ -3,10 +3,12 @@
 //! candidates a player removed) and [`rate_unique`], each also as the
 //! records of `dancer_formats::ndjson` that plain puzzles use.
 
-use super::logic::{next_step, rate_within, KillerBoard, KillerLevel, KillerRating, KillerStep};
-use super::{solve, KillerPuzzle};
+use super::logic::{
+    next_step_within, rate_within, KillerBoard, KillerLevel, KillerRating, KillerStep,
+};
+use super::{solve_within, KillerPuzzle};
 use crate::hint::HintLevel;
-use crate::logic::Budget;
+use crate::logic::{Budget, Halt};
 use crate::rules::cell_name;
 use dancer_formats::ndjson::{CellDigit, HintStatus, SudokuHintRecord, SudokuRateRecord, Verdict};
 
@@ -23,15 +25,26 @@ pub enum KillerHint {
     Solved,
     /// No technique makes progress.
     Stuck,
+    /// The budget ran out (its time, or its flag was set) before the
+    /// hint was found.
+    Stopped(Halt),
 }
 
 /// The hint for `k` (its givens, with the player's entries filled in),
 /// the candidates `removed` (cell, digit) taken out first.
 pub fn hint(k: &KillerPuzzle, removed: &[(usize, u8)]) -> KillerHint {
-    let found = solve(k, Some(2), 0, None);
-    match found.count {
-        0 => return KillerHint::NoSolution,
-        1 => {}
+    hint_within(k, removed, &Budget::unlimited())
+}
+
+/// [`hint`] within `budget`: the check that the puzzle has one solution
+/// and the search for the step both stop when it runs out
+/// ([`KillerHint::Stopped`]).
+pub fn hint_within(k: &KillerPuzzle, removed: &[(usize, u8)], budget: &Budget) -> KillerHint {
+    let found = solve_within(k, Some(2), 0, budget);
+    match (found.count, found.stopped) {
+        (0 | 1, Some(halt)) => return KillerHint::Stopped(halt),
+        (0, None) => return KillerHint::NoSolution,
+        (1, None) => {}
         _ => return KillerHint::NotUnique,
     }
     let mut b = KillerBoard::new(k);
@@ -41,7 +54,16 @@ pub fn hint(k: &KillerPuzzle, removed: &[(usize, u8)]) -> KillerHint {
     for &(c, d) in removed.iter().filter(|&&(c, _)| c < k.size() * k.size()) {
         b.remove(c, d);
     }
-    next_step(&b).map_or(KillerHint::Stuck, KillerHint::Step)
+    step_hint(&b, budget)
+}
+
+/// The hint of the next step from `b` within `budget`.
+pub(crate) fn step_hint(b: &KillerBoard, budget: &Budget) -> KillerHint {
+    match next_step_within(b, budget) {
+        Ok(Some(step)) => KillerHint::Step(step),
+        Ok(None) => KillerHint::Stuck,
+        Err(halt) => KillerHint::Stopped(halt),
+    }
 }
 
 impl KillerHint {
@@ -57,6 +79,7 @@ impl KillerHint {
             KillerHint::NotUnique => HintStatus::Multiple,
             KillerHint::Solved => HintStatus::Solved,
             KillerHint::Stuck => HintStatus::Stuck,
+            KillerHint::Stopped(_) => HintStatus::Stopped,
         }
     }
 
@@ -67,6 +90,8 @@ impl KillerHint {
             KillerHint::NotUnique => Some("the puzzle has more than one solution"),
             KillerHint::Solved => Some("the grid is full"),
             KillerHint::Stuck => Some("no technique makes progress"),
+            KillerHint::Stopped(Halt::Timeout) => Some("no hint within the time allowed"),
+            KillerHint::Stopped(Halt::Interrupted) => Some("interrupted before a hint was found"),
         }
     }
 
@@ -193,10 +218,16 @@ pub fn rate_unique(k: &KillerPuzzle) -> Option<KillerRating> {
     rate_unique_within(k, &Budget::unlimited())
 }
 
-/// [`rate_unique`] with the steps within `budget` (the count of solutions,
-/// a fraction of a second, is not bounded).
+/// [`rate_unique`] within `budget`, the count of solutions as well as
+/// the steps: a budget that runs out during the count gives the rating
+/// of no step, stopped ([`KillerRating::stopped_before_steps`]).
 pub fn rate_unique_within(k: &KillerPuzzle, budget: &Budget) -> Option<KillerRating> {
-    (solve(k, Some(2), 0, None).count == 1).then(|| rate_within(k, budget))
+    let found = solve_within(k, Some(2), 0, budget);
+    match (found.count, found.stopped) {
+        (0 | 1, Some(halt)) => Some(KillerRating::stopped_before_steps(halt)),
+        (1, None) => Some(rate_within(k, budget)),
+        _ => None,
+    }
 }
 
 /// The rating in words: `3.8 hard` or, where the techniques stop short,

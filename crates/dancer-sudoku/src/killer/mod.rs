@@ -41,15 +41,19 @@ mod hint;
 pub(crate) mod logic;
 
 pub use cover::{
-    combinations, count, placements, solve, solve_with, to_exact_cover, to_exact_cover_with,
-    KillerCover, KillerModel, KillerSolved, PLACED_MOST,
+    combinations, count, placements, solve, solve_with, solve_within, to_exact_cover,
+    to_exact_cover_with, KillerCover, KillerModel, KillerSolved, PLACED_MOST,
 };
 pub use error::KillerError;
 pub use generate::{generate, KillerGenerated};
-pub use hint::{hint, rate_record, rate_text, rate_unique, rate_unique_within, KillerHint};
+pub(crate) use hint::step_hint;
+pub use hint::{
+    hint, hint_within, rate_record, rate_text, rate_unique, rate_unique_within, KillerHint,
+};
 pub use logic::{
-    next_step, path, path_from, path_up_to, path_within, presolve, rate, rate_up_to, rate_within,
-    rating_of, KillerBoard, KillerLevel, KillerRating, KillerStep, KillerTechnique, OUTSIDE,
+    next_step, next_step_within, path, path_from, path_up_to, path_within, presolve, rate,
+    rate_up_to, rate_within, rating_of, KillerBoard, KillerLevel, KillerRating, KillerStep,
+    KillerTechnique, OUTSIDE,
 };
 
 use crate::grid::Grid;
@@ -111,6 +115,12 @@ impl KillerPuzzle {
         if n * n != map.len() || !(4..=16).contains(&n) {
             return Err(KillerError::MapLength { found: map.len() });
         }
+        if rules.is_none() && !error::plain_sizes().contains(&n) {
+            return Err(KillerError::NoBoxes {
+                cells: map.len(),
+                size: n,
+            });
+        }
         let cages = cages_of(&map, n)?;
         let sums: Vec<&str> = fields[1].split(',').collect();
         if sums.len() != cages.len() {
@@ -161,7 +171,14 @@ impl KillerPuzzle {
             .unwrap_or(9);
         if !(4..=16).contains(&n) {
             return Err(KillerError::Json(format!(
-                "size {n}: killer puzzles are from 4x4 to 16x16"
+                "size {n}: killer puzzles are {}",
+                error::sizes_words()
+            )));
+        }
+        if rules.is_none() && !error::plain_sizes().contains(&n) {
+            return Err(KillerError::Json(format!(
+                "size {n}: a {n}x{n} grid has no boxes ({n} is a prime): killer puzzles are {}",
+                error::sizes_words()
             )));
         }
         let mut owner = vec![0usize; n * n];

@@ -21,6 +21,7 @@ use super::{Game, GameKind, PlayError};
 use crate::gattai::{self, GattaiPuzzle, Shape};
 use crate::grid::Grid;
 use crate::killer::KillerHint;
+use crate::logic::Budget;
 use crate::puzzle::Puzzle;
 use crate::rules::Rules;
 use std::sync::atomic::AtomicBool;
@@ -117,6 +118,12 @@ impl Game {
     /// for other kinds); apply it with [`Game::apply_killer`]. A wrong
     /// entry gives [`KillerHint::NoSolution`].
     pub fn gattai_hint(&self) -> Option<KillerHint> {
+        self.gattai_hint_within(&Budget::unlimited())
+    }
+
+    /// [`Game::gattai_hint`] within `budget` (a server's request gone or
+    /// past its time; [`KillerHint::Stopped`] when it runs out first).
+    pub fn gattai_hint_within(&self, budget: &Budget) -> Option<KillerHint> {
         let mut now = self.gattai_puzzle()?;
         if !self.mistakes().is_empty() {
             return Some(KillerHint::NoSolution);
@@ -135,7 +142,7 @@ impl Game {
             .collect();
         // no mistakes: the givens and entries agree with the game's
         // solution, which was unique for the givens alone
-        Some(gattai::hint_of_unique(&now, &removed))
+        Some(gattai::hint_of_unique_within(&now, &removed, budget))
     }
 }
 

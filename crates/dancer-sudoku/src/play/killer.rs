@@ -21,6 +21,7 @@ use super::GameKind;
 use super::{Game, PlayError};
 use crate::grid::Grid;
 use crate::killer::{self, KillerHint, KillerPuzzle, KillerStep};
+use crate::logic::Budget;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -83,6 +84,13 @@ impl Game {
     /// The next killer step from the grid as it stands (`None` for other
     /// kinds). A wrong entry gives [`KillerHint::NoSolution`].
     pub fn killer_hint(&self) -> Option<KillerHint> {
+        self.killer_hint_within(&Budget::unlimited())
+    }
+
+    /// [`Game::killer_hint`] within `budget` (a server's request gone or
+    /// past its time): the count of solutions and the search for the step
+    /// stop when it runs out ([`KillerHint::Stopped`]).
+    pub fn killer_hint_within(&self, budget: &Budget) -> Option<KillerHint> {
         let k = self.killer.as_ref()?;
         if !self.mistakes().is_empty() {
             return Some(KillerHint::NoSolution);
@@ -100,7 +108,7 @@ impl Game {
                     .map(move |d| (c, d))
             })
             .collect();
-        Some(killer::hint(&now, &removed))
+        Some(killer::hint_within(&now, &removed, budget))
     }
 
     /// Applies a killer step: its placements become entries, its

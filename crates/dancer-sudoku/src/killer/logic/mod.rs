@@ -524,6 +524,21 @@ pub fn next_step(b: &KillerBoard) -> Option<KillerStep> {
         .find_map(|&t| find(b, t, KillerTechnique::CageCombinations))
 }
 
+/// [`next_step`] within `budget`, looked at before each technique is
+/// tried: the step, none (no technique makes progress), or why the
+/// search stopped first.
+pub fn next_step_within(b: &KillerBoard, budget: &Budget) -> Result<Option<KillerStep>, Halt> {
+    for &t in KillerTechnique::ALL {
+        if let Some(halt) = budget.check() {
+            return Err(halt);
+        }
+        if let Some(step) = find(b, t, KillerTechnique::CageCombinations) {
+            return Ok(Some(step));
+        }
+    }
+    Ok(None)
+}
+
 /// The first step of `technique` on the board; a contradiction tries
 /// candidates with techniques up to `inner` rated.
 fn find(b: &KillerBoard, technique: KillerTechnique, inner: KillerTechnique) -> Option<KillerStep> {
@@ -561,6 +576,18 @@ pub struct KillerRating {
     /// Why the steps stopped before their end (a [`Budget`] ran out), if
     /// they did: then `rating` is that of the steps taken, a lower bound.
     pub stopped: Option<Halt>,
+}
+
+impl KillerRating {
+    /// The rating of a puzzle whose budget ran out before its first step
+    /// (in the check that it has one solution): no step taken, a lower
+    /// bound of 0, and why.
+    pub fn stopped_before_steps(why: Halt) -> KillerRating {
+        KillerRating {
+            stopped: Some(why),
+            ..rating_of(&[], false)
+        }
+    }
 }
 
 /// Every step from the givens to the end (or to where no technique goes
