@@ -104,15 +104,22 @@ fn secs(d: Duration) -> String {
     format!("{} s", (d.as_secs_f64() * 1000.0).round() / 1000.0)
 }
 
+/// `d` from now (a day at most past the clock's end).
+fn after(d: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(d)
+        .unwrap_or_else(|| now + crate::MAX_CLIENT_TIME)
+}
+
 /// Reads a body whole within `rules` (`announced`: its `Content-Length`,
 /// for the messages).
 async fn read(body: Body, rules: BodyRules, announced: Option<u64>) -> Result<Vec<u8>, Error> {
-    let deadline = Instant::now() + rules.time;
+    let deadline = after(rules.time);
     let mut stream = body.into_data_stream();
     let mut bytes = Vec::new();
     let of = announced.map_or(String::new(), |n| format!(" of {n}"));
     loop {
-        let idle_end = Instant::now() + rules.idle;
+        let idle_end = after(rules.idle);
         let wait = idle_end.min(deadline);
         match tokio::time::timeout_at(wait, stream.next()).await {
             Ok(None) => return Ok(bytes),

@@ -84,6 +84,10 @@ pub const MAX_JOBS: usize = 256;
 /// The most connections [`Config::connections`] may allow.
 pub const MAX_CONNECTIONS: usize = 65_536;
 
+/// The most time [`Config::header_time`], [`Config::body_time`] and
+/// [`Config::body_idle`] may give a client: a day.
+pub const MAX_CLIENT_TIME: Duration = Duration::from_secs(86_400);
+
 /// How the server runs (`dancer serve`'s flags).
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -383,6 +387,18 @@ pub async fn bind(config: Config) -> std::io::Result<Server> {
             "connections must be from 1 to {MAX_CONNECTIONS}, not {}",
             config.connections
         )));
+    }
+    for (name, t) in [
+        ("header_time", config.header_time),
+        ("body_time", config.body_time),
+        ("body_idle", config.body_idle),
+    ] {
+        if !(Duration::from_millis(1)..=MAX_CLIENT_TIME).contains(&t) {
+            return Err(invalid(format!(
+                "{name} must be from 1 ms to {} s, not {t:?}",
+                MAX_CLIENT_TIME.as_secs()
+            )));
+        }
     }
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
     let addr = listener.local_addr()?;

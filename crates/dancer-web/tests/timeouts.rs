@@ -247,3 +247,30 @@ async fn an_event_stream_outlives_the_header_time() {
     assert!(text.contains("\"status\":\"timeout\""), "{text}");
     s.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn times_and_connections_out_of_range_are_refused() {
+    for (change, says) in [
+        (
+            (|c: &mut Config| c.header_time = Duration::ZERO) as fn(&mut Config),
+            "header_time must be from 1 ms to 86400 s",
+        ),
+        (
+            |c: &mut Config| c.body_time = Duration::MAX,
+            "body_time must be from 1 ms to 86400 s",
+        ),
+        (
+            |c: &mut Config| c.body_idle = Duration::from_secs(86_401),
+            "body_idle must be from 1 ms",
+        ),
+        (
+            |c: &mut Config| c.connections = 0,
+            "connections must be from 1 to 65536, not 0",
+        ),
+    ] {
+        let mut c = common::config();
+        change(&mut c);
+        let e = dancer_web::bind(c).await.expect_err(says);
+        assert!(e.to_string().contains(says), "{e}");
+    }
+}
