@@ -76,6 +76,9 @@ fn run(args: ServeArgs) -> Result<()> {
         work_time: Duration::try_from_secs_f64(args.work_time).context("--work-time")?,
         batch_time: Duration::try_from_secs_f64(args.work_time * 10.0).context("--work-time")?,
         assets: (args.assets).or_else(|| std::env::var_os("DANCER_ASSETS").map(PathBuf::from)),
+        // the times a client has to send a request, and the connections
+        // served at once
+        ..defaults
     };
     // the signal handler's flag: set by the first Ctrl-C or SIGTERM
     let stop = crate::interrupt::cancel_flag();

@@ -9,11 +9,12 @@
 use crate::body::JsonBody;
 use crate::error::{At, Error, Result};
 use crate::runtime::{engine_of, limit_of, solve_mode, Ctx, Ending, JobParts, Work};
-use crate::{blocking, AppState};
+use crate::{blocking, stopped, AppState};
 use axum::extract::State;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The name of a posted problem in messages.
@@ -43,8 +44,9 @@ pub async fn cover_check(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<ProblemReq>,
 ) -> Result<Json<Value>> {
-    blocking(&s, move |_| {
+    blocking(&s, move |flag| {
         let parsed = read_problem(&r.problem)?;
+        stopped(&flag)?;
         let p = &parsed.problem;
         let warnings: Vec<Value> = parsed
             .warnings
@@ -115,14 +117,17 @@ impl dancer_core::Watcher for CoverWatcher<'_> {
     }
 }
 
-/// Checks an exact cover job and makes its work.
-pub fn cover_job(s: CoverSpec) -> Result<JobParts> {
+/// Checks an exact cover job and makes its work (given up between its
+/// steps once `flag`, the request's, is set).
+pub fn cover_job(s: CoverSpec, flag: &AtomicBool) -> Result<JobParts> {
     let solve = solve_mode(s.mode.as_deref())?;
     let limit = limit_of(s.limit)?;
     let problem = read_problem(&s.problem)?.problem;
+    stopped(flag)?;
     let kind = engine_of(s.engine.as_deref())?
         .resolve(&problem)
         .map_err(|e| Error::BadValue(e.to_string()))?;
+    stopped(flag)?;
     let keep = if solve { s.keep } else { Some(0) };
     let work: Work = Box::new(move |ctx: &Ctx| {
         let mut engine = match kind.build(&problem) {

@@ -66,6 +66,9 @@ pub enum Error {
     TooLarge(usize),
     #[error("a POST body must be JSON (Content-Type: application/json)")]
     UnsupportedMediaType,
+    /// The body did not come in time (all of it, or the next piece).
+    #[error("{0}")]
+    SlowBody(String),
     /// A Sudoku puzzle that breaks its rules.
     #[error("{message}")]
     InvalidPuzzle { message: String, at: At },
@@ -117,6 +120,7 @@ impl Error {
             Error::UnsupportedMediaType => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
             }
+            Error::SlowBody(_) => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
             Error::InvalidPuzzle { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_puzzle"),
             Error::InvalidPoly { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_poly"),
             Error::InvalidProblem { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_problem"),
@@ -161,6 +165,13 @@ impl IntoResponse for Error {
             axum::http::header::CACHE_CONTROL,
             axum::http::HeaderValue::from_static("no-cache"),
         );
+        if status == StatusCode::REQUEST_TIMEOUT {
+            // the rest of the body may still come: no next request here
+            res.headers_mut().insert(
+                axum::http::header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
+        }
         res
     }
 }
@@ -179,6 +190,9 @@ pub(crate) fn play_error(e: dancer_sudoku::play::PlayError) -> Error {
             at: At::none(),
         },
         PlayError::Load(_) => Error::BadValue(format!("game: {e}")),
+        // the request's flag was set: its client left, the server is
+        // stopping, or its cap passed (answered by `blocking`)
+        PlayError::Stopped => Error::ShuttingDown,
         e => Error::BadValue(e.to_string()),
     }
 }

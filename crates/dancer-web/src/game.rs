@@ -19,6 +19,7 @@ use crate::{blocking, AppState};
 use axum::extract::State;
 use axum::Json;
 use dancer_sudoku::hint::Hint;
+use dancer_sudoku::logic::Budget;
 use dancer_sudoku::play::Game;
 use dancer_sudoku::rules::{HouseKind, Rules};
 use serde::Deserialize;
@@ -150,26 +151,32 @@ pub fn view(g: &Game) -> Value {
     v
 }
 
-/// The next step's answer for a game.
-fn game_hint(g: &Game, cancel: &Arc<AtomicBool>) -> (Option<dancer_sudoku::logic::Step>, Value) {
+/// The next step's answer for a game (the search of a plain game's step
+/// stopped once `cancel` is set).
+fn game_hint(
+    g: &Game,
+    cancel: &Arc<AtomicBool>,
+) -> Result<(Option<dancer_sudoku::logic::Step>, Value)> {
     if g.is_solved() {
-        return (None, hint_json(&Hint::Solved));
+        return Ok((None, hint_json(&Hint::Solved)));
     }
     if g.killer().is_some() {
-        return (None, crate::game_killer::hint(g, cancel).1);
+        return Ok((None, crate::game_killer::hint(g, cancel).1));
     }
     if g.shape().is_some() {
-        return (None, crate::game_gattai::hint(g, cancel).1);
+        return Ok((None, crate::game_gattai::hint(g, cancel).1));
     }
     if !g.rules().is_standard_9x9() {
-        return (
+        return Ok((
             None,
             json!({"status": "stuck", "message": format!(
                 "hints are given for plain 9x9 puzzles, not {}", g.rules().describe()
             )}),
-        );
+        ));
     }
-    match g.hint() {
+    let budget = Budget::unlimited().with_cancel(cancel.clone());
+    let step = g.hint_within(&budget).map_err(|_| Error::ShuttingDown)?;
+    Ok(match step {
         Some(step) => {
             let v = json!({"status": "hint", "step": step_json(&step)});
             (Some(step), v)
@@ -179,7 +186,7 @@ fn game_hint(g: &Game, cancel: &Arc<AtomicBool>) -> (Option<dancer_sudoku::logic
             None,
             json!({"status": "none", "message": "a digit is wrong: no step leads on from here"}),
         ),
-    }
+    })
 }
 
 fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result<Value> {
@@ -196,7 +203,7 @@ fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result
         ) => match kind.as_deref() {
             None | Some("plain") => {
                 let p = valid_puzzle(puzzle, rules.as_ref())?;
-                Game::new(&p).map_err(play_error)?
+                Game::new_until(&p, Some(cancel.clone())).map_err(play_error)?
             }
             Some("killer") => {
                 let (g, v) = crate::game_killer::start(puzzle, rules.as_ref(), cancel)?;
@@ -267,7 +274,7 @@ fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result
         }
         Action::Undo => json!({ "done": g.undo() }),
         Action::Redo => json!({ "done": g.redo() }),
-        Action::Hint => game_hint(&g, cancel).1,
+        Action::Hint => game_hint(&g, cancel)?.1,
         Action::ApplyHint if g.killer().is_some() => {
             let (step, v) = crate::game_killer::hint(&g, cancel);
             if let Some(step) = step {
@@ -283,7 +290,7 @@ fn act(game: Option<String>, action: Action, cancel: &Arc<AtomicBool>) -> Result
             v
         }
         Action::ApplyHint => {
-            let (step, v) = game_hint(&g, cancel);
+            let (step, v) = game_hint(&g, cancel)?;
             if let Some(step) = step {
                 g.apply(&step);
             }

@@ -71,7 +71,7 @@ pub fn start(
 
 /// A new 9x9 killer game of `level` (easy, medium, hard, expert), and
 /// what the generator says of it: `{"level","rating","seed"}`.
-pub fn generate(level: &str, seed: Option<u64>, cancel: &AtomicBool) -> Result<(Game, Value)> {
+pub fn generate(level: &str, seed: Option<u64>, cancel: &Arc<AtomicBool>) -> Result<(Game, Value)> {
     let lv = KillerLevel::from_name(level).ok_or_else(|| {
         Error::BadValue(format!(
             "level: {level:?} is not a killer level (easy, medium, hard, expert)"
@@ -79,9 +79,9 @@ pub fn generate(level: &str, seed: Option<u64>, cancel: &AtomicBool) -> Result<(
     })?;
     let seed = seed.unwrap_or_else(dancer_sudoku::generate::clock_seed);
     let rules = Rules::standard(9).expect("9x9 rules");
-    let made = killer::generate(&rules, lv, seed, TRIES, Some(cancel))
+    let made = killer::generate(&rules, lv, seed, TRIES, Some(cancel.as_ref()))
         .ok_or_else(|| Error::BadValue(format!("no {level} killer was made; try again")))?;
-    let g = Game::new_killer(&made.puzzle).map_err(play_error)?;
+    let g = Game::new_killer_until(&made.puzzle, Some(cancel.clone())).map_err(play_error)?;
     let v = json!({ "level": lv.name(), "rating": made.rating, "seed": seed });
     Ok((g, v))
 }

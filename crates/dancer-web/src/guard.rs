@@ -45,18 +45,10 @@ pub fn own_hosts(addr: SocketAddr) -> Vec<String> {
     hosts
 }
 
-/// The local address a connection reached (axum's connect info).
+/// The local address a connection reached (put in each request's
+/// extensions as axum's connect info by the server's accept loop).
 #[derive(Clone, Copy, Debug)]
 pub struct Reached(pub Option<SocketAddr>);
-
-impl
-    axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, tokio::net::TcpListener>>
-    for Reached
-{
-    fn connect_info(s: axum::serve::IncomingStream<'_, tokio::net::TcpListener>) -> Self {
-        Reached(s.io().local_addr().ok())
-    }
-}
 
 /// `addr` as a Host header writes it: `1.2.3.4:80`, `[::1]:80`.
 fn host_of(addr: SocketAddr) -> String {
@@ -126,7 +118,11 @@ pub async fn check(State(state): State<Arc<AppState>>, req: Request, next: Next)
         }
     }
     let mut req = req;
-    req.extensions_mut().insert(crate::body::BodyLimit(limit));
+    req.extensions_mut().insert(crate::body::BodyRules {
+        limit,
+        time: state.config.body_time,
+        idle: state.config.body_idle,
+    });
     next.run(req).await
 }
 

@@ -35,9 +35,9 @@ pub async fn submit(
         return Err(Error::ShuttingDown);
     }
     // parse and check on a blocking thread: a large puzzle takes a while
-    let (kind, time, keep, work) = crate::blocking(&s, move |_| match spec {
-        Spec::Poly(p) => crate::poly::poly_job(p),
-        Spec::Cover(c) => crate::cover::cover_job(c),
+    let (kind, time, keep, work) = crate::blocking(&s, move |flag| match spec {
+        Spec::Poly(p) => crate::poly::poly_job(p, &flag),
+        Spec::Cover(c) => crate::cover::cover_job(c, &flag),
     })
     .await?;
     let job = s.jobs.start(kind, time, keep, work)?;

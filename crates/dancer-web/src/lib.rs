@@ -13,7 +13,10 @@
 //! records. What it adds is what a server must:
 //!
 //! * **safety**: Host and Origin checks against DNS rebinding and
-//!   cross-site requests (`guard.rs`), a body cap, one error record for
+//!   cross-site requests (`guard.rs`), a body cap, times for a request's
+//!   headers ([`Config::header_time`]) and body (`body.rs`), a cap on the
+//!   connections open at once (the accept loop of [`Server::run`]: slow
+//!   clients hold few of them, and not for long), one error record for
 //!   every refusal ([`error`]), panics caught where they can be (never an
 //!   input's answer: the workspace's release profile aborts on a panic, so
 //!   a panic would end the whole server; the API tests send hostile input
@@ -34,9 +37,9 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `lib.rs` | the configuration ([`Config`]), the shared state ([`AppState`]), the router ([`app`]), [`blocking`] work with its cap |
+//! | `lib.rs` | the configuration ([`Config`]), the shared state ([`AppState`]), the router ([`app`]), the accept loop (connections capped, headers timed), [`blocking`] work with its cap and flag |
 //! | `guard.rs` | the Host and Origin checks, the announced body size, the headers every answer gets |
-//! | `body.rs` | reading a JSON body, its errors placed |
+//! | `body.rs` | reading a JSON body within its size and times, its errors placed |
 //! | [`error`] | the one error type and its record |
 //! | `assets.rs` | the page's files (embedded, or from `--assets`) |
 //! | `sudoku.rs` | the Sudoku endpoints |
@@ -71,12 +74,19 @@ use axum::{Json, Router};
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 /// The most jobs that may run at once (each is a thread).
 pub const MAX_JOBS: usize = 256;
+
+/// The most connections [`Config::connections`] may allow.
+pub const MAX_CONNECTIONS: usize = 65_536;
+
+/// The most time [`Config::header_time`], [`Config::body_time`] and
+/// [`Config::body_idle`] may give a client: a day.
+pub const MAX_CLIENT_TIME: Duration = Duration::from_secs(86_400);
 
 /// How the server runs (`dancer serve`'s flags).
 #[derive(Clone, Debug)]
@@ -104,6 +114,20 @@ pub struct Config {
     pub batch_time: Duration,
     /// Serve the page's files from this folder instead of the binary.
     pub assets: Option<PathBuf>,
+    /// The most time a client may take to send a request's headers; also
+    /// how long a connection may stay open waiting for its next request.
+    /// Past it the connection is closed (hyper's header read timeout).
+    pub header_time: Duration,
+    /// The most time a client may take to send a request's body, all of
+    /// it (`408 request_timeout` beyond).
+    pub body_time: Duration,
+    /// The longest pause within a request's body (`408 request_timeout`
+    /// beyond).
+    pub body_idle: Duration,
+    /// Connections open at once (1 to [`MAX_CONNECTIONS`]); more wait in
+    /// the system's queue until one closes. With the three times above,
+    /// a slow client holds one of them for a while at most.
+    pub connections: usize,
 }
 
 impl Default for Config {
@@ -120,6 +144,10 @@ impl Default for Config {
             work_time: Duration::from_secs(60),
             batch_time: Duration::from_secs(600),
             assets: None,
+            header_time: Duration::from_secs(10),
+            body_time: Duration::from_secs(30),
+            body_idle: Duration::from_secs(10),
+            connections: 256,
         }
     }
 }
@@ -134,6 +162,8 @@ pub struct AppState {
     /// the server stops.
     flags: Flags,
     stopping: AtomicBool,
+    /// Connections open now.
+    open: AtomicUsize,
 }
 
 impl std::fmt::Debug for AppState {
@@ -154,7 +184,13 @@ impl AppState {
             config,
             flags: Flags::default(),
             stopping: AtomicBool::new(false),
+            open: AtomicUsize::new(0),
         })
+    }
+
+    /// Connections open now (at most [`Config::connections`]).
+    pub fn connections_open(&self) -> usize {
+        self.open.load(Ordering::SeqCst)
     }
 
     /// Requests whose work is running now (on blocking threads; a request
@@ -251,6 +287,17 @@ where
     }
 }
 
+/// Ends work whose flag was set (the client left, the server is stopping,
+/// or the cap passed: [`blocking`] answers for the last two) between two
+/// of its calls: its answer is not given, it may be short. Work checks it
+/// after each call that takes a while without watching the flag itself.
+pub(crate) fn stopped(flag: &AtomicBool) -> Result<()> {
+    if flag.load(Ordering::Relaxed) {
+        return Err(Error::ShuttingDown);
+    }
+    Ok(())
+}
+
 /// `GET /api/health`.
 async fn health() -> Json<serde_json::Value> {
     Json(serde_json::json!({"ok": true, "version": env!("CARGO_PKG_VERSION")}))
@@ -328,11 +375,30 @@ impl std::fmt::Debug for Server {
 
 /// Binds the address of `config` (port 0: a free one).
 pub async fn bind(config: Config) -> std::io::Result<Server> {
+    let invalid = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, what);
     if !(1..=MAX_JOBS).contains(&config.jobs) {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!("jobs must be from 1 to {MAX_JOBS}, not {}", config.jobs),
-        ));
+        return Err(invalid(format!(
+            "jobs must be from 1 to {MAX_JOBS}, not {}",
+            config.jobs
+        )));
+    }
+    if !(1..=MAX_CONNECTIONS).contains(&config.connections) {
+        return Err(invalid(format!(
+            "connections must be from 1 to {MAX_CONNECTIONS}, not {}",
+            config.connections
+        )));
+    }
+    for (name, t) in [
+        ("header_time", config.header_time),
+        ("body_time", config.body_time),
+        ("body_idle", config.body_idle),
+    ] {
+        if !(Duration::from_millis(1)..=MAX_CLIENT_TIME).contains(&t) {
+            return Err(invalid(format!(
+                "{name} must be from 1 ms to {} s, not {t:?}",
+                MAX_CLIENT_TIME.as_secs()
+            )));
+        }
     }
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
     let addr = listener.local_addr()?;
@@ -369,31 +435,124 @@ impl Server {
     /// (an event stream ends with its job), for [`SHUTDOWN_GRACE`] at most:
     /// work that does not watch its cancel flag (a check, a picture) or a
     /// client that keeps its connection open does not hold the stop up.
+    ///
+    /// At most [`Config::connections`] connections are served at once: the
+    /// next one is accepted when one closes. Each is HTTP/1.1 with a time
+    /// for its headers ([`Config::header_time`], which also closes a
+    /// connection idle for that long); the body reader has its own times
+    /// (`body.rs`). So a slow client holds a connection for a bounded
+    /// time, and slow clients together never hold more than the cap.
     pub async fn run(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        let state = self.state.clone();
-        let router = app(self.state);
-        let stopped = Arc::new(tokio::sync::Notify::new());
-        let told = stopped.clone();
-        let stop = async move {
-            shutdown.await;
-            state.stop();
-            told.notify_one();
-        };
-        // each request knows the address its connection reached (the
-        // Host check of a server bound to all addresses)
-        let service = router.into_make_service_with_connect_info::<guard::Reached>();
-        let serving = axum::serve(self.listener, service).with_graceful_shutdown(stop);
-        tokio::select! {
-            r = serving => r,
-            () = async {
-                stopped.notified().await;
-                tokio::time::sleep(SHUTDOWN_GRACE).await;
-            } => Ok(()),
+        let Server {
+            listener, state, ..
+        } = self;
+        let router = app(state.clone());
+        let most = state.config.connections;
+        let slots = Arc::new(tokio::sync::Semaphore::new(most));
+        let (closing, closed) = tokio::sync::watch::channel(false);
+        let mut shutdown = std::pin::pin!(shutdown);
+        loop {
+            let (stream, slot) = tokio::select! {
+                () = &mut shutdown => break,
+                a = accept(&listener, &slots) => a,
+            };
+            connection(stream, slot, router.clone(), &state, closed.clone());
+        }
+        drop(listener);
+        state.stop();
+        let _ = closing.send(true);
+        // every slot back: every connection closed
+        let all = u32::try_from(most).unwrap_or(u32::MAX);
+        let _ = tokio::time::timeout(SHUTDOWN_GRACE, slots.acquire_many(all)).await;
+        Ok(())
+    }
+}
+
+/// The next connection, once a slot is free (the slot goes with it).
+async fn accept(
+    listener: &tokio::net::TcpListener,
+    slots: &Arc<tokio::sync::Semaphore>,
+) -> (tokio::net::TcpStream, tokio::sync::OwnedSemaphorePermit) {
+    let slot = slots
+        .clone()
+        .acquire_owned()
+        .await
+        .expect("the slots are never closed");
+    loop {
+        match listener.accept().await {
+            Ok((stream, _)) => return (stream, slot),
+            // the client gave up before it was accepted
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::ConnectionAborted
+                        | std::io::ErrorKind::ConnectionReset
+                        | std::io::ErrorKind::ConnectionRefused
+                ) => {}
+            // out of file descriptors or memory: a while for some to close
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
         }
     }
+}
+
+/// A connection's hold on its slot, and its place in the count: both
+/// given back when it closes.
+struct Open {
+    _slot: tokio::sync::OwnedSemaphorePermit,
+    state: Arc<AppState>,
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.state.open.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Serves one connection on a task of its own, holding `slot` until it
+/// closes; once `closed` turns true, it ends after the request in
+/// progress.
+fn connection(
+    stream: tokio::net::TcpStream,
+    slot: tokio::sync::OwnedSemaphorePermit,
+    router: Router,
+    state: &Arc<AppState>,
+    mut closed: tokio::sync::watch::Receiver<bool>,
+) {
+    state.open.fetch_add(1, Ordering::SeqCst);
+    let open = Open {
+        _slot: slot,
+        state: state.clone(),
+    };
+    // each request knows the address its connection reached (the Host
+    // check of a server bound to all addresses)
+    let reached = axum::extract::ConnectInfo(guard::Reached(stream.local_addr().ok()));
+    let service = tower::ServiceExt::map_request(
+        router,
+        move |mut req: axum::http::Request<hyper::body::Incoming>| {
+            req.extensions_mut().insert(reached);
+            req
+        },
+    );
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(state.config.header_time);
+    tokio::spawn(async move {
+        let _open = open;
+        let served = http.serve_connection(
+            hyper_util::rt::TokioIo::new(stream),
+            hyper_util::service::TowerToHyperService::new(service),
+        );
+        let mut served = std::pin::pin!(served);
+        tokio::select! {
+            _ = served.as_mut() => return,
+            _ = closed.wait_for(|&c| c) => {}
+        }
+        served.as_mut().graceful_shutdown();
+        let _ = served.await;
+    });
 }
 
 /// Why [`run_until`] could not serve.

@@ -12,7 +12,7 @@
 use crate::body::JsonBody;
 use crate::error::{At, Error, Result};
 use crate::runtime::{engine_of, limit_of, solve_mode, Ctx, Ending, JobParts, Work};
-use crate::{blocking, AppState};
+use crate::{blocking, stopped, AppState};
 use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::HeaderValue;
@@ -26,6 +26,8 @@ use dancer_poly::render::{self, Style, Tiling};
 use dancer_poly::{catalog, PolyError, PolyPuzzle};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 /// The name of a posted puzzle in messages.
@@ -318,9 +320,11 @@ pub async fn check(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<PuzzleReq>,
 ) -> Result<Json<Value>> {
-    blocking(&s, move |_| {
+    blocking(&s, move |flag| {
         let loaded = r.source().load("toml or burr")?;
+        stopped(&flag)?;
         let m = Model::new(loaded.puzzle).map_err(poly_error)?;
+        stopped(&flag)?;
         let p = &m.puzzle;
         let pieces: Vec<Value> = p
             .pieces
@@ -341,6 +345,8 @@ pub async fn check(
                 })
             })
             .collect();
+        stopped(&flag)?;
+        let svg = overview(p);
         Ok(Json(json!({
             "name": p.name,
             "about": p.about,
@@ -353,7 +359,7 @@ pub async fn check(
             "pieces": pieces,
             "placements": m.placements.len(),
             "symmetries": m.symmetries.len(),
-            "svg": overview(p),
+            "svg": svg,
         })))
     })
     .await
@@ -381,7 +387,8 @@ pub struct RenderReq {
     pub size: Option<u32>,
 }
 
-/// A solution record as a picture's input, checked against the board.
+/// A solution record as a picture's input, checked against the board:
+/// every cell a cell of it, none twice (in a placement, or in two).
 fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
     let mut kinds = Vec::new();
     for pl in &sol.placements {
@@ -398,6 +405,8 @@ fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
     let colours = colour_numbers(&kinds, p.pieces.len());
     let mut pieces: Vec<String> = p.pieces.iter().map(|x| x.name.clone()).collect();
     let mut cells = Vec::new();
+    // the placement that has each cell so far
+    let mut owner: HashMap<[i32; 3], usize> = HashMap::new();
     for (i, (pl, &k)) in sol.placements.iter().zip(&kinds).enumerate() {
         if colours[i] as usize >= pieces.len() {
             pieces.push(p.pieces[k].name.clone());
@@ -417,6 +426,18 @@ fn tiling_of(p: &PolyPuzzle, sol: &SolutionReq) -> Result<Tiling> {
                     "solution: {c:?} is not a cell of the board"
                 )));
             }
+            if let Some(&first) = owner.get(&cell) {
+                let what = format!("solution: placements[{i}] (piece {:?})", pl.piece);
+                return Err(Error::BadValue(if first == i {
+                    format!("{what} has the cell {c:?} twice")
+                } else {
+                    format!(
+                        "{what} covers the cell {c:?}, which placements[{first}] (piece {:?}) covers",
+                        sol.placements[first].piece
+                    )
+                }));
+            }
+            owner.insert(cell, i);
             cells.push((cell, i as u32, colours[i]));
         }
     }
@@ -444,7 +465,7 @@ pub async fn render(
             )))
         }
     };
-    blocking(&s, move |_| {
+    blocking(&s, move |flag| {
         let source = Source {
             toml: r.toml.as_deref(),
             name: None,
@@ -452,6 +473,7 @@ pub async fn render(
             problem: r.problem.as_ref(),
         };
         let p = source.load("toml or burr")?.puzzle;
+        stopped(&flag)?;
         let t = tiling_of(&p, &r.solution)?;
         let style = Style {
             cell: f64::from(size),
@@ -496,8 +518,9 @@ pub struct PolySpec {
     pub keep: Option<usize>,
 }
 
-/// Checks a polyform job and makes its work.
-pub fn poly_job(s: PolySpec) -> Result<JobParts> {
+/// Checks a polyform job and makes its work (given up between its steps
+/// once `flag`, the request's, is set).
+pub fn poly_job(s: PolySpec, flag: &AtomicBool) -> Result<JobParts> {
     let solve = solve_mode(s.mode.as_deref())?;
     let limit = limit_of(s.limit)?;
     let engine = engine_of(s.engine.as_deref())?;
@@ -508,10 +531,13 @@ pub fn poly_job(s: PolySpec) -> Result<JobParts> {
         problem: s.problem.as_ref(),
     };
     let loaded = source.load("toml, name or burr")?;
+    stopped(flag)?;
     let m = Model::new(loaded.puzzle).map_err(poly_error)?;
+    stopped(flag)?;
     engine
         .resolve(&m.cover(true).problem)
         .map_err(|e| Error::BadValue(e.to_string()))?;
+    stopped(flag)?;
     // a grid the disassembler does not take is refused before the search
     let apart = match s.disassemble {
         true => Some(

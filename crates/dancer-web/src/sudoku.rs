@@ -12,7 +12,7 @@
 
 use crate::body::JsonBody;
 use crate::error::{At, Error, Result};
-use crate::{blocking, blocking_within, AppState};
+use crate::{blocking, blocking_within, stopped, AppState};
 use axum::extract::State;
 use axum::Json;
 use dancer_sudoku::batch::{self, LineOutcome, RulesSpec, SpecError};
@@ -155,16 +155,6 @@ fn outcome(
         .map_err(|e| Error::Internal(e.to_string()))?;
     stopped(flag)?;
     Ok((o, at))
-}
-
-/// The answer of work whose flag was set (the client left, the server is
-/// stopping, or the cap passed: `blocking` answers for the last two) is
-/// not given: it may be short.
-fn stopped(flag: &AtomicBool) -> Result<()> {
-    if flag.load(Ordering::Relaxed) {
-        return Err(Error::ShuttingDown);
-    }
-    Ok(())
 }
 
 /// A record as JSON, with the cell of an invalid puzzle added.

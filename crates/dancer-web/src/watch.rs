@@ -12,7 +12,7 @@
 use crate::body::JsonBody;
 use crate::error::{Error, Result};
 use crate::poly::{poly_error, tiling, ProblemSpec, Source};
-use crate::{blocking, AppState};
+use crate::{blocking, stopped, AppState};
 use axum::extract::State;
 use axum::Json;
 use dancer_core::engines::trace::{self, Detail, TraceOptions, TraceStop, Traced};
@@ -211,9 +211,11 @@ impl PolyFrameReq {
 }
 
 impl Source<'_> {
-    /// The puzzle's model, within the watch mode's limits.
-    fn model(&self) -> Result<Model> {
+    /// The puzzle's model, within the watch mode's limits (given up after
+    /// the reading once `flag`, the request's, is set).
+    fn model(&self, flag: &AtomicBool) -> Result<Model> {
         let loaded = self.load("toml, name or burr")?;
+        stopped(flag)?;
         let cells = loaded.puzzle.board.cells.len();
         if cells > MAX_POLY_CELLS {
             return Err(Error::TooBig(format!(
@@ -242,7 +244,7 @@ pub async fn poly_watch(
 ) -> Result<Json<Value>> {
     blocking(&s, move |cancel| {
         let limit = steps_of(r.steps, MAX_POLY_STEPS)?;
-        let m = r.source().model()?;
+        let m = r.source().model(&cancel)?;
         let cover = m.cover(false);
         if cover.problem.has_multiplicities() {
             return Err(Error::Unsupported(
@@ -285,8 +287,8 @@ pub async fn poly_frame(
     State(s): State<Arc<AppState>>,
     JsonBody(r): JsonBody<PolyFrameReq>,
 ) -> Result<Json<Value>> {
-    blocking(&s, move |_| {
-        let m = r.source().model()?;
+    blocking(&s, move |flag| {
+        let m = r.source().model(&flag)?;
         let placed = &r.placements;
         let mut taken = vec![false; m.puzzle.board.cells.len()];
         for &q in placed {

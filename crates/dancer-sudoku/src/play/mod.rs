@@ -33,8 +33,11 @@ use crate::killer::KillerPuzzle;
 use crate::logic::{self, Step};
 use crate::puzzle::Puzzle;
 use crate::rules::{Regions, Rules};
-use crate::solve::{solve, Status};
+use crate::solve::{Solver, Status};
+use crate::SudokuEngine;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// The most cells the history (undo and redo together) saves; beyond it
 /// the oldest changes are forgotten. About 60 bytes each in a saved game.
@@ -221,9 +224,17 @@ fn full_mask(n: usize) -> u32 {
 impl Game {
     /// Starts a game; the puzzle must have exactly one solution.
     pub fn new(puzzle: &Puzzle) -> Result<Self, PlayError> {
+        Self::new_until(puzzle, None)
+    }
+
+    /// [`Game::new`], its search stopped ([`PlayError::Stopped`]) once
+    /// `cancel` is set (a server's request gone or past its time).
+    pub fn new_until(puzzle: &Puzzle, cancel: Option<Arc<AtomicBool>>) -> Result<Self, PlayError> {
         boxes_of(&puzzle.rules)?;
-        let s = solve(puzzle, 2);
+        let solver = Solver::new(&puzzle.rules, SudokuEngine::Auto).expect("auto fits every rule");
+        let (s, stopped) = solver.solve_cancellable(&puzzle.givens, 2, 2, cancel.as_ref());
         match s.status() {
+            _ if stopped && s.count < 2 => return Err(PlayError::Stopped),
             Status::None => return Err(PlayError::NoSolution),
             Status::Multiple => return Err(PlayError::NotUnique),
             Status::Unique => {}
@@ -426,10 +437,20 @@ impl Game {
     /// The easiest next logical step from the grid as it stands (plain
     /// 9x9 only), with the player's pencil marks ignored.
     pub fn hint(&self) -> Option<Step> {
-        if !self.rules.is_standard_9x9() || self.kind() != GameKind::Plain {
-            return None;
+        match self.hint_within(&logic::Budget::unlimited()) {
+            Ok(step) => step,
+            Err(_) => unreachable!("an unlimited budget never runs out"),
         }
-        let mut board = logic::MarkedGrid::try_from_grid(&self.grid())?;
+    }
+
+    /// [`Game::hint`] within a budget: `Err` when it ran out first.
+    pub fn hint_within(&self, budget: &logic::Budget) -> Result<Option<Step>, logic::Halted> {
+        if !self.rules.is_standard_9x9() || self.kind() != GameKind::Plain {
+            return Ok(None);
+        }
+        let Some(mut board) = logic::MarkedGrid::try_from_grid(&self.grid()) else {
+            return Ok(None);
+        };
         for (c, &r) in self.doc.removed.iter().enumerate() {
             for d in 1..=9u8 {
                 if r >> (d - 1) & 1 == 1 && board.value(c) == 0 {
@@ -437,7 +458,7 @@ impl Game {
                 }
             }
         }
-        crate::hint::next_step(&board)
+        logic::next_step_within(&board, budget)
     }
 
     /// Applies a step: its placements become entries, its eliminations

@@ -313,3 +313,30 @@ fn games_saved_before_killers_load() {
     assert_eq!(old.grid(), g.grid());
     assert_eq!(old.kind(), GameKind::Plain);
 }
+
+#[test]
+fn a_game_whose_flag_is_set_stops_its_uniqueness_check() {
+    // a 25x25 puzzle whose count to two takes over a minute (the web's
+    // `client_gone` test has it): a set flag stops it at once
+    let line = concat!(
+        "..PC....N...5H..M.KJ3.9.L...9..5..O.8A.P...DI..M..FDI.4..7...B6..A..G..2....H.1.K6...N...IE...LG8..P6K...G..CP9.E3.51......F.",
+        ".1.2..G.B...3.F....E.I8.A3.......7E..GM6....A1.2K5..E7..K.......A.4..FMP.G.GM..PCDI..7.H...2......3FD...IN..4F..K.5..........",
+        "....GP....EH......O.I3F.N.O..KJ..A....IN.EH...D.8C.IN..L..E9..B..8AD.C....18PC.D...F..K..1.....L..7.7.9...2.51..8P.4F3INJ...M",
+        ".E..1.J.K....A...9.4.CGP..A.D.F.9.......PGC...1HO..N...AI.....O.7.....F.....5..M6..G.39...O...7A.....F..9.O......6.I....5.K.2",
+        "1.HO5..6J.I..8D9.E4..AB...2.J.BCEP.L.9..1...H.F.ND.8..F4..L3.6.2.C.A...5....B.PA8NFI.O......62.4...3...........AC..N.F8D.....",
+    );
+    let p = Puzzle::parse_line(line, None).unwrap();
+    let flag = Arc::new(AtomicBool::new(true));
+    assert_eq!(
+        Game::new_until(&p, Some(flag)).err(),
+        Some(PlayError::Stopped)
+    );
+    // an unset flag changes nothing
+    let p = Puzzle::parse_line(P, None).unwrap();
+    let flag = Arc::new(AtomicBool::new(false));
+    let g = Game::new_until(&p, Some(flag.clone())).unwrap();
+    assert_eq!(g.save(), Game::new(&p).unwrap().save());
+    // and a hint within the flag is the hint
+    let budget = logic::Budget::unlimited().with_cancel(flag);
+    assert_eq!(g.hint_within(&budget).unwrap(), g.hint());
+}
