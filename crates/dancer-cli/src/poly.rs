@@ -6,12 +6,12 @@ use anyhow::{bail, Context, Result};
 use clap::{ArgGroup, Args, Subcommand};
 use dancer_core::words::plural;
 use dancer_core::EngineKind;
-use dancer_formats::ndjson::PolyRecord;
 use dancer_formats::out_file::{OutFile, OutKind, OutSet};
 use dancer_poly::burr::{self, BurrFile};
 use dancer_poly::grid::{picture, PolyGrid};
 use dancer_poly::model::{Model, Options};
 use dancer_poly::pictures::{Drawing, PictureFormat, Pictures, CELL_SIZES};
+use dancer_poly::puzzle::printable;
 use dancer_poly::run::{PuzzleSource, ShowAs, Shown, SolveRun};
 use dancer_poly::{catalog, pieces, PolyError, PolyPuzzle};
 use dancer_runs::plan::{MemoRun, RunOptions, RunPlan};
@@ -69,8 +69,10 @@ pub enum PolyCommand {
         /// FILE instead: cubes, triangular prisms and spheres
         #[arg(long, value_name = "FILE", conflicts_with = "no_symmetry_breaking")]
         xmpuzzle: Option<PathBuf>,
-        /// Which problem of a BurrTools file (.xmpuzzle) to export
-        #[arg(long, value_name = "NAME|N")]
+        /// Which problem of a BurrTools file (.xmpuzzle) to export: its
+        /// number from 1, or its name (a number is the problem of that
+        /// number, as with `poly solve --problem`)
+        #[arg(long, value_name = "N|NAME")]
         problem: Option<String>,
     },
 }
@@ -80,15 +82,24 @@ pub enum PolyCommand {
 pub struct SolveArgs {
     /// Puzzle file (TOML), - for standard input, or built-in name (see `dancer poly list`)
     pub puzzle: String,
-    /// Which problem of a BurrTools file (.xmpuzzle): its name, or its
-    /// number from 1 (default: the first; `dancer poly problems FILE` lists them)
-    #[arg(long, value_name = "NAME|N")]
+    /// Which problem of a BurrTools file (.xmpuzzle): its number from 1,
+    /// or its name (default: the first; `dancer poly problems FILE` lists
+    /// them). A number is the problem of that number, also when another
+    /// problem is named so (dancer says so; that one is taken by its own
+    /// number)
+    #[arg(long, value_name = "N|NAME")]
     pub problem: Option<String>,
     /// Take each solution apart by BurrTools' rules (cubes and triangular
     /// prisms): its moves and level after it, and how many come apart in
     /// the summary (with --unique: BurrTools' count of solutions)
     #[arg(long)]
     pub disassemble: bool,
+    /// With --disassemble: the most states one solution's disassembly may
+    /// visit, from 1 to 4194304 (the default; fewer for many pieces: 512
+    /// MiB of states at most). A solution past it is printed as not taken
+    /// apart, the run goes on, and it ends with exit code 2
+    #[arg(long, value_name = "N", requires = "disassemble", value_parser = parse_states)]
+    pub max_states: Option<usize>,
     /// Count only: print the number of solutions (of unique ones with --unique)
     #[arg(long)]
     pub count: bool,
@@ -141,6 +152,18 @@ pub struct SolveArgs {
     pub zdd: Option<PathBuf>,
 }
 
+/// `--max-states`: 1 to [`burr::MAX_STATES`].
+fn parse_states(s: &str) -> Result<usize, String> {
+    let most = burr::MAX_STATES;
+    let bad = format!("must be a number of states from 1 to {most}");
+    match s.parse::<u64>() {
+        Ok(n) => (usize::try_from(n).ok())
+            .filter(|n| (1..=most).contains(n))
+            .ok_or(bad),
+        Err(e) => Err(format!("{bad}: not a whole number: {e}")),
+    }
+}
+
 /// `--size`: whole pixels in [`CELL_SIZES`].
 fn parse_size(s: &str) -> Result<u32, String> {
     let (lo, hi) = (CELL_SIZES.start(), CELL_SIZES.end());
@@ -187,21 +210,13 @@ pub fn load_problem(spec: &str, problem: Option<&str>) -> Result<Loaded> {
         PuzzleSource::File(f) => {
             let bytes = crate::input::read_bytes(f, burr::MAX_FILE_BYTES)?;
             if burr::is_burr_file(&bytes) {
-                let (file, index, puzzle) = burr::load(&bytes, name, problem)?;
-                return Ok(Loaded {
-                    puzzle,
-                    burr: Some((file, index)),
-                });
+                return load_burr(&bytes, name, problem);
             }
             crate::input::read_file(f, crate::input::MAX_SMALL)?
         }
     };
     if burr::is_burr_file(text.as_bytes()) {
-        let (file, index, puzzle) = burr::load(text.as_bytes(), name, problem)?;
-        return Ok(Loaded {
-            puzzle,
-            burr: Some((file, index)),
-        });
+        return load_burr(text.as_bytes(), name, problem);
     }
     if problem.is_some() {
         bail!("--problem is for BurrTools files (.xmpuzzle); {spec} is a puzzle file")
@@ -209,6 +224,25 @@ pub fn load_problem(spec: &str, problem: Option<&str>) -> Result<Loaded> {
     Ok(Loaded {
         puzzle: dancer_poly::parse(&text, name)?,
         burr: None,
+    })
+}
+
+/// A BurrTools file's problem (`--problem`, the first by default); a note
+/// when `--problem N` took problem N though another is named N.
+fn load_burr(bytes: &[u8], name: &str, problem: Option<&str>) -> Result<Loaded> {
+    let (file, index, puzzle) = burr::load(bytes, name, problem)?;
+    if let Some((spec, other)) = problem.and_then(|p| Some((p, file.also_named(p)?))) {
+        eprintln!(
+            "dancer: note: --problem {spec} is problem {} ({:?}), by its number; problem {} is named {spec:?}: --problem {} takes that one",
+            index + 1,
+            file.problems[index].title(index),
+            other + 1,
+            other + 1
+        );
+    }
+    Ok(Loaded {
+        puzzle,
+        burr: Some((file, index)),
     })
 }
 
@@ -298,19 +332,21 @@ fn show_problems(spec: &str, json: bool, out: &mut Out) -> Result<()> {
 }
 
 /// A problem's line: `1  Pelikan  7 pieces (8 copies) into Result (6,000
-/// cells, 216 optional); BurrTools found 12 assemblies, 1 solution`.
+/// cells, 216 optional); BurrTools found 12 assemblies, 1 solution`; a
+/// name's control characters escaped (`A\nB`), so that it stays one line.
 fn burr_problem_line(r: &dancer_formats::ndjson::BurrProblemRecord) -> String {
     let copies = if r.copies_min == r.copies_max {
         plural(r.copies_max as usize, "copy", "copies")
     } else {
         format!("{} to {} copies", r.copies_min, r.copies_max)
     };
+    // names as written, but the characters that would break the line
     let mut line = format!(
         "{}  {}  {} ({copies}) into {} ({}{}) on {}",
         r.number,
-        r.name,
+        printable(&r.name),
         plural(r.pieces, "piece", "pieces"),
-        r.result,
+        printable(&r.result),
         plural(r.cells, "cell", "cells"),
         match r.optional {
             0 => String::new(),
@@ -421,10 +457,12 @@ fn bytes(d: &Drawing) -> Result<std::borrow::Cow<'_, [u8]>> {
         .with_context(|| format!("cannot draw {}", d.file.display()))
 }
 
-/// Writes a solution's picture, unless it is one of the run's inputs.
+/// Writes a solution's picture, unless it is one of the run's inputs, or
+/// anything but a regular file (a FIFO there would block the run for
+/// ever: dancer named it, the user did not).
 fn write(d: &Drawing, inputs: &[(&Path, &str)]) -> Result<()> {
-    let bytes = bytes(d)?;
-    Ok(OutFile::new(&d.file, OutKind::Product, inputs)?.write(&bytes)?)
+    let file = OutFile::new(&d.file, OutKind::Named, inputs)?;
+    Ok(file.write(&bytes(d)?)?)
 }
 
 fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
@@ -453,10 +491,14 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         show: ShowAs::of(args.count, args.json.json),
         pictures: Pictures::new(svg, png, args.sheet.is_some(), args.size),
         take_apart: match args.disassemble {
-            true => Some(burr::TakeApart::new(
-                &model,
-                loaded.burr.as_ref().map(|(f, i)| (f, *i)),
-            )?),
+            true => {
+                let burr = loaded.burr.as_ref().map(|(f, i)| (f, *i));
+                let t = burr::TakeApart::new(&model, burr)?;
+                Some(match args.max_states {
+                    Some(n) => t.with_max_states(n),
+                    None => t,
+                })
+            }
             false => None,
         },
     };
@@ -470,11 +512,7 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         drawings.iter().try_for_each(|d| write(d, &inputs))
     })?;
     if args.json.json {
-        let mut r = model.summary_record(&end.counts, end.seconds);
-        if let PolyRecord::Summary { disassemblies, .. } = &mut r {
-            *disassemblies = end.disassemblies;
-        }
-        out.record(&r)?;
+        out.record(&end.record(&model))?;
     } else if args.count {
         out.line(&end.count.to_string())?;
     }
@@ -483,9 +521,8 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
         f.write(&bytes(&run.pictures.sheet(f.path()))?)?;
     }
     eprintln!("{}", end.summary(&model, threads, args.engine.engine));
-    if let Some(k) = end.disassemblies {
-        let of = if args.unique { "classes" } else { "solutions" };
-        eprintln!("{k} of the {} {of} come apart", end.reported);
+    if let Some(apart) = end.apart_summary(args.unique) {
+        eprintln!("{apart}");
     }
     if let Some(note) = stored {
         eprintln!("{note}");
@@ -493,10 +530,48 @@ fn solve(args: SolveArgs, out: &mut Out) -> Result<Found> {
     for note in run.pictures.notes(args.sheet.as_deref(), end.reported) {
         eprintln!("{note}");
     }
-    Ok(match end.cancelled {
-        true => Found::Interrupted,
-        false => Found::of_search(end.counts.total, end.stopped),
-    })
+    if end.cancelled {
+        return Ok(Found::Interrupted);
+    }
+    if !end.past_cap.is_empty() {
+        // everything found is printed, but what was asked is not all known
+        let one = end.past_cap.len() == 1;
+        let (its, it) = if one {
+            ("its disassembly", "it")
+        } else {
+            ("their disassemblies", "they")
+        };
+        let cap = match args.max_states {
+            Some(n) => format!("the {n} states of --max-states"),
+            None => format!(
+                "the {} states one may visit (fewer for many pieces)",
+                burr::MAX_STATES
+            ),
+        };
+        bail!(
+            "{} {} not taken apart: {its} passed {cap}, so whether {it} come{} apart is unknown",
+            past_cap_words(&end.past_cap),
+            if one { "was" } else { "were" },
+            if one { "s" } else { "" }
+        );
+    }
+    Ok(Found::of_search(end.counts.total, end.stopped))
+}
+
+/// The solutions past the state cap, by number: `solution 3`, `solutions
+/// 3, 7 and 9`, the first ten of more (`solutions 1, 2, ... and 4 more`).
+fn past_cap_words(numbers: &[u64]) -> String {
+    const SHOWN: usize = 10;
+    let shown: Vec<String> = numbers.iter().take(SHOWN).map(u64::to_string).collect();
+    match numbers.len() {
+        1 => format!("solution {}", shown[0]),
+        n if n <= SHOWN => format!(
+            "solutions {} and {}",
+            shown[..n - 1].join(", "),
+            shown[n - 1]
+        ),
+        n => format!("solutions {} and {} more", shown.join(", "), n - SHOWN),
+    }
 }
 
 /// Whether the solutions are counted with memos, and how: asked for

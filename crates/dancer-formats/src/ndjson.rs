@@ -494,6 +494,12 @@ pub enum PolyRecord {
         /// solutions). *(omitted otherwise)*
         #[serde(default, skip_serializing_if = "Option::is_none")]
         disassemblies: Option<u64>,
+        /// With `--disassemble`: how many of the solutions were not taken
+        /// apart, so that `disassemblies` is a lower bound (each such
+        /// solution's `disassembly.undecided` says why). *(omitted when
+        /// none)*
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        undecided: Option<u64>,
     },
 }
 
@@ -514,6 +520,22 @@ pub struct DisassemblyRecord {
     /// The moves in the order played: each part's until it falls in two,
     /// then the part left behind, then the part taken away.
     pub steps: Vec<MoveRecord>,
+    /// Why it is not known whether it comes apart (`apart` is then false,
+    /// and says nothing). *(omitted when it is known)*
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undecided: Option<Undecided>,
+}
+
+/// Why a solution was not taken apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Undecided {
+    /// `"interrupted"`: the run was interrupted while it was taken apart
+    /// (the run's last solution).
+    Interrupted,
+    /// `"states"`: its disassembly met more states than one may visit;
+    /// the run went on with the next solution.
+    States,
 }
 
 /// One move of a disassembly: pieces sliding together.
@@ -728,6 +750,7 @@ mod tests {
         assert_eq!(
             s(&PolyRecord::Summary {
                 disassemblies: None,
+                undecided: None,
                 solutions: 8u64.into(),
                 unique: Some(2),
                 nodes: 10,

@@ -20,7 +20,8 @@
 //!   *written through*, as the shell's `>` would, for
 //!   [`OutKind::Product`]s; an [`OutKind::State`] file (a checkpoint, a
 //!   result to merge, a part file) must be read back, so it is refused
-//!   there;
+//!   there, and so is an [`OutKind::Named`] file, one dancer names in a
+//!   folder (where a FIFO would block the run for ever);
 //! * every write error (`ENOSPC` included, from the write, the flush or the
 //!   sync) is an error naming the path ([`FormatError::Io`]).
 
@@ -39,6 +40,11 @@ pub enum OutKind {
     /// For the user (a ZDD, a picture, a page): written through to a FIFO
     /// or a device too.
     Product,
+    /// For the user, but under a name dancer gives it in a folder the user
+    /// named (`solution-00001.png` of a folder of pictures): only a
+    /// regular file will do. The user named no FIFO or device there, and
+    /// opening a FIFO to write waits for a reader, for ever if none comes.
+    Named,
 }
 
 /// A path checked for writing ([`OutFile::new`]).
@@ -86,6 +92,9 @@ impl OutFile {
                 match kind {
                     OutKind::State => return Err(refused(format!(
                         "is {what}, not a regular file: this file is read back later (to resume or merge), so it must be a file"
+                    ))),
+                    OutKind::Named => return Err(refused(format!(
+                        "is {what}, not a regular file: dancer names the files of this folder itself, and writes only regular files there"
                     ))),
                     OutKind::Product if what == "a socket" => {
                         return Err(refused(
@@ -465,6 +474,32 @@ mod tests {
                 .unwrap_err();
             assert!(format!("{e:#}").contains("No space left"), "{e:#}");
         }
+    }
+
+    /// A file dancer names in a folder is a regular file or nothing yet:
+    /// a FIFO there (which would block the run for ever) or a device is
+    /// refused, saying which.
+    #[cfg(unix)]
+    #[test]
+    fn a_named_file_of_a_folder_is_never_a_fifo_or_a_device() {
+        let d = dir();
+        let fifo = d.path().join("solution-00001.png");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let e = OutFile::new(&fifo, OutKind::Named, &[]).unwrap_err();
+        assert!(e.to_string().contains("is a FIFO"), "{e}");
+        assert!(e.to_string().contains("solution-00001.png"), "{e}");
+        let e = OutFile::new(Path::new("/dev/null"), OutKind::Named, &[]).unwrap_err();
+        assert!(e.to_string().contains("a character device"), "{e}");
+        let f = d.path().join("solution-00002.png");
+        OutFile::new(&f, OutKind::Named, &[])
+            .unwrap()
+            .write(b"png")
+            .unwrap();
+        assert_eq!(std::fs::read(&f).unwrap(), b"png");
     }
 
     #[test]

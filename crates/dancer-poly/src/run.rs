@@ -12,7 +12,7 @@
 //! puzzle named `pentomino-6x10` is the built-in one wherever it is named,
 //! and a sheet named `.png` is a PNG picture wherever it is asked for.
 
-use crate::burr::TakeApart;
+use crate::burr::{TakeApart, Undecided};
 use crate::catalog;
 use crate::model::Options;
 use crate::model::{Counts, Cover, Model};
@@ -122,6 +122,7 @@ impl Model {
             seconds: r.stats.elapsed.as_secs_f64(),
             symmetries: self.symmetries.len(),
             disassemblies: None,
+            undecided: None,
         }
     }
 }
@@ -166,6 +167,15 @@ pub struct SolveEnd {
     /// With [`SolveRun::take_apart`]: how many of the solutions handed on
     /// come apart.
     pub disassemblies: Option<u64>,
+    /// With [`SolveRun::take_apart`]: the solutions handed on (their
+    /// numbers) whose disassembly passed the states it may visit; each was
+    /// handed on saying so, and the run went on. (A solution whose taking
+    /// apart was interrupted is the last one handed on, and the run is
+    /// [`SolveEnd::cancelled`].)
+    pub past_cap: Vec<u64>,
+    /// With [`SolveRun::take_apart`]: the last solution handed on was not
+    /// taken apart, its taking apart interrupted.
+    pub apart_interrupted: bool,
 }
 
 impl SolveRun {
@@ -179,6 +189,7 @@ impl SolveRun {
         mut each: impl FnMut(Option<Shown>, Vec<Drawing>) -> Result<(), E>,
     ) -> Result<SolveEnd, E> {
         let (mut reported, mut error, mut apart) = (0u64, None, 0u64);
+        let (mut past_cap, mut interrupted) = (Vec::new(), false);
         let start = Instant::now();
         let cancel = self.options.cancel.clone();
         let counts = model.solve(&self.options, |sol| {
@@ -188,6 +199,12 @@ impl SolveRun {
                 match t.take_apart(model, sol, cancel.as_deref()) {
                     Ok(a) => {
                         apart += u64::from(a.disassembly.is_some());
+                        match a.undecided {
+                            // handed on as it is, and the last one
+                            Some(Undecided::Interrupted) => interrupted = true,
+                            Some(Undecided::States { .. }) => past_cap.push(reported),
+                            None => {}
+                        }
                         match &mut shown {
                             Some(Shown::Record(PolyRecord::Solution { disassembly, .. })) => {
                                 *disassembly = Some(t.record(model, sol, &a));
@@ -203,7 +220,7 @@ impl SolveRun {
                 }
             }
             error = each(shown, self.pictures.add(model, reported, sol)).err();
-            error.is_none()
+            error.is_none() && !interrupted
         })?;
         if let Some(e) = error {
             return Err(e);
@@ -221,11 +238,63 @@ impl SolveRun {
             cancelled,
             counts,
             disassemblies: self.take_apart.as_ref().map(|_| apart),
+            past_cap,
+            apart_interrupted: interrupted,
         })
     }
 }
 
 impl SolveEnd {
+    /// With [`SolveRun::take_apart`]: how many of the solutions handed on
+    /// were not taken apart (past the states a disassembly may visit, or
+    /// interrupted), so that [`SolveEnd::disassemblies`] is a lower bound.
+    pub fn undecided(&self) -> u64 {
+        self.past_cap.len() as u64 + u64::from(self.apart_interrupted)
+    }
+
+    /// The summary record of the run of `model` (with the disassemblies
+    /// and those not taken apart when they were asked for).
+    pub fn record(&self, model: &Model) -> PolyRecord {
+        let mut r = model.summary_record(&self.counts, self.seconds);
+        if let PolyRecord::Summary {
+            disassemblies,
+            undecided,
+            ..
+        } = &mut r
+        {
+            *disassemblies = self.disassemblies;
+            *undecided = Some(self.undecided()).filter(|&k| k > 0);
+        }
+        r
+    }
+
+    /// What the taking apart came to, in words, when it was asked for:
+    /// `3 of the 5 solutions come apart` (`classes` with `unique`), and
+    /// how many were not taken apart and why.
+    pub fn apart_summary(&self, unique: bool) -> Option<String> {
+        let k = self.disassemblies?;
+        let of = if unique { "classes" } else { "solutions" };
+        let mut s = format!("{k} of the {} {of} come apart", self.reported);
+        let mut why = Vec::new();
+        if !self.past_cap.is_empty() {
+            why.push(format!(
+                "{} past the states a disassembly may visit",
+                self.past_cap.len()
+            ));
+        }
+        if self.apart_interrupted {
+            why.push("1 interrupted".to_string());
+        }
+        if !why.is_empty() {
+            s += &format!(
+                "; {} not taken apart ({})",
+                self.undecided(),
+                why.join(", ")
+            );
+        }
+        Some(s)
+    }
+
     /// What the search of `model` did, in words: `pentomino-6x10: 9356
     /// solutions, 2339 unique up to the 4 symmetries (2 rotations, 2
     /// reflections); 1,234 nodes (dlx, 2 threads), 0.512 s (complete)`; `engine` is the one asked for, said
@@ -234,7 +303,7 @@ impl SolveEnd {
         let c = &self.counts;
         format!(
             "{}: {}, {} unique up to {}; {} ({}, {}), {:.3} s ({})",
-            model.puzzle.name,
+            crate::puzzle::printable(&model.puzzle.name),
             plural(c.total, "solution", "solutions"),
             c.unique,
             model.symmetry_words(),

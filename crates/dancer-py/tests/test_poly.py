@@ -145,6 +145,8 @@ def test_a_catalogue_puzzle_rebuilt_from_its_solution(name: str, grid: str) -> N
         ([(-1, 0), (0, 0)], {"A": "##"}, {}, "out of range"),
         ([b"\x00\x00"], {"A": "#"}, {}, "text"),
         ([(0, 0, 1), (1, 0, 1)], {"A": "##"}, {"grid": "square"}, r"\[0, 0, 1\] is not a cell"),
+        # once: "no choice of counts of  adds up to it"
+        ("#", {}, {}, r"^no pieces given: a puzzle needs at least one$"),
     ],
 )
 def test_bad_values_are_value_errors(board: Any, pieces: Any, kw: Dict[str, Any], match: str) -> None:

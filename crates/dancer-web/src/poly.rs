@@ -549,7 +549,7 @@ pub fn poly_job(s: PolySpec, flag: &AtomicBool) -> Result<JobParts> {
     let keep = if solve { s.keep } else { Some(0) };
     let work: Work = Box::new(move |ctx: &Ctx| {
         let mut apart = apart;
-        let (mut came_apart, mut failed) = (0u64, None);
+        let (mut came_apart, mut undecided, mut failed) = (0u64, 0u64, None);
         let live = Arc::new(Live::default());
         let l = live.clone();
         ctx.watch(move || (l.nodes(), Some(l.position())));
@@ -570,6 +570,8 @@ pub fn poly_job(s: PolySpec, flag: &AtomicBool) -> Result<JobParts> {
                 Some(t) => match t.take_apart(&m, sol, Some(&ctx.cancel)) {
                     Ok(a) => {
                         came_apart += u64::from(a.disassembly.is_some());
+                        // its record says why it was not taken apart
+                        undecided += u64::from(a.undecided.is_some());
                         Some(t.record(&m, sol, &a))
                     }
                     Err(e) => {
@@ -606,6 +608,9 @@ pub fn poly_job(s: PolySpec, flag: &AtomicBool) -> Result<JobParts> {
                 extra.insert("symmetries".into(), json!(m.symmetries.len()));
                 if apart.is_some() {
                     extra.insert("disassemblies".into(), json!(came_apart));
+                    if undecided > 0 {
+                        extra.insert("undecided".into(), json!(undecided));
+                    }
                 }
                 Ending {
                     complete: c.complete,

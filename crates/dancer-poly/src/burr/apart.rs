@@ -14,9 +14,10 @@ use crate::puzzle::PolyError;
 use dancer_formats::ndjson::{DisassemblyRecord, MoveRecord};
 use std::sync::atomic::AtomicBool;
 
-/// The most states one disassembly may visit: past it the run stops with
-/// an error. Fewer for many pieces: a state takes about `6 n + 20` bytes
-/// for `n` pieces, and all of them together at most [`MAX_STATE_BYTES`].
+/// The most states one disassembly may visit: past it the solution is
+/// not taken apart ([`Undecided::States`]), and the run goes on. Fewer
+/// for many pieces: a state takes about `6 n + 20` bytes for `n` pieces,
+/// and all of them together at most [`MAX_STATE_BYTES`].
 pub const MAX_STATES: usize = 1 << 22;
 
 /// The most memory the states of one disassembly may take.
@@ -37,12 +38,58 @@ pub struct TakeApart {
     /// The pieces of the assembly being taken apart (their lists kept
     /// from one assembly to the next).
     pieces: Vec<Vec<[i32; 3]>>,
+    /// The most states one disassembly may visit (before the bound on
+    /// their bytes, [`MAX_STATE_BYTES`]).
+    max_states: usize,
 }
 
-/// A solution taken apart: its disassembly, if it comes apart.
+/// A solution taken apart: its disassembly, if it comes apart; when it
+/// could not be told, why not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Apart {
+    /// How it comes apart; `None` when it does not, or when that is not
+    /// known ([`Apart::undecided`]).
     pub disassembly: Option<Disassembly>,
+    /// Why it is not known whether the solution comes apart.
+    pub undecided: Option<Undecided>,
+}
+
+/// Why a solution was not taken apart: the search stopped before it could
+/// tell (a run goes on past [`Undecided::States`], and ends after
+/// [`Undecided::Interrupted`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undecided {
+    /// The run's cancel flag was raised while it was being taken apart.
+    Interrupted,
+    /// Its disassembly met more states than it may visit.
+    States {
+        /// The bound it passed.
+        limit: usize,
+    },
+}
+
+impl Undecided {
+    /// As a record says it.
+    pub fn record(self) -> dancer_formats::ndjson::Undecided {
+        match self {
+            Undecided::Interrupted => dancer_formats::ndjson::Undecided::Interrupted,
+            Undecided::States { .. } => dancer_formats::ndjson::Undecided::States,
+        }
+    }
+}
+
+impl std::fmt::Display for Undecided {
+    /// `interrupted`, `past 4,194,304 states`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Undecided::Interrupted => write!(f, "interrupted"),
+            Undecided::States { limit } => write!(
+                f,
+                "its search passed {}",
+                crate::puzzle::counted(*limit as u64, "state", "states")
+            ),
+        }
+    }
 }
 
 impl TakeApart {
@@ -83,12 +130,31 @@ impl TakeApart {
             voxels: Default::default(),
             pieces: Vec::new(),
             engine: Disassembler::new(),
+            max_states: MAX_STATES,
         })
     }
 
+    /// At most `states` states for each disassembly, 1 to [`MAX_STATES`]
+    /// (and still at most [`MAX_STATE_BYTES`] of them); a solution whose
+    /// disassembly needs more is not taken apart ([`Undecided::States`]).
+    pub fn with_max_states(mut self, states: usize) -> TakeApart {
+        self.max_states = states.clamp(1, MAX_STATES);
+        self
+    }
+
+    /// The most states a disassembly of `pieces` pieces may visit: the
+    /// bound asked ([`TakeApart::with_max_states`]), and
+    /// [`MAX_STATE_BYTES`] of states at most.
+    pub fn max_states(&self, pieces: usize) -> usize {
+        (self.max_states).min(MAX_STATE_BYTES / (6 * pieces + 20))
+    }
+
     /// Whether and how solution `sol` (placements, as the search gives
-    /// them) comes apart. Errors: a disassembly too large to search
-    /// ([`MAX_STATES`]), or cancelled.
+    /// them) comes apart, or why that is not known: interrupted (`cancel`
+    /// raised), or past the states a disassembly may visit
+    /// ([`TakeApart::max_states`]), both [`Apart::undecided`]. Errors: an
+    /// assembly the disassembler does not take (too many pieces, pieces
+    /// that slide too far apart).
     pub fn take_apart(
         &mut self,
         model: &Model,
@@ -123,13 +189,23 @@ impl TakeApart {
             weights: &weights,
             keys: &keys,
         };
-        let states = MAX_STATES.min(MAX_STATE_BYTES / (6 * pieces.len() + 20));
+        let states = self.max_states(pieces.len());
         let d = self.engine.disassemble(&a, cancel, states);
         self.pieces = pieces;
+        let undecided = |why| {
+            Ok(Apart {
+                disassembly: None,
+                undecided: Some(why),
+            })
+        };
         let d = match d {
             Ok(d) => d,
             // BurrTools counts no assembly of fewer than two pieces
             Err(DisassemblyError::TooFewPieces { .. }) => None,
+            Err(DisassemblyError::Cancelled) => return undecided(Undecided::Interrupted),
+            Err(DisassemblyError::TooManyStates { limit }) => {
+                return undecided(Undecided::States { limit })
+            }
             Err(e) => {
                 return Err(PolyError::TooLarge {
                     why: format!("taking a solution apart: {e}"),
@@ -141,7 +217,10 @@ impl TakeApart {
             renumber(&mut d.root, &order, sol);
             d
         });
-        Ok(Apart { disassembly })
+        Ok(Apart {
+            disassembly,
+            undecided: None,
+        })
     }
 
     /// Each placed piece's group: the copies of a piece type fill its
@@ -214,21 +293,27 @@ impl TakeApart {
                 level: None,
                 moves: 0,
                 steps: Vec::new(),
+                undecided: apart.undecided.map(Undecided::record),
             },
             Some(d) => DisassemblyRecord {
                 apart: true,
                 level: Some(d.level()),
                 moves: d.moves(),
                 steps: self.steps(model, sol, d),
+                undecided: None,
             },
         }
     }
 
     /// The moves in words, a line each after a head line: `comes apart,
-    /// level 2.1 (3 moves):` and `  1. B +z 1`, `  3. A out -x`.
+    /// level 2.1 (3 moves):` and `  1. B +z 1`, `  3. A out -x`; or
+    /// `does not come apart`, or `not taken apart: interrupted`.
     pub fn text(&self, model: &Model, sol: &[usize], apart: &Apart) -> String {
         let Some(d) = &apart.disassembly else {
-            return "does not come apart\n".into();
+            return match apart.undecided {
+                Some(why) => format!("not taken apart: {why}\n"),
+                None => "does not come apart\n".into(),
+            };
         };
         let names = instance_names(model, sol);
         let mut s = format!(

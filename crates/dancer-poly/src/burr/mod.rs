@@ -42,7 +42,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-pub use apart::{instance_names, Apart, TakeApart, MAX_STATES, MAX_STATE_BYTES};
+pub use apart::{instance_names, Apart, TakeApart, Undecided, MAX_STATES, MAX_STATE_BYTES};
 pub use convert::from_puzzle;
 pub use read::{read, MAX_FILE_BYTES};
 pub use write::{write, xml};
@@ -204,7 +204,10 @@ pub struct BurrFile {
 
 impl BurrFile {
     /// The problem a user names: a number from 1, or a name (exactly as
-    /// written, else ignoring case); `None` names the first.
+    /// written, else ignoring case); `None` names the first. A number is
+    /// the problem of that number whenever there is one, also when another
+    /// problem is named so ([`BurrFile::also_named`] finds it; that one is
+    /// named by its own number); a number past the last problem is a name.
     pub fn problem_index(&self, spec: Option<&str>) -> Result<usize, String> {
         let n = self.problems.len();
         if n == 0 {
@@ -212,17 +215,17 @@ impl BurrFile {
         }
         let Some(spec) = spec else { return Ok(0) };
         let titles: Vec<String> = (0..n).map(|i| self.problems[i].title(i)).collect();
+        if let Some(i) = self.numbered(spec) {
+            return Ok(i);
+        }
         if let Some(i) = titles.iter().position(|t| t == spec) {
             return Ok(i);
         }
         if let Ok(k) = spec.trim().parse::<u64>() {
-            return match usize::try_from(k) {
-                Ok(k) if (1..=n).contains(&k) => Ok(k - 1),
-                _ => Err(format!(
-                    "no problem {k}: the file has {}, numbered from 1",
-                    crate::puzzle::counted(n as u64, "problem", "problems")
-                )),
-            };
+            return Err(format!(
+                "no problem {k}: the file has {}, numbered from 1",
+                crate::puzzle::counted(n as u64, "problem", "problems")
+            ));
         }
         if let Some(i) = titles.iter().position(|t| t.eq_ignore_ascii_case(spec)) {
             return Ok(i);
@@ -235,6 +238,22 @@ impl BurrFile {
                 .collect::<Vec<_>>()
                 .join(", ")
         ))
+    }
+
+    /// The problem `spec` names by its number, when it is a number from 1
+    /// to the number of problems.
+    fn numbered(&self, spec: &str) -> Option<usize> {
+        let k = usize::try_from(spec.trim().parse::<u64>().ok()?).ok()?;
+        (1..=self.problems.len()).contains(&k).then(|| k - 1)
+    }
+
+    /// When `spec` chose a problem by its number
+    /// ([`BurrFile::problem_index`]): another problem whose name is `spec`,
+    /// which it did not choose (to be named by its own number).
+    pub fn also_named(&self, spec: &str) -> Option<usize> {
+        let chosen = self.numbered(spec)?;
+        (0..self.problems.len())
+            .find(|&i| i != chosen && self.problems[i].name.as_deref() == Some(spec))
     }
 }
 

@@ -211,3 +211,29 @@ fn colour_constraints_restrict_placements() {
         Err(crate::PolyError::FitsNowhere { .. })
     ));
 }
+
+/// A number is the problem of that number, also when another problem is
+/// named so (that one then found by `also_named`, and taken by its own
+/// number); a number past the last problem is a name.
+#[test]
+fn a_number_is_the_problem_of_that_number() {
+    let named = |n: &str| PROBLEM.replace("<problem>", &format!("<problem name=\"{n}\">"));
+    let three = format!("{}{}{}", named("Alpha"), named("1"), named("3"));
+    let f = read(cubes(LINE, &three).as_bytes(), "t").unwrap();
+    // once: the problem named "1", the second
+    assert_eq!(f.problem_index(Some("1")), Ok(0));
+    assert_eq!(f.also_named("1"), Some(1));
+    assert_eq!(f.problem_index(Some("2")), Ok(1));
+    assert_eq!(f.also_named("2"), None);
+    // named as its own number: no other
+    assert_eq!(f.problem_index(Some("3")), Ok(2));
+    assert_eq!(f.also_named("3"), None);
+    assert_eq!(f.also_named("Alpha"), None);
+    let two = format!("{}{}", named("Alpha"), named("7"));
+    let f = read(cubes(LINE, &two).as_bytes(), "t").unwrap();
+    assert_eq!(f.problem_index(Some("7")), Ok(1));
+    assert!(f
+        .problem_index(Some("8"))
+        .unwrap_err()
+        .contains("no problem 8: the file has 2 problems"));
+}

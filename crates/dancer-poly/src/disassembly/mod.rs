@@ -448,7 +448,10 @@ impl Disassembler {
                 return Err(DisassemblyError::EmptyPiece { piece });
             }
             for &v in voxels {
-                if v.iter().any(|c| c.abs() > MAX_COORDINATE) {
+                // unsigned: i32::MIN's abs() would wrap (or panic)
+                if v.iter()
+                    .any(|c| c.unsigned_abs() > MAX_COORDINATE.unsigned_abs())
+                {
                     return Err(DisassemblyError::OutOfRange {
                         piece,
                         limit: MAX_COORDINATE,

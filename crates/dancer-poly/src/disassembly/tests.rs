@@ -560,3 +560,27 @@ proptest! {
         }
     }
 }
+
+/// A voxel at either end of `i32` is out of range, and said so: never a
+/// wrapped `abs` that lets it in (or panics).
+#[test]
+fn a_voxel_at_the_ends_of_i32_is_out_of_range() {
+    for far in [i32::MIN, i32::MAX, -MAX_COORDINATE - 1] {
+        let pieces = vec![vec![[0, 0, 0]], vec![[far, 0, 0]]];
+        let a = Assembly {
+            grid: MoveGrid::Cubes,
+            pieces: &pieces,
+            groups: &[],
+            weights: &[],
+            keys: &[],
+        };
+        assert_eq!(
+            disassemble(&a, None, 1000),
+            Err(DisassemblyError::OutOfRange {
+                piece: 1,
+                limit: MAX_COORDINATE
+            }),
+            "{far}"
+        );
+    }
+}

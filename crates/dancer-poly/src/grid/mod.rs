@@ -258,10 +258,29 @@ impl PolyGrid {
     /// `[x, y, k]` where the third coordinate tells cells apart (a
     /// triangle's up or down, an edge's direction), all three in space.
     pub fn record_cell(self, c: Cell) -> Vec<i32> {
+        c[..self.arity()].to_vec()
+    }
+
+    /// How many coordinates a cell is written with, in puzzle files and
+    /// records alike: 2 on the grids of the plane with one kind of cell
+    /// (squares, hexagons), else 3 (see [`PolyGrid::cell_form`]).
+    pub fn arity(self) -> usize {
         if self.dim() == 2 && kinds(self).len() == 1 {
-            vec![c[0], c[1]]
+            2
         } else {
-            c.to_vec()
+            3
+        }
+    }
+
+    /// A cell as it is written, in words: `[x, y]` on squares and
+    /// hexagons, `[x, y, z]` in space, `[x, y, k]` where the third
+    /// coordinate tells the cells of a place apart (a triangle's up or
+    /// down, an edge's direction).
+    pub fn cell_form(self) -> &'static str {
+        match (self.arity(), self.dim()) {
+            (2, _) => "[x, y]",
+            (_, 3) => "[x, y, z]",
+            _ => "[x, y, k]",
         }
     }
 

@@ -44,7 +44,7 @@
 //! front ends print: records, text, pictures' input.
 
 use crate::grid::{Cell, GridSymmetry};
-use crate::puzzle::{Copies, PolyError, PolyPuzzle, UniqueUnder};
+use crate::puzzle::{counted, Copies, PolyError, PolyPuzzle, UniqueUnder};
 use dancer_core::{EngineKind, Problem, ProblemBuilder};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -233,6 +233,11 @@ pub struct Cover {
 /// counting its cells): [`Model::new`] refuses a larger puzzle as too large
 /// ([`PolyError::TooLarge`]) rather than run out of memory.
 pub const MAX_PLACEMENT_CELLS: u64 = 20_000_000;
+/// The most placements [`Model::new`] may find, whatever their cells: a
+/// placement costs some 50 bytes before its cells, and the search a node
+/// for its piece (10,000 monominoes of their own on 10,000 cells have
+/// 100 million placements of one cell each).
+pub const MAX_PLACEMENTS: u64 = 4_000_000;
 /// The most cells [`Model::new`] may try in looking for placements
 /// (orientations times board cells times piece cells, over the pieces): a
 /// puzzle that needs more is refused as too large rather than take hours.
@@ -263,7 +268,20 @@ impl Model {
                 ),
             });
         }
-        let mut placements = find_placements(&puzzle, &groups, &marks)?;
+        // what the placements could take at most; when that passes a
+        // bound, they are counted first (nothing kept, the count stopped
+        // at the bound), so that a puzzle too large is refused before its
+        // placements fill the memory
+        let (most_cells, most_placements) = (puzzle.pieces.iter().zip(&groups))
+            .filter(|(p, _)| p.cells.len() <= board.len())
+            .fold((0u64, 0u64), |(c, n), (p, o)| {
+                let n_p = o.len() as u64 * board.len() as u64;
+                (c + n_p * p.cells.len() as u64, n + n_p)
+            });
+        if most_cells > MAX_PLACEMENT_CELLS || most_placements > MAX_PLACEMENTS {
+            find_placements(&puzzle, &groups, &marks, false)?;
+        }
+        let mut placements = find_placements(&puzzle, &groups, &marks, true)?;
         let required: Vec<bool> = marks.iter().map(|m| !m.1).collect();
         let keep = match puzzle.reduce {
             true => {
@@ -633,19 +651,22 @@ fn site_box(
 }
 
 /// Every placement of every piece, by piece, orientation and board cell
-/// (the first cell of the orientation put on it), cells sorted. Errors: a
-/// piece that must be used but fits nowhere, too many cells in all.
+/// (the first cell of the orientation put on it), cells sorted; with
+/// `keep` false, none kept (the checks alone, on the counts). Errors: a
+/// piece that must be used but fits nowhere, too many cells or
+/// placements in all ([`MAX_PLACEMENT_CELLS`], [`MAX_PLACEMENTS`]).
 fn find_placements(
     puzzle: &PolyPuzzle,
     groups: &[Vec<Vec<(Cell, u8)>>],
     marks: &[(u8, bool)],
+    keep: bool,
 ) -> Result<Vec<Placement>, PolyError> {
     let board = &puzzle.board;
     let mut placements = Vec::new();
-    let mut covered = 0u64;
+    let (mut covered, mut found) = (0u64, 0u64);
     let mut cells = Vec::new();
     for (pi, p) in puzzle.pieces.iter().enumerate() {
-        let before = placements.len();
+        let before = found;
         let orientations = if p.cells.len() <= board.len() {
             &groups[pi][..]
         } else {
@@ -654,6 +675,7 @@ fn find_placements(
         for o in orientations {
             let mut each = |cells: &[usize]| {
                 covered += cells.len() as u64;
+                found += 1;
                 if covered > MAX_PLACEMENT_CELLS {
                     return Err(PolyError::TooLarge {
                         why: format!(
@@ -661,10 +683,21 @@ fn find_placements(
                         ),
                     });
                 }
-                placements.push(Placement {
-                    piece: pi,
-                    cells: cells.to_vec(),
-                });
+                if found > MAX_PLACEMENTS {
+                    return Err(PolyError::TooLarge {
+                        why: format!(
+                            "the pieces have more than {MAX_PLACEMENTS} placements ({} on a board of {})",
+                            counted(puzzle.pieces.len() as u64, "piece", "pieces"),
+                            counted(board.len() as u64, "cell", "cells"),
+                        ),
+                    });
+                }
+                if keep {
+                    placements.push(Placement {
+                        piece: pi,
+                        cells: cells.to_vec(),
+                    });
+                }
                 Ok(())
             };
             match board.table() {
@@ -676,7 +709,7 @@ fn find_placements(
             Copies::Exactly(k) | Copies::Between(k, _) => k > 0,
             Copies::Any => false,
         };
-        if placements.len() == before && needed {
+        if found == before && needed {
             return Err(PolyError::FitsNowhere {
                 piece: p.name.clone(),
                 at: p.at.clone(),

@@ -43,6 +43,7 @@ impl Model {
             seconds,
             symmetries: self.symmetries.len(),
             disassemblies: None,
+            undecided: None,
         }
     }
 

@@ -2,7 +2,9 @@
 //!
 //! # Coordinates
 //!
-//! A cell is `[x, y]` on a flat board, `[x, y, z]` in a box. The origin
+//! A cell is `[x, y]` on a flat board, `[x, y, z]` in a box: on every
+//! grid, exactly the coordinates of its cells ([`PolyGrid::arity`], at the
+//! cell's line and column when not). The origin
 //! `[0, 0]` is the **top left** cell: `x` counts columns from the left, `y`
 //! counts rows **downwards** from the top, and `z` counts layers, `z = 0`
 //! first. So `rect = [width, height]` is the cells `[x, y]` with
@@ -105,8 +107,8 @@
 
 use super::shapes;
 use super::{
-    Board, Copies, Known, Location, Piece, PolyError, PolyPuzzle, UniqueUnder, MAX_BOARD_CELLS,
-    MAX_COORD,
+    counted, Board, Copies, Known, Location, Piece, PolyError, PolyPuzzle, UniqueUnder,
+    MAX_BOARD_CELLS, MAX_COORD,
 };
 use crate::grid::{edges, Cell, PolyGrid};
 use crate::pieces;
@@ -148,13 +150,29 @@ struct BoardDoc {
     parallelogram: Option<[i64; 2]>,
     hexagon: Option<i64>,
     triangle: Option<i64>,
-    cells: Option<Vec<Vec<i64>>>,
-    faces: Option<Vec<Vec<i64>>>,
+    cells: Option<Vec<Given>>,
+    faces: Option<Vec<Given>>,
     shape: Option<String>,
     layers: Option<Vec<String>>,
     border: Option<bool>,
     #[serde(default)]
-    holes: Vec<Vec<i64>>,
+    holes: Vec<Given>,
+}
+
+/// A cell as a file gives it: its coordinates, and where it is.
+type Given = toml::Spanned<Vec<i64>>;
+
+/// What is wrong with a part of a file, and where when it is known better
+/// than the table it is in (a cell's own place).
+struct Bad {
+    at: Option<usize>,
+    why: String,
+}
+
+impl From<String> for Bad {
+    fn from(why: String) -> Bad {
+        Bad { at: None, why }
+    }
 }
 
 #[derive(Deserialize)]
@@ -162,7 +180,7 @@ struct BoardDoc {
 struct PieceDoc {
     set: Option<String>,
     name: Option<String>,
-    cells: Option<Vec<Vec<i64>>>,
+    cells: Option<Vec<Given>>,
     shape: Option<String>,
     layers: Option<Vec<String>>,
     count: Option<toml::Spanned<toml::Value>>,
@@ -196,12 +214,12 @@ fn picture_cells(grid: PolyGrid, text: &str) -> Result<Vec<Cell>, String> {
     }
 }
 
-/// A list of cells from a file.
-fn cell_list(list: &[Vec<i64>], what: &str) -> Result<Vec<Cell>, String> {
+/// A list of cells of `grid` from a file.
+fn cell_list(list: &[Given], what: &str, grid: PolyGrid) -> Result<Vec<Cell>, Bad> {
     if list.len() > MAX_BOARD_CELLS {
-        return Err(format!("{what}: more than {MAX_BOARD_CELLS} cells"));
+        return Err(format!("{what}: more than {MAX_BOARD_CELLS} cells").into());
     }
-    list.iter().map(|c| cell_of(c, what)).collect()
+    list.iter().map(|c| cell_of(c, what, grid)).collect()
 }
 
 impl BoardDoc {
@@ -254,69 +272,70 @@ impl BoardDoc {
     }
 
     /// The board's cells before holes, on `grid`.
-    fn cells(&self, grid: PolyGrid) -> Result<Vec<Cell>, String> {
+    fn cells(&self, grid: PolyGrid) -> Result<Vec<Cell>, Bad> {
         if self.border.is_some() && !grid.is_edge_grid() {
-            return Err(format!(
-                "border is for the edge grids, not the {} grid",
-                grid.name()
-            ));
+            return Err(
+                format!("border is for the edge grids, not the {} grid", grid.name()).into(),
+            );
         }
         if let Some(cells) = self.shaped(grid) {
-            return cells;
+            return Ok(cells?);
         }
         if let Some(list) = &self.cells {
-            return Ok(grid.normalize(&cell_list(list, "cells")?));
+            return Ok(grid.normalize(&cell_list(list, "cells", grid)?));
         }
         if let Some(list) = &self.faces {
             let Some(faces_of) = edges::face_grid(grid) else {
-                return Err(format!(
-                    "faces is for the edge grids, not the {} grid",
-                    grid.name()
-                ));
+                return Err(
+                    format!("faces is for the edge grids, not the {} grid", grid.name()).into(),
+                );
             };
-            let faces = cell_list(list, "faces")?;
+            let faces = cell_list(list, "faces", faces_of)?;
             if let Some(f) = faces.iter().find(|&&f| !faces_of.is_cell(f)) {
-                return Err(format!(
-                    "face {f:?} is not a cell of the {} grid",
-                    faces_of.name()
-                ));
+                return Err(
+                    format!("face {f:?} is not a cell of the {} grid", faces_of.name()).into(),
+                );
             }
             let edges = edges::edges_of(grid, &faces, self.border.unwrap_or(true));
             return Ok(grid.normalize(&edges));
         }
         if let Some(s) = &self.shape {
             if grid.dim() == 3 {
-                return Err("a board in space is given as layers, not shape".into());
+                return Err(String::from("a board in space is given as layers, not shape").into());
             }
-            return picture_cells(grid, s).map_err(|m| format!("the board is {m}"));
+            return Ok(picture_cells(grid, s).map_err(|m| format!("the board is {m}"))?);
         }
         let layers = self.layers.as_deref().unwrap_or_default();
         if grid.dim() != 3 {
             return Err(format!(
                 "layers are for boards in space, not the {} grid",
                 grid.name()
-            ));
+            )
+            .into());
         }
         picture_fits(&layers.join("\n")).map_err(|m| format!("the board is {m}"))?;
-        layer_cells(grid, layers)
+        Ok(layer_cells(grid, layers)?)
     }
 
     /// The board it describes, its holes taken out, or what is wrong with
     /// it.
-    fn board(self, grid: PolyGrid) -> Result<Board, String> {
+    fn board(self, grid: PolyGrid) -> Result<Board, Bad> {
         if self.ways() != 1 {
-            return Err(
-                "the board needs exactly one of rect, box, parallelogram, hexagon, triangle, cells, faces, shape, layers"
-                    .into(),
-            );
+            return Err(String::from(
+                "the board needs exactly one of rect, box, parallelogram, hexagon, triangle, cells, faces, shape, layers",
+            )
+            .into());
         }
         let mut board = Board::on(grid, self.cells(grid)?);
         if !self.holes.is_empty() {
             let mut holes = Vec::new();
             for h in &self.holes {
-                let c = cell_of(h, "holes")?;
+                let c = cell_of(h, "holes", grid)?;
                 if board.index(&c).is_none() {
-                    return Err(format!("hole {h:?} is not a cell of the board"));
+                    return Err(Bad {
+                        at: Some(h.span().start),
+                        why: format!("hole {:?} is not a cell of the board", h.get_ref()),
+                    });
                 }
                 holes.push(c);
             }
@@ -339,12 +358,28 @@ fn fits_grid(set: PolyGrid, grid: PolyGrid) -> bool {
 
 /// A piece as a file gives it: name, cells, and whether it is one-sided
 /// whatever the file says (the pieces of a one-sided set).
-type Given = (String, Vec<Cell>, bool);
+type GivenPiece = (String, Vec<Cell>, bool);
 
 impl PieceDoc {
     /// The pieces it gives (a set's, a known piece, or one of its own
     /// cells or shape), or what is wrong with it.
-    fn shapes(&self, grid: PolyGrid) -> Result<Vec<Given>, String> {
+    fn shapes(&self, grid: PolyGrid) -> Result<Vec<GivenPiece>, Bad> {
+        if let (None, Some(name), Some(cells), None, None) = (
+            &self.set,
+            &self.name,
+            &self.cells,
+            &self.shape,
+            &self.layers,
+        ) {
+            let v = cell_list(cells, &format!("piece {name:?}"), grid)?;
+            return Ok(own_piece(grid, name, v, "cells")?);
+        }
+        Ok(self.drawn(grid)?)
+    }
+
+    /// [`PieceDoc::shapes`] but a piece of its own cells: a set's, a
+    /// known piece, or one of its own shape or layers.
+    fn drawn(&self, grid: PolyGrid) -> Result<Vec<GivenPiece>, String> {
         let on_grid = |name: &str| -> Result<(), String> {
             match pieces::grid_of(name) {
                 Some(g) if !fits_grid(g, grid) => Err(format!(
@@ -396,10 +431,6 @@ impl PieceDoc {
                 let s = pieces::piece(name).ok_or_else(|| format!("unknown piece {name:?}"))?;
                 on_grid(name)?;
                 Ok(vec![(s.name, s.cells, false)])
-            }
-            (None, Some(name), Some(cells), None) => {
-                let v = cell_list(cells, &format!("piece {name:?}"))?;
-                own_piece(grid, name, v, "cells")
             }
             (None, Some(name), None, Some(shape)) => {
                 let drawn_on = match grid {
@@ -462,7 +493,7 @@ fn own_piece(
     name: &str,
     cells: Vec<Cell>,
     what: &str,
-) -> Result<Vec<Given>, String> {
+) -> Result<Vec<GivenPiece>, String> {
     if let Some(c) = cells.iter().find(|&&c| !grid.is_cell(c)) {
         return Err(format!(
             "piece {name:?}: {c:?} is not a cell of the {} grid",
@@ -515,32 +546,65 @@ fn unique_of(doc: &FileDoc) -> Result<UniqueUnder, (usize, String)> {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
+/// Where the lines of a text start, to say the line and column of a byte
+/// offset without counting the lines before it each time (a file of
+/// thousands of pieces has thousands of places).
+struct Lines<'a> {
+    text: &'a str,
+    /// The byte offset of each line's start.
+    starts: Vec<usize>,
 }
 
-/// A cell of a file: 2 or 3 coordinates, each at most [`MAX_COORD`] from 0.
-fn cell_of(v: &[i64], what: &str) -> Result<Cell, String> {
-    if let Some(x) = v.iter().find(|x| x.abs() > i64::from(MAX_COORD)) {
-        return Err(format!(
-            "{what}: coordinate {x} is out of range (-{MAX_COORD} to {MAX_COORD})"
-        ));
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Lines<'a> {
+        let newlines = text.match_indices('\n').map(|(i, _)| i + 1);
+        Lines {
+            text,
+            starts: std::iter::once(0).chain(newlines).collect(),
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let text = self.text;
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let col = text[self.starts[line - 1]..offset].chars().count() + 1;
+        (line, col)
+    }
+}
+
+/// A cell of `grid` in a file: as many coordinates as the grid's cells
+/// have ([`PolyGrid::arity`]), each at most [`MAX_COORD`] from 0; an
+/// error at the cell's place.
+fn cell_of(given: &Given, what: &str, grid: PolyGrid) -> Result<Cell, Bad> {
+    let bad = |why: String| Bad {
+        at: Some(given.span().start),
+        why: format!("{what}: {why}"),
+    };
+    let v = given.get_ref();
+    let range = -i64::from(MAX_COORD)..=i64::from(MAX_COORD);
+    // compared as they are: no arithmetic that could wrap
+    if let Some(x) = v.iter().find(|x| !range.contains(x)) {
+        return Err(bad(format!(
+            "coordinate {x} is out of range (-{MAX_COORD} to {MAX_COORD})"
+        )));
+    }
+    if v.len() != grid.arity() {
+        return Err(bad(format!(
+            "{v:?} has {}; a cell of the {} grid has {} ({})",
+            counted(v.len() as u64, "coordinate", "coordinates"),
+            grid.name(),
+            grid.arity(),
+            grid.cell_form()
+        )));
     }
     // in range, so the conversions are exact
     let c: Vec<i32> = v.iter().map(|&x| x as i32).collect();
-    match c.len() {
-        2 => Ok([c[0], c[1], 0]),
-        3 => Ok([c[0], c[1], c[2]]),
-        n => Err(format!("{what}: a cell has 2 or 3 coordinates, not {n}")),
-    }
+    Ok([c[0], c[1], c.get(2).copied().unwrap_or(0)])
 }
 
 /// A piece's `count`: a number, `[least, most]` or `"any"`.
@@ -654,8 +718,9 @@ fn qualify_set_names(pieces: &mut [Piece], from_set: &[Option<String>]) {
 /// Reads a puzzle file. `file` names it in messages (and is the puzzle's
 /// name when the file gives none).
 pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
+    let lines = Lines::new(text);
     let loc = |offset: usize| {
-        let (line, col) = line_col(text, offset);
+        let (line, col) = lines.line_col(offset);
         Location {
             file: file.to_string(),
             line,
@@ -674,11 +739,8 @@ pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
     let unique_under = unique_of(&doc).map_err(|(at, m)| err(at, m))?;
     let reflections = doc.reflections.unwrap_or(true);
     let bspan = doc.board.span().start;
-    let board = doc
-        .board
-        .into_inner()
-        .board(grid)
-        .map_err(|m| err(bspan, m))?;
+    let board =
+        (doc.board.into_inner().board(grid)).map_err(|b| err(b.at.unwrap_or(bspan), b.why))?;
     let mut pieces = Vec::new();
     let mut from_set = Vec::new();
     for sp in doc.pieces {
@@ -689,7 +751,10 @@ pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
             Some(v) => count_of(v.get_ref()).map_err(|m| err(v.span().start, m))?,
         };
         let one_sided = p.one_sided.unwrap_or(!reflections);
-        for (name, cells, twin) in p.shapes(grid).map_err(|m| err(off, m))? {
+        let shapes = p
+            .shapes(grid)
+            .map_err(|b| err(b.at.unwrap_or(off), b.why))?;
+        for (name, cells, twin) in shapes {
             pieces.push(Piece {
                 name,
                 cells: grid.normalize(&cells),
@@ -701,9 +766,6 @@ pub fn parse(text: &str, file: &str) -> Result<PolyPuzzle, PolyError> {
         }
     }
     qualify_set_names(&mut pieces, &from_set);
-    if pieces.is_empty() {
-        return Err(err(0, "no pieces: add [[piece]] tables".into()));
-    }
     let puzzle = PolyPuzzle {
         name: doc.name.unwrap_or_else(|| file.to_string()),
         board,
@@ -863,6 +925,8 @@ shape = "##\n##"
     fn hostile_files_are_errors_with_places() {
         let piece = "[[piece]]\nname = \"O\"\n";
         let any = "[[piece]]\nname = \"Q\"\ncells = [[0, 0, 0]]\ncount = \"any\"\n";
+        // the same on the grids of two coordinates
+        let any2 = "[[piece]]\nname = \"Q\"\ncells = [[0, 0]]\ncount = \"any\"\n";
         let cases: Vec<(String, &str)> = vec![
             (format!("[board]\nrect = [65536, 65537]\n{piece}"), "at most 100000 cells"),
             (format!("[board]\nrect = [9223372036854775807, 2]\n{piece}"), "at most 100000 cells"),
@@ -872,7 +936,7 @@ shape = "##\n##"
             (format!("[board]\nbox = [4611686018427387904, 4, 4]\n{piece}"), "at most 100000 cells"),
             (format!("[board]\nrect = [2, 2]\nholes = [[99999999999, 0]]\n{piece}"), "out of range"),
             (format!("[board]\nrect = [2, 2]\nholes = [[5, 5]]\n{piece}"), "not a cell of the board"),
-            (format!("[board]\nrect = [2, 2]\nholes = [[1]]\n{piece}"), "2 or 3 coordinates"),
+            (format!("[board]\nrect = [2, 2]\nholes = [[1]]\n{piece}"), "[1] has 1 coordinate; a cell of the square grid has 2 ([x, y])"),
             (format!("[board]\nshape = \"\"\n{piece}"), "no cells"),
             (format!("[board]\nlayers = []\n{piece}"), "no cells"),
             (format!("[board]\nshape = \"{}#\"\n{piece}", ".".repeat(2_000_000)), "too large"),
@@ -907,14 +971,14 @@ shape = "##\n##"
             (format!("grid = \"triangle\"\n[board]\nhexagon = 9999999999\n{any}"), "a side is 1 to"),
             (format!("grid = \"triangle\"\n[board]\nparallelogram = [3, -1]\n{any}"), "a side is 1 to"),
             (format!("grid = \"triangle\"\n[board]\ncells = [[0, 0, 0], [0, 0, 7]]\n{any}"), "[0, 0, 7] is not a cell of the triangle grid"),
-            (format!("grid = \"hexagon\"\n[board]\ncells = [[0, 0], [5, 5]]\n{any}"), "not connected on the hexagon grid"),
+            (format!("grid = \"hexagon\"\n[board]\ncells = [[0, 0], [5, 5]]\n{any2}"), "not connected on the hexagon grid"),
             (format!("grid = \"triangle\"\n[board]\nhexagon = 2\nborder = false\n{any}"), "border is for the edge grids"),
             (format!("grid = \"square\"\n[board]\nfaces = [[0, 0]]\n{any}"), "faces is for the edge grids"),
             (format!("grid = \"trig\"\n[board]\nfaces = [[0, 0, 5]]\n{any}"), "face [0, 0, 5] is not a cell of the triangle grid"),
             (format!("grid = \"trig\"\n[board]\nshape = \"#\"\n{any}"), "no text pictures"),
             (format!("grid = \"hexagon\"\n[board]\nshape = \"# #\\n# #\"\n{any}"), "line 2, column 1"),
             (format!("grid = \"hexagon\"\n[board]\nlayers = [\"#\"]\n{any}"), "layers are for boards in space"),
-            (format!("crossings = true\n[board]\nrect = [2, 2]\n{any}"), "crossings are for the edge grids"),
+            (format!("crossings = true\n[board]\nrect = [2, 2]\n{any2}"), "crossings are for the edge grids"),
             (format!("unique = \"mirrors\"\n[board]\nrect = [2, 2]\n{any}"), "expected \"all\" or \"rotations\""),
             ("grid = \"triangle\"\n[board]\nhexagon = 1\n[[piece]]\nname = \"Q\"\ncells = [[0, 0, 0], [0, 0, 2]]\n".into(), "[0, 0, 2] is not a cell of the triangle grid"),
             ("grid = \"triangle\"\n[board]\nhexagon = 1\n[[piece]]\nname = \"Q\"\ncells = [[0, 0, 0], [2, 0, 0]]\ncount = 3\n".into(), "empty or not connected"),

@@ -432,6 +432,8 @@ pub enum PolyError {
     BadBoard { why: String, at: Option<Location> },
     /// A solid piece for a flat board.
     NotFlat { piece: String, at: Option<Location> },
+    /// No pieces at all (`at`: the board).
+    NoPieces { at: Option<Location> },
     /// Two pieces of one name (`at`: the second; `first`: the first).
     Duplicate {
         piece: String,
@@ -462,6 +464,7 @@ impl PolyError {
             | PolyError::BoardTooLarge { at, .. }
             | PolyError::BadBoard { at, .. }
             | PolyError::NotFlat { at, .. }
+            | PolyError::NoPieces { at }
             | PolyError::Duplicate { at, .. }
             | PolyError::BadPiece { at, .. } => at.as_ref(),
             PolyError::TooLarge { .. } | PolyError::SheetName { .. } => None,
@@ -485,6 +488,7 @@ impl PolyError {
             PolyError::NotFlat { piece, .. } => {
                 format!("piece {piece} is not flat and cannot go on a flat board")
             }
+            PolyError::NoPieces { .. } => "no pieces given: a puzzle needs at least one".into(),
             PolyError::Duplicate { piece, first, .. } => format!(
                 "piece {piece:?} is listed twice{}; give a count instead",
                 first
@@ -510,6 +514,30 @@ impl fmt::Display for PolyError {
 }
 
 impl std::error::Error for PolyError {}
+
+/// A name from a file as a line of text shows it: control characters (a
+/// newline that would start a line of its own, an escape sequence) and
+/// the characters that break or turn lines (U+2028, U+2029, the
+/// bidirectional overrides) written as escapes (`\n`, `\u{1b}`), the rest
+/// as it is. Records need none of this: JSON escapes them.
+pub fn printable(name: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !name.chars().any(bad) {
+        return std::borrow::Cow::Borrowed(name);
+    }
+    let mut out = String::with_capacity(name.len() + 8);
+    for c in name.chars() {
+        if bad(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
 
 /// Why a piece name cannot be used, if it cannot: it names the piece's item
 /// in the exact cover problem (and in `dancer poly export`), beside the
@@ -642,6 +670,9 @@ impl PolyPuzzle {
     pub fn check(&self) -> Result<(), PolyError> {
         self.check_board()?;
         let board_at = || self.board_at.clone();
+        if self.pieces.is_empty() {
+            return Err(PolyError::NoPieces { at: board_at() });
+        }
         let mut first: HashMap<&str, &Piece> = HashMap::new();
         for p in &self.pieces {
             let bad = |why: String| PolyError::BadPiece {
@@ -701,9 +732,12 @@ impl PolyPuzzle {
             .max_holes
             .map_or(optional, |h| optional.min(h as usize));
         let least = area - holes;
-        // which totals can the pieces make? (bounded knapsack over areas)
-        let mut can = vec![false; area + 1];
-        can[0] = true;
+        // which totals can the pieces make? (bounded knapsack over areas,
+        // a step per size of piece: the copies of the pieces of one size
+        // add up to any number from the sum of the least to the sum of
+        // the most, so that thousands of pieces of a few sizes cost a
+        // few steps)
+        let mut by_size: std::collections::BTreeMap<usize, (usize, usize)> = Default::default();
         for p in &self.pieces {
             let s = p.cells.len();
             let (lo, hi) = match p.count {
@@ -711,14 +745,27 @@ impl PolyPuzzle {
                 Copies::Between(a, b) => (a as usize, b as usize),
                 Copies::Any => (0, area / s),
             };
+            let sum = by_size.entry(s).or_default();
+            // more copies than the board holds all cover too much alike
+            let most = area / s + 1;
+            *sum = (
+                sum.0.saturating_add(lo).min(most),
+                sum.1.saturating_add(hi).min(most),
+            );
+        }
+        let mut can = vec![false; area + 1];
+        can[0] = true;
+        for (&s, &(lo, hi)) in &by_size {
             can = knapsack_step(&can, s, lo, hi);
         }
         if !can[least..].iter().any(|&c| c) {
-            let desc: Vec<String> = self
-                .pieces
-                .iter()
+            const SHOWN: usize = 12;
+            let mut desc: Vec<String> = (self.pieces.iter().take(SHOWN))
                 .map(|p| format!("{} x{} ({})", p.name, p.count, cells(&p.cells.len())))
                 .collect();
+            if self.pieces.len() > SHOWN {
+                desc.push(format!("and {} more", self.pieces.len() - SHOWN));
+            }
             return Err(PolyError::Area {
                 area,
                 why: format!("no choice of counts of {} adds up to it", desc.join(", ")),
@@ -956,6 +1003,19 @@ mod tests {
         assert!(matches!(q.check(), Err(PolyError::BadPiece { .. })));
         let r = PolyPuzzle::new("neg", Board::new(2, vec![[-1, 0, 0]]), vec![]);
         assert!(matches!(r.check(), Err(PolyError::BoardTooLarge { .. })));
+    }
+
+    /// A name with a newline, a carriage return, an escape or a
+    /// right-to-left override prints on one line, those written as
+    /// escapes; any other name as it is.
+    #[test]
+    fn names_print_on_one_line() {
+        assert_eq!(printable("Pelikan burr #2"), "Pelikan burr #2");
+        assert!(matches!(printable("Größe"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(
+            printable("A\n2  Forged\r\u{1b}[2J\u{202e}x\u{2028}"),
+            "A\\n2  Forged\\r\\u{1b}[2J\\u{202e}x\\u{2028}"
+        );
     }
 
     #[test]
