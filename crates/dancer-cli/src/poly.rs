@@ -186,7 +186,7 @@ pub fn load_problem(spec: &str, problem: Option<&str>) -> Result<Loaded> {
         }
         PuzzleSource::File(f) => {
             let bytes = crate::input::read_bytes(f, burr::MAX_FILE_BYTES)?;
-            if burr::is_burr_file(&bytes) {
+            if burr::is_burr_file(&bytes) || burr::is_burr_name(f) {
                 let (file, index, puzzle) = burr::load(&bytes, name, problem)?;
                 return Ok(Loaded {
                     puzzle,
