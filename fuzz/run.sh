@@ -25,7 +25,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
 fi
 shift || true
 
-all_targets=(dlx_text json_problem sudoku_text poly_toml burr_file shard_files zdd_text sudoku_parts output_paths solution_stream)
+all_targets=(dlx_text json_problem sudoku_text poly_toml burr_file burr_shape shard_files zdd_text sudoku_parts output_paths solution_stream)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=("${all_targets[@]}")
@@ -40,6 +40,7 @@ dict_of() {
         sudoku_text) echo fuzz/dict/sudoku.dict ;;
         poly_toml) echo fuzz/dict/toml.dict ;;
         burr_file) echo fuzz/dict/burr.dict ;;
+        burr_shape) echo fuzz/dict/burr_shape.dict ;;
         shard_files) echo fuzz/dict/shard.dict ;;
         zdd_text) echo fuzz/dict/zdd.dict ;;
         sudoku_parts) echo fuzz/dict/sudoku_parts.dict ;;
@@ -54,7 +55,7 @@ max_len_of() {
         sudoku_text | poly_toml | burr_file) echo 1024 ;;
         shard_files | sudoku_parts) echo 4096 ;;
         zdd_text) echo 2048 ;;
-        output_paths) echo 512 ;;
+        output_paths | burr_shape) echo 512 ;;
         solution_stream) echo 64 ;;
     esac
 }

@@ -209,7 +209,7 @@ pub fn load_problem(spec: &str, problem: Option<&str>) -> Result<Loaded> {
         }
         PuzzleSource::File(f) => {
             let bytes = crate::input::read_bytes(f, burr::MAX_FILE_BYTES)?;
-            if burr::is_burr_file(&bytes) {
+            if burr::is_burr_file(&bytes) || burr::is_burr_name(f) {
                 return load_burr(&bytes, name, problem);
             }
             crate::input::read_file(f, crate::input::MAX_SMALL)?

@@ -44,7 +44,9 @@ mod tests;
 
 pub use apart::{instance_names, Apart, TakeApart, Undecided, MAX_STATES, MAX_STATE_BYTES};
 pub use convert::from_puzzle;
-pub use read::{read, MAX_FILE_BYTES};
+pub use read::{
+    read, read_with, ReadLimits, MAX_FILE_BYTES, MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NODES,
+};
 pub use write::{write, xml};
 
 use crate::puzzle::{Location, PolyError};
@@ -265,6 +267,14 @@ pub fn is_burr_file(bytes: &[u8]) -> bool {
     }
     let start = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     start.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+}
+
+/// Whether a file's name says it is a BurrTools file (`.xmpuzzle`, in any
+/// case): such a file is read as one whatever it holds (an empty one is
+/// an empty BurrTools file, not a puzzle file).
+pub fn is_burr_name(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xmpuzzle"))
 }
 
 /// A BurrTools file's problem as a puzzle: the file, the problem's index

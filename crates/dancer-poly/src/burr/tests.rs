@@ -237,3 +237,93 @@ fn a_number_is_the_problem_of_that_number() {
         .unwrap_err()
         .contains("no problem 8: the file has 2 problems"));
 }
+
+/// The table of places gives every offset the line and column the XML
+/// parser gives it (its own count scans the text from the start), on
+/// lines of every length, in ASCII and not.
+#[test]
+fn places_are_where_the_parser_says() {
+    use proptest::prelude::*;
+    let text = prop::collection::vec(
+        prop_oneof![
+            Just("\n".to_string()),
+            Just("é".to_string()),
+            Just("字".to_string()),
+            Just("𝄞".to_string()),
+            "[a-z<>]{1,300}",
+        ],
+        0..60,
+    )
+    .prop_map(|parts| parts.concat());
+    proptest!(|(text in text)| {
+        let places = read::Places::new(&text);
+        for (pos, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            // as roxmltree counts: lines after each \n, columns in characters
+            let before = &text[..pos];
+            let row = before.matches('\n').count() + 1;
+            let col = before.rsplit('\n').next().unwrap().chars().count() + 1;
+            prop_assert_eq!(places.line_col(pos), (row, col), "at {}", pos);
+        }
+    });
+}
+
+/// Past each cap, at the node that passes it; at the cap, read.
+#[test]
+fn the_caps_are_exact() {
+    let text = cubes(LINE, PROBLEM);
+    let exact = |limits: &ReadLimits| read_with(text.as_bytes(), "t", limits);
+    let all = ReadLimits {
+        nodes: usize::MAX,
+        depth: usize::MAX,
+        attributes: usize::MAX,
+    };
+    // the file's own measure: the least caps that read it
+    let least = |f: fn(&mut ReadLimits, usize)| {
+        (0..10_000)
+            .find(|&k| {
+                let mut l = all;
+                f(&mut l, k);
+                exact(&l).is_ok()
+            })
+            .unwrap()
+    };
+    let nodes = least(|l, k| l.nodes = k);
+    let depth = least(|l, k| l.depth = k);
+    let attributes = least(|l, k| l.attributes = k);
+    // <puzzle> <problems> <problem> <shapes> <shape>; <voxel>'s 4
+    assert_eq!((depth, attributes), (5, 4));
+    // the declaration, 12 elements, 13 attributes, 2 shapes' texts and 12
+    // new lines
+    assert_eq!(nodes, 1 + 12 + 13 + 2 + 12);
+    for (limits, says, line, col) in [
+        // the new line after </puzzle>
+        (
+            ReadLimits { nodes: 39, ..all },
+            "more than 39 XML nodes",
+            12,
+            10,
+        ),
+        // the first <shape>
+        (
+            ReadLimits { depth: 4, ..all },
+            "nested more than 4 deep",
+            10,
+            18,
+        ),
+        // the first <voxel>
+        (
+            ReadLimits {
+                attributes: 3,
+                ..all
+            },
+            "<voxel> has more than 3 attributes",
+            6,
+            1,
+        ),
+    ] {
+        let e = exact(&limits).unwrap_err();
+        assert!(e.message().contains(says), "{}", e.message());
+        let at = e.location().unwrap();
+        assert_eq!((at.line, at.col), (line, col), "{says}");
+    }
+}
