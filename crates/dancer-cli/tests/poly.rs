@@ -660,7 +660,7 @@ fn size_sets_the_cell_size() {
 fn hostile_files_are_clear_errors() {
     for (text, says) in [
         ("[board]\nrect = [65536, 65537]\n[[piece]]\nname = \"O\"\n", ":1:1: bad rectangle 65536x65537"),
-        ("[board]\nrect = [2, 1]\n[[piece]]\nname = \"Q\"\ncells = [[-2147483648, 0], [2147483647, 0]]\n", ":3:1: piece \"Q\": coordinate"),
+        ("[board]\nrect = [2, 1]\n[[piece]]\nname = \"Q\"\ncells = [[-2147483648, 0], [2147483647, 0]]\n", ":5:10: piece \"Q\": coordinate -2147483648 is out of range"),
         ("[board]\nrect = [4, 1]\n[[piece]]\nname = \"A|B\"\ncells = [[0, 0], [1, 0]]\ncount = 2\n", ":3:1: piece \"A|B\""),
         ("[board]\nrect = [4, 1]\n[[piece]]\nname = \"1.0\"\ncells = [[0, 0], [1, 0]]\ncount = 2\n", ":3:1: piece \"1.0\""),
         ("[board]\nrect = [4, 1]\n[[piece]]\nname = \"D\"\ncells = [[0, 0], [1, 0]]\ncount = -2\n", ":6:9: count -2"),
