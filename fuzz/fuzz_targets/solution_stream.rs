@@ -58,9 +58,13 @@ fn problem(bytes: &[u8]) -> Option<Problem> {
     b.build().ok()
 }
 
+/// One thing handed on: a unit's index, and a block of its solutions or
+/// its counters.
+type Handed = (usize, Option<Vec<Vec<OptionId>>>, Option<UnitResult>);
+
 /// What the run handed on, in order.
 #[derive(Default)]
-struct Collect(Mutex<Vec<(usize, Option<Vec<Vec<OptionId>>>, Option<UnitResult>)>>);
+struct Collect(Mutex<Vec<Handed>>);
 
 impl Observer for Collect {
     fn solutions(&self, index: usize, block: &SolutionBlock) {
