@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`dancer solve` (engine auto, one thread) against Knuth's DLX1 and SSXC1,
-side by side: the README's table of families ("auto / best Knuth").
+side by side: CONTRIBUTING.md's table of families ("auto / best Knuth").
 
 Knuth's programs are built for measurement only, outside the repository,
 never committed (CWEB sources: dlx1.w, ssxc1.w, gb_flip.w; ctangle is in
@@ -18,7 +18,7 @@ A PROBLEM is
   poly:PUZZLE               `dancer poly export PUZZLE` (a built-in name or a TOML file)
   poly-all:PUZZLE           the same with --no-symmetry-breaking
   gen:KIND:N                `dancer gen KIND N` (queens, langford, ...)
-With none, the README's rows (pentomino boards, Scott, npent-5x5x5, queens,
+With none, CONTRIBUTING.md's rows (pentomino boards, Scott, npent-5x5x5, queens,
 Langford).
 
 Every run is a fresh process; the programs go round-robin (DLX1, SSXC1,

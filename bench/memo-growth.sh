@@ -3,7 +3,7 @@
 # n: CSV on standard output (n, count, sub-problems solved, cache hits,
 # seconds of the whole process (median), seconds of the count itself as its
 # summary says (median), the process's largest resident memory in MB, the
-# cache's peak in MB). The README's plot (docs/memo-growth.svg) is drawn
+# cache's peak in MB). The guide's plot (docs/memo-growth.svg, in docs/memos-and-zdds.md) is drawn
 # from it by bench/plot-memo-growth.py.
 #
 # Usage: bench/memo-growth.sh [MAX_N] [REPEATS]   (from the repository root,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Counting against Knuth's DLX6, side by side (README: "Counting with
+# Counting against Knuth's DLX6, side by side (docs/memos-and-zdds.md: "Counting with
 # memos"). DLX6 is built for measurement only, never committed:
 #
 #   ctangle dlx6.w && gcc -O2 -o dlx6 dlx6.c gb_flip.c

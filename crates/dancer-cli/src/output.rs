@@ -4,8 +4,8 @@
 //! Exit codes are decided here, once, for every command: a command says
 //! what it [`Found`] ([`Found::of_search`] for a search, from its count and
 //! why it stopped), and `main` exits with [`Found::code`]. The table of
-//! codes, [`EXIT_CODES`], is what `--help`, the man page and the README
-//! say.
+//! codes, [`EXIT_CODES`], is what `--help`, the man page and the guide
+//! (docs/cli.md) say.
 //!
 //! Every command writes its results through one [`Out`], a buffered
 //! standard output, and passes every write error up. `main` ends quietly,
@@ -44,7 +44,7 @@ pub const EXIT_ERROR: u8 = 2;
 pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// Every exit code and what it means: for `--help`, the man page and the
-/// README (a test checks that the README agrees).
+/// guide, docs/cli.md (a test checks that it agrees).
 pub const EXIT_CODES: &[(u8, &str)] = &[
     (
         EXIT_FOUND,

@@ -1,4 +1,6 @@
-//! Every `dancer` command README.md shows runs as written: each line of its
+//! Every `dancer` command the README, the guide (`docs/`, its chapters in
+//! the order of the README's table) and CONTRIBUTING.md show runs as
+//! written, read as one text in that order: each line of their
 //! `sh` blocks that starts with `dancer` and names no placeholder (`FILE`,
 //! `PUZZLE`, `N`, ...: words in capitals, or a `[...]` choice) is run by
 //! `sh` with the built binary first on `PATH`, in a scratch folder where
@@ -14,8 +16,36 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The README, then the guide's chapters in the order of the README's
+/// table of them (`](docs/NAME.md)`), then CONTRIBUTING.md, as one text.
 fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap()
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let read = |name: &str| {
+        std::fs::read_to_string(root.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let mut text = read("README.md");
+    let chapters: Vec<String> = text
+        .split("](docs/")
+        .skip(1)
+        .filter_map(|s| s.split_once(')').map(|(name, _)| name.to_string()))
+        .filter(|name| name.ends_with(".md"))
+        .collect();
+    assert!(chapters.len() >= 9, "the README lists the guide's chapters");
+    let on_disk = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".md") && n != "README.md")
+        .count();
+    assert_eq!(
+        chapters.len(),
+        on_disk,
+        "every chapter of docs/ is in the README's table"
+    );
+    for c in &chapters {
+        text += "\n";
+        text += &read(&format!("docs/{c}"));
+    }
+    text + "\n" + &read("CONTRIBUTING.md")
 }
 
 /// The lines of the README's blocks of `lang`.

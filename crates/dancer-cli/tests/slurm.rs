@@ -368,7 +368,8 @@ fn tasks_killed_or_stopped_and_resubmitted_merge_exactly() {
     }
 }
 
-/// The README's Slurm recipe (the block after "### On a Slurm cluster"),
+/// The guide's Slurm recipe (docs/long-runs.md: the block after "## On a
+/// Slurm cluster"),
 /// line by line as written, with this dancer first on PATH: every line
 /// ends 0, and each `--wait` prints the count of 13 queens.
 #[test]
@@ -376,11 +377,11 @@ fn the_readme_recipe_runs_as_written() {
     let Some((_node, d)) = on_the_node("readme") else {
         return;
     };
-    let readme = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"));
-    let section = readme
-        .split("### On a Slurm cluster")
+    let guide = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/long-runs.md"));
+    let section = guide
+        .split("## On a Slurm cluster")
         .nth(1)
-        .expect("the README has a Slurm section");
+        .expect("the guide has a Slurm section");
     let block: Vec<&str> = section
         .split("```sh")
         .nth(1)

@@ -45,6 +45,13 @@
 //! verify(&problem, &all[0]).unwrap();
 //! ```
 
+/// The Rust examples of the README and of the guide's chapter on the
+/// library, run as doctests (every code block of the docs runs in a test).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../../../docs/library.md")]
+struct GuideExamples;
+
 pub mod classic;
 pub mod count;
 pub mod cpu;

@@ -1,4 +1,5 @@
-"""The README's "From Python" section: every Python example runs as
+"""The Python examples of the README, of the guide's Python chapter
+(docs/python.md) and of the package's own README: every one runs as
 written."""
 
 from __future__ import annotations
@@ -8,14 +9,14 @@ import re
 from conftest import ROOT
 
 
-def examples() -> list[str]:
-    text = (ROOT / "README.md").read_text()
-    section = text.split("\n## From Python\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, re.S)
+def examples(name: str) -> list[str]:
+    text = (ROOT / name).read_text()
+    return re.findall(r"```python\n(.*?)```", text, re.S)
 
 
 def test_every_example_runs() -> None:
-    found = examples()
-    assert len(found) >= 2
-    for code in found:
-        exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
+    for name, least in (("README.md", 1), ("docs/python.md", 2), ("crates/dancer-py/README.md", 1)):
+        found = examples(name)
+        assert len(found) >= least, name
+        for code in found:
+            exec(compile(code, name, "exec"), {"__name__": "readme"})

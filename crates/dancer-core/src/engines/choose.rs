@@ -86,7 +86,7 @@ impl ProblemShape {
 /// Nanoseconds per node, per node and word, per node and 16 counts, and per
 /// update of each engine (see [`ProblemShape::features`]), fitted by
 /// `cargo run --release -p dancer-core --example calibrate` on the problems
-/// of the README's table of engines (least squares on relative errors; one
+/// of CONTRIBUTING.md's table of families (least squares on relative errors; one
 /// thread of this project's 2-core build machine). Only their ratios
 /// matter.
 const COST_BITSET: [f64; 4] = [11.0, 0.64, 0.0, 0.84];

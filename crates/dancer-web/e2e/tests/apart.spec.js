@@ -5,7 +5,7 @@
 // paused, by keyboard, to the end (every part apart); a prism puzzle
 // played too; a file the server refuses, at its line; taking apart a flat
 // puzzle refused with the library's words; the player at 375 px and on a
-// desktop, with screenshots (the README's).
+// desktop, with screenshots (the guide's: docs/web.md).
 const path = require('node:path');
 const fs = require('node:fs');
 const os = require('node:os');
