@@ -22,11 +22,15 @@
 //! (standard output, the exit codes), `interrupt.rs` (Ctrl-C, SIGTERM,
 //! SIGHUP), `progress.rs` (progress bars that fit 80 columns).
 //!
-//! Exit codes (`output::EXIT_CODES`, also in `--help` and the README): 0
+//! Exit codes (`output::EXIT_CODES`, also in `--help` and docs/cli.md): 0
 //! when at least one solution was found (also when `--limit` stopped the
 //! search), 1 when a complete search found none, 2 on any error (bad input,
 //! bad flags), 130 when a signal interrupted the run. Writing to a closed
 //! pipe ends the command quietly with 0, handled once, here.
+
+// The doc comments of the flags are clap's help text, written for a
+// terminal (`MAP SUMS [GIVENS]`), not rustdoc links.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 mod args;
 mod classic;

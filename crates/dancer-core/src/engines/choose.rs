@@ -308,7 +308,7 @@ pub fn choose_from(problem: &Problem, costs: &[Costed]) -> EngineKind {
 
 /// The nodes a [`trial`] searches before it gives up: about what `auto`'s
 /// first round of probes walks on a tree it cannot stop early
-/// ([`crate::stats::Tally::SMALL_WALK`]).
+/// (`Tally::SMALL_WALK` in `stats.rs`).
 pub const TRIAL_NODES: u64 = 256;
 
 /// A search begun with `bitmrv` before any engine was weighed: see

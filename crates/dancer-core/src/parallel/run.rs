@@ -84,9 +84,9 @@ impl std::fmt::Display for Progress {
     }
 }
 
-/// Receives the results of a run. Calls are serialised (see
-/// [`handon`](super::handon)): an observer that takes its time holds the
-/// workers up, and nothing piles up between them.
+/// Receives the results of a run. Calls are serialised (by the run's
+/// hand-on, `parallel/handon.rs`): an observer that takes its time holds
+/// the workers up, and nothing piles up between them.
 pub trait Observer: Sync {
     /// Solutions of the unit `index`, when they are kept
     /// ([`RunConfig::keep`]): a block at a time, in the order of the
