@@ -20,10 +20,6 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How many grids the generator tries before it says none was made (as
-/// the command line).
-const TRIES: u64 = 200;
-
 /// How long the rating of a game started from a line may take: the page
 /// shows it, and a hostile line cannot keep a thread past this.
 const RATE_SECONDS: u64 = 10;
@@ -79,7 +75,7 @@ pub fn generate(level: &str, seed: Option<u64>, cancel: &Arc<AtomicBool>) -> Res
     })?;
     let seed = seed.unwrap_or_else(dancer_sudoku::generate::clock_seed);
     let rules = Rules::standard(9).expect("9x9 rules");
-    let made = killer::generate(&rules, lv, seed, TRIES, Some(cancel.as_ref()))
+    let made = killer::generate(&rules, lv, seed, killer::TRIES, Some(cancel.as_ref()))
         .ok_or_else(|| Error::BadValue(format!("no {level} killer was made; try again")))?;
     let g = Game::new_killer_until(&made.puzzle, Some(cancel.clone())).map_err(play_error)?;
     let v = json!({ "level": lv.name(), "rating": made.rating, "seed": seed });

@@ -68,9 +68,6 @@ pub fn rate(
     })
 }
 
-/// The grids a killer of a level may try before giving up.
-const KILLER_TRIES: u64 = 200;
-
 /// What `generate --killer` was asked for (from `generate`'s flags).
 pub struct KillerRun {
     pub size: usize,
@@ -120,7 +117,7 @@ pub fn generate(run: &KillerRun, out: &mut Out) -> Result<Found> {
                         &rules,
                         level,
                         puzzle_seed(seed, j),
-                        KILLER_TRIES,
+                        killer::TRIES,
                         Some(stop.flag()),
                     )
                 })
@@ -159,7 +156,8 @@ pub fn generate(run: &KillerRun, out: &mut Out) -> Result<Found> {
     }
     if missed > 0 {
         eprintln!(
-            "{missed} not made: no grid of {KILLER_TRIES} tries gave a {} killer",
+            "{missed} not made: no grid of {} tries gave a {} killer",
+            killer::TRIES,
             level.name()
         );
         return Ok(Found::None);

@@ -52,8 +52,13 @@ fn largest(level: KillerLevel, n: usize) -> usize {
     (base * n).div_ceil(9).clamp(2, n.max(2))
 }
 
+/// How many grids a front end lets [`generate`] try for one puzzle before
+/// it says none was made: one bound for the command line and the web.
+pub const TRIES: u64 = 200;
+
 /// A killer puzzle of `level` under `rules`, from `seed`; `None` when
-/// `cancel` is set first or `tries` grids gave none of the level.
+/// `cancel` is set first or `tries` grids gave none of the level
+/// ([`TRIES`] is the front ends' choice).
 pub fn generate(
     rules: &Rules,
     level: KillerLevel,

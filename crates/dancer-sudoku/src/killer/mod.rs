@@ -45,7 +45,7 @@ pub use cover::{
     to_exact_cover_with, KillerCover, KillerModel, KillerSolved, PLACED_MOST,
 };
 pub use error::KillerError;
-pub use generate::{generate, KillerGenerated};
+pub use generate::{generate, KillerGenerated, TRIES};
 pub(crate) use hint::step_hint;
 pub use hint::{
     hint, hint_within, rate_record, rate_text, rate_unique, rate_unique_within, KillerHint,
