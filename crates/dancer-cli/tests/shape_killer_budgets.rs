@@ -35,16 +35,18 @@ fn one_grid_16(dir: &Path) -> (PathBuf, PathBuf) {
 /// code, standard output and standard error.
 fn run_guarded(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
     let mut child = common::spawn(dir, args, Stdio::null());
-    finish(&mut child, "dancer ran past its --timeout by far")
+    finish(&mut child, GUARD, "dancer ran past its --timeout by far")
 }
 
-fn finish(child: &mut Child, why: &str) -> (Option<i32>, String, String) {
+/// `child`'s exit code, standard output and standard error, once it ends
+/// within `within` (else the test fails, saying `why`).
+fn finish(child: &mut Child, within: Duration, why: &str) -> (Option<i32>, String, String) {
     // read the pipes as they come, so that dancer never waits on them
     let out = child.stdout.take();
     let err = child.stderr.take();
     let out = std::thread::spawn(move || common::rest_of(out));
     let err = std::thread::spawn(move || common::rest_of(err));
-    let status = common::wait_within(child, GUARD, why);
+    let status = common::wait_within(child, within, why);
     (status.code(), out.join().unwrap(), err.join().unwrap())
 }
 
@@ -56,16 +58,11 @@ fn interrupted(dir: &Path, args: &[&str], ms: u64) -> (Option<i32>, String, Stri
     // SAFETY: kill(2) on our child's pid with a valid signal number.
     let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
     assert_eq!(sent, 0);
-    let out = child.stdout.take();
-    let err = child.stderr.take();
-    let out = std::thread::spawn(move || common::rest_of(out));
-    let err = std::thread::spawn(move || common::rest_of(err));
-    let status = common::wait_within(
+    finish(
         &mut child,
         Duration::from_secs(10),
         "dancer did not answer SIGINT within 10 s",
-    );
-    (status.code(), out.join().unwrap(), err.join().unwrap())
+    )
 }
 
 #[test]
