@@ -8,8 +8,8 @@
 //! units for that digit. The givens are thus chosen before the search, not
 //! offered as options and pruned later.
 
+use crate::budget::{Budget, Halt};
 use crate::grid::{symbol, Grid};
-use crate::logic::{Budget, Halt};
 use crate::puzzle::{Puzzle, PuzzleError};
 use crate::rules::HouseKind;
 use dancer_core::{Dlx, Engine, EngineKind, OptionId, Problem, ProblemBuilder, Watcher};

@@ -39,6 +39,7 @@
 //! ```
 
 pub mod batch;
+mod budget;
 pub mod canon;
 pub mod cover;
 pub mod fast9;

@@ -36,74 +36,12 @@
 //! Memory: at most [`HELD`] held back for order, and [`BLOCK`] more for
 //! each worker's block in hand (the budget is taken a block at a time).
 
-use super::run::{Observer, RunConfig, UnitResult};
-use crate::problem::OptionId;
+use super::observe::{Observer, RunConfig, SolutionBlock, UnitResult};
 use crate::stats::Stats;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
-
-/// Solutions in one flat block.
-///
-/// ```text
-///   options: [ o o o | o o | o o o o | ... ]   every solution's options, one after the other
-///   ends:    [ 3,      5,    9,        ... ]   where each solution ends in `options`
-/// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SolutionBlock {
-    options: Vec<OptionId>,
-    ends: Vec<usize>,
-}
-
-impl SolutionBlock {
-    /// Adds a solution.
-    pub fn push(&mut self, solution: &[OptionId]) {
-        self.options.extend_from_slice(solution);
-        self.ends.push(self.options.len());
-    }
-
-    /// Solutions in the block.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// What the block weighs against [`BLOCK`] and [`HELD`]: its option
-    /// numbers and its solutions (an empty solution weighs 1).
-    pub fn weight(&self) -> usize {
-        self.options.len() + self.ends.len()
-    }
-
-    /// The `i`th solution.
-    pub fn get(&self, i: usize) -> &[OptionId] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.options[start..self.ends[i]]
-    }
-
-    /// The solutions in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[OptionId]> + '_ {
-        (0..self.len()).map(|i| self.get(i))
-    }
-
-    /// Keeps the first `n` solutions.
-    pub fn truncate(&mut self, n: usize) {
-        if n < self.ends.len() {
-            let end = if n == 0 { 0 } else { self.ends[n - 1] };
-            self.ends.truncate(n);
-            self.options.truncate(end);
-        }
-    }
-
-    /// Empties the block, keeping its memory.
-    pub fn clear(&mut self) {
-        self.options.clear();
-        self.ends.clear();
-    }
-}
 
 /// The weight of a block a worker hands on (or takes from the budget) at
 /// once.
@@ -369,28 +307,5 @@ impl<'a> HandOn<'a> {
             complete: rep.complete,
             next: rep.next,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_block_keeps_its_solutions_flat() {
-        let mut b = SolutionBlock::default();
-        b.push(&[3, 1]);
-        b.push(&[]);
-        b.push(&[7, 8, 9]);
-        assert_eq!(b.len(), 3);
-        assert_eq!(b.weight(), 5 + 3);
-        let all: Vec<&[OptionId]> = b.iter().collect();
-        assert_eq!(all, vec![&[3, 1][..], &[][..], &[7, 8, 9][..]]);
-        b.truncate(2);
-        assert_eq!(b.iter().collect::<Vec<_>>(), vec![&[3, 1][..], &[][..]]);
-        b.truncate(5);
-        assert_eq!(b.len(), 2);
-        b.truncate(0);
-        assert!(b.is_empty() && b.weight() == 0);
     }
 }

@@ -42,10 +42,12 @@ use crate::ValueError;
 use serde::{Deserialize, Serialize};
 
 mod handon;
+mod observe;
 mod run;
 
-pub use handon::{SolutionBlock, BLOCK, HELD};
-pub use run::{run, Observer, Progress, RunConfig, RunSummary, UnitResult};
+pub use handon::{BLOCK, HELD};
+pub use observe::{Observer, Progress, RunConfig, SolutionBlock, UnitResult};
+pub use run::{run, RunSummary};
 
 /// One piece of a split search.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,134 +9,15 @@
 //! order of the sequential search when asked, in bounded memory, cut at
 //! the limit. A ticker thread reports progress every `tick`.
 
-use super::handon::{HandOn, InHand, SolutionBlock};
+use super::handon::{HandOn, InHand};
+use super::observe::{Observer, Progress, RunConfig, UnitResult};
 use super::{Plan, Stop, Unit};
 use crate::engines::{DescendError, Engine, EngineError, EngineKind};
 use crate::problem::{OptionId, Problem};
 use crate::stats::Stats;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-/// What one unit gave.
-#[derive(Clone, Debug)]
-pub struct UnitResult {
-    /// Index of the unit in the plan.
-    pub index: usize,
-    /// Its counters; `solutions` counts those handed on (cut at the
-    /// limit).
-    pub stats: Stats,
-    /// Whether the unit was searched to the end (and every solution it
-    /// found handed on).
-    pub complete: bool,
-}
-
-/// A snapshot for progress reports.
-#[derive(Clone, Debug, Default)]
-pub struct Progress {
-    /// Estimated fraction of the search done (0 to 1).
-    pub fraction: f64,
-    pub solutions: u64,
-    pub nodes: u64,
-    pub units_done: usize,
-    pub units: usize,
-    pub elapsed: Duration,
-}
-
-impl Progress {
-    /// Nodes per second so far.
-    pub fn nodes_per_second(&self) -> f64 {
-        let secs = self.elapsed.as_secs_f64();
-        if secs > 0.0 {
-            self.nodes as f64 / secs
-        } else {
-            0.0
-        }
-    }
-
-    /// Seconds left, if the fraction done so far goes on at the same pace;
-    /// `None` before anything is done.
-    pub fn eta_seconds(&self) -> Option<f64> {
-        let secs = self.elapsed.as_secs_f64();
-        let eta = secs * (1.0 - self.fraction) / self.fraction;
-        (self.fraction > 0.0 && eta.is_finite()).then_some(eta)
-    }
-}
-
-/// `92 solutions, 12.3M nodes/s, eta 42 s` (`eta ?` before anything is
-/// done), as progress bars show it.
-///
-/// ```
-/// use dancer_core::parallel::Progress;
-/// use std::time::Duration;
-/// let p = Progress { fraction: 0.0, solutions: 1, nodes: 791, units_done: 0, units: 4, elapsed: Duration::from_secs(1) };
-/// assert_eq!(p.to_string(), "1 solution, 791 nodes/s, eta ?");
-/// let p = Progress { fraction: 0.5, nodes: 12_345_678 * 61, elapsed: Duration::from_secs(61), ..p };
-/// assert_eq!(p.to_string(), "1 solution, 12.3M nodes/s, eta 1m 01s");
-/// ```
-impl std::fmt::Display for Progress {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use crate::words::{duration, plural, rate};
-        let solutions = plural(self.solutions, "solution", "solutions");
-        let eta = self.eta_seconds().map_or("?".into(), duration);
-        let rate = rate(self.nodes_per_second());
-        write!(f, "{solutions}, {rate} nodes/s, eta {eta}")
-    }
-}
-
-/// Receives the results of a run. Calls are serialised (by the run's
-/// hand-on, `parallel/handon.rs`): an observer that takes its time holds
-/// the workers up, and nothing piles up between them.
-pub trait Observer: Sync {
-    /// Solutions of the unit `index`, when they are kept
-    /// ([`RunConfig::keep`]): a block at a time, in the order of the
-    /// sequential search when [`RunConfig::ordered`], each unit's before
-    /// its [`unit`](Observer::unit), never past the limit.
-    fn solutions(&self, index: usize, block: &SolutionBlock) {
-        let _ = (index, block);
-    }
-    /// A unit is finished (or was stopped): its counters, after its
-    /// solutions.
-    fn unit(&self, r: &UnitResult);
-    /// Called about every `tick` while the run goes on.
-    fn progress(&self, _p: &Progress) {}
-    /// Whether [`Observer::progress`] does anything: when it does not,
-    /// no thread is started to call it (a search of a millisecond should
-    /// not pay for one).
-    fn wants_progress(&self) -> bool {
-        true
-    }
-}
-
-/// How to run.
-#[derive(Clone, Debug)]
-pub struct RunConfig {
-    pub engine: EngineKind,
-    pub threads: usize,
-    /// Report units in the order of the sequential search.
-    pub ordered: bool,
-    /// Stop once this many solutions have been reported.
-    pub limit: Option<u64>,
-    pub cancel: Option<Arc<AtomicBool>>,
-    /// Keep the solutions (else only count them).
-    pub keep: bool,
-    /// How often to call `Observer::progress`.
-    pub tick: Duration,
-}
-
-impl Default for RunConfig {
-    fn default() -> Self {
-        RunConfig {
-            engine: EngineKind::Auto,
-            threads: 1,
-            ordered: false,
-            limit: None,
-            cancel: None,
-            keep: true,
-            tick: Duration::from_millis(250),
-        }
-    }
-}
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
 
 /// How a run ended.
 #[derive(Clone, Debug)]
