@@ -39,7 +39,7 @@ impl SolutionBlock {
         self.ends.is_empty()
     }
 
-    /// What the block weighs against [`BLOCK`] and [`HELD`]: its option
+    /// What the block weighs against [`BLOCK`](super::BLOCK) and [`HELD`](super::HELD): its option
     /// numbers and its solutions (an empty solution weighs 1).
     pub fn weight(&self) -> usize {
         self.options.len() + self.ends.len()
